@@ -1,0 +1,15 @@
+import type { AppDeps } from "../src/deps";
+import { createAccountDeletionActivities } from "./accountDeletion";
+import { createConversationTimerActivities } from "./conversationTimer";
+import { createWebhookDeliveryActivities } from "./webhookDelivery";
+
+/** All activities, bound to their dependencies; workflows see only their types. */
+export function createActivities(deps: AppDeps) {
+  return {
+    ...createAccountDeletionActivities(deps),
+    ...createWebhookDeliveryActivities(deps),
+    ...createConversationTimerActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,23 @@
+import { loadConfig } from "../config";
+import { closeServer, onShutdown, openRuntime, requireEnv, startApi } from "../runtime";
+import { PlatformApp } from "../models/PlatformApp";
+
+/** Production API role: `npm run start:api` against DATABASE_URL and TEMPORAL_ADDRESS. */
+async function main() {
+  const config = loadConfig();
+  const databaseUrl = requireEnv(config.databaseUrl, "DATABASE_URL");
+  const temporalAddress = requireEnv(config.temporalAddress, "TEMPORAL_ADDRESS");
+  const runtime = await openRuntime(config, { databaseUrl, temporalAddress });
+  if (config.platformAppToken) await PlatformApp.ensureWithToken(config.platformAppToken);
+  const server = await startApi(runtime, config);
+  console.log(`API listening on http://0.0.0.0:${config.port}`);
+  onShutdown(async () => {
+    await closeServer(server);
+    await runtime.close();
+  });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

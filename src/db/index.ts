@@ -1,0 +1,35 @@
+import path from "node:path";
+import knexFactory, { type Knex } from "knex";
+import { Model } from "objection";
+import pg from "pg";
+
+// Ids are bigserial; every id this service hands out fits in a JS number, and clients expect numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Database = Knex;
+
+export function connectDatabase(connectionString: string, pool = { min: 0, max: 10 }): Database {
+  const knex = knexFactory({ client: "pg", connection: connectionString, pool });
+  Model.knex(knex);
+  return knex;
+}
+
+const migrationConfig: Knex.MigratorConfig = {
+  directory: path.join(__dirname, "migrations"),
+  loadExtensions: [".ts", ".js"],
+};
+
+export async function migrate(knex: Database): Promise<string[]> {
+  const [, applied] = (await knex.migrate.latest(migrationConfig)) as [number, string[]];
+  return applied;
+}
+
+/** True when the database answers a trivial query; used by the health check. */
+export async function databaseIsReachable(knex: Database): Promise<boolean> {
+  try {
+    await knex.raw("select 1");
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,111 @@
+import Router from "@koa/router";
+import type { Next } from "koa";
+import { z, type ZodObject, type ZodType } from "zod";
+import { type ApiError, NotFound } from "../errors";
+import { toValidationError } from "../lib/validation";
+import { registry, type SecurityScheme } from "../openapi/registry";
+import type { AppContext, AppCustomContext, AppState } from "./context";
+
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/** Middleware that runs after routing, so it sees path params. */
+export type RouteMiddleware = (ctx: AppContext, next: Next) => Promise<void>;
+
+export interface RouteSpec<P extends ZodObject | undefined, Q extends ZodType | undefined, B extends ZodType | undefined> {
+  method: Method;
+  /** Koa path relative to the router's prefix, e.g. "/:id". */
+  path: string;
+  summary: string;
+  /** Path parameters; a value that does not parse is an unknown resource (404), as a Rails find would answer. */
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Schema of the success body, for the OpenAPI document. */
+  response?: ZodType;
+  /** Success status for the document; the handler sets the real one. */
+  status?: number;
+  /** Extra middleware run before the handler, after authentication (e.g. agent-bot allowance). */
+  middleware?: RouteMiddleware[];
+}
+
+type Out<S> = S extends ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<P, Q, B> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+/**
+ * A Koa router that validates every request with zod and registers the same schemas in the
+ * OpenAPI document, so validation and documentation cannot drift apart.
+ */
+export class ApiRouter {
+  readonly koa: Router<AppState, AppCustomContext>;
+
+  constructor(
+    readonly prefix: string,
+    private readonly options: {
+      tag: string;
+      security: SecurityScheme[];
+      middleware?: RouteMiddleware[];
+      /** The error for a query or body that does not fit its schema; Chatwoot's 422 by default. */
+      onInvalid?: (error: z.ZodError) => ApiError;
+    },
+  ) {
+    this.koa = new Router<AppState, AppCustomContext>({ prefix });
+  }
+
+  route<P extends ZodObject | undefined = undefined, Q extends ZodType | undefined = undefined, B extends ZodType | undefined = undefined>(
+    spec: RouteSpec<P, Q, B>,
+    handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void>,
+  ): this {
+    this.document(spec);
+    const validate = async (ctx: AppContext) => {
+      let params: unknown;
+      if (spec.params) {
+        const parsed = spec.params.safeParse(ctx.params);
+        if (!parsed.success) throw NotFound();
+        params = parsed.data;
+      }
+      const query = spec.query ? this.parse(spec.query, ctx.query) : undefined;
+      const body = spec.body ? this.parse(spec.body, (ctx.request as { body?: unknown }).body ?? {}) : undefined;
+      return { params, query, body } as RouteInput<P, Q, B>;
+    };
+    const middleware = [...(this.options.middleware ?? []), ...(spec.middleware ?? [])];
+    this.koa[spec.method](spec.path, ...middleware, async (ctx) => handler(ctx, await validate(ctx)));
+    return this;
+  }
+
+  private parse(schema: ZodType, input: unknown): unknown {
+    const result = schema.safeParse(input);
+    if (result.success) return result.data;
+    throw (this.options.onInvalid ?? toValidationError)(result.error);
+  }
+
+  private document(spec: RouteSpec<ZodObject | undefined, ZodType | undefined, ZodType | undefined>) {
+    const fullPath = `${this.prefix}${spec.path}`.replace(/\/$/, "") || "/";
+    const pathParams = [...fullPath.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+    const params = pathParams.length
+      ? z.object({ ...Object.fromEntries(pathParams.map((p) => [p, z.string()])), ...spec.params?.shape })
+      : undefined;
+    registry.registerPath({
+      method: spec.method,
+      path: fullPath.replace(/:(\w+)/g, "{$1}"),
+      summary: spec.summary,
+      tags: [this.options.tag],
+      security: this.options.security.map((name) => ({ [name]: [] })),
+      request: {
+        params: params as ZodObject | undefined,
+        query: spec.query as ZodObject | undefined,
+        body: spec.body ? { content: { "application/json": { schema: spec.body } } } : undefined,
+      },
+      responses: {
+        [spec.status ?? 200]: {
+          description: "Success",
+          content: spec.response ? { "application/json": { schema: spec.response } } : undefined,
+        },
+      },
+    });
+  }
+}

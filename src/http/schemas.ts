@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+/** A numeric id in a path; anything else is an unknown resource. */
+export const id = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+export const idParams = z.object({ id: id() });
+export const accountParams = z.object({ account_id: id() });
+export const accountResourceParams = z.object({ account_id: id(), id: id() });
+
+/** JSON object fields (custom_attributes, bot_config, ...). */
+export const jsonObject = () => z.record(z.string(), z.unknown());
+
+export const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
+
+/**
+ * Rails wraps JSON bodies under the resource name (ParamsWrapper), so Chatwoot clients send either
+ * `{contact: {...}}` or the bare fields; this accepts both.
+ */
+export const wrappedUnder = (key: string) => (body: unknown) =>
+  body && typeof body === "object" && key in body && typeof (body as Record<string, unknown>)[key] === "object"
+    ? (body as Record<string, unknown>)[key]
+    : body;

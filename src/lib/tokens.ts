@@ -1,0 +1,24 @@
+import { randomBytes, randomUUID, scrypt } from "node:crypto";
+import { promisify } from "node:util";
+
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+/** A 24-character base58 token, the same alphabet and length as Rails' has_secure_token. */
+export function secureToken(length = 24): string {
+  const bytes = randomBytes(length);
+  let token = "";
+  for (const byte of bytes) token += BASE58[byte % BASE58.length];
+  return token;
+}
+
+export function uuid(): string {
+  return randomUUID();
+}
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, 32);
+  return `scrypt$${salt.toString("base64")}$${key.toString("base64")}`;
+}

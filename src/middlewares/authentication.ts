@@ -1,0 +1,62 @@
+import type { Next } from "koa";
+import {
+  BotEndpointDenied,
+  InvalidAccessToken,
+  InvalidPlatformToken,
+  MissingAccessToken,
+} from "../errors";
+import type { AppContext, Principal } from "../http/context";
+import { AccessToken } from "../models/AccessToken";
+import { AgentBot } from "../models/AgentBot";
+import { PlatformApp } from "../models/PlatformApp";
+import { User } from "../models/User";
+
+/** Chatwoot reads `api_access_token`; HTTP clients often send it as `Api-Access-Token`. */
+function tokenFrom(ctx: AppContext): string | undefined {
+  const raw = ctx.get("api_access_token") || ctx.get("api-access-token");
+  return raw ? raw.trim() : undefined;
+}
+
+async function principalFor(token: string): Promise<Principal | undefined> {
+  const accessToken = await AccessToken.query().findOne({ token });
+  if (!accessToken) return undefined;
+  switch (accessToken.owner_type) {
+    case "User": {
+      const user = await User.query().findById(accessToken.owner_id);
+      return user && { kind: "user", user };
+    }
+    case "AgentBot": {
+      const bot = await AgentBot.query().findById(accessToken.owner_id);
+      return bot && { kind: "agent_bot", bot };
+    }
+    case "PlatformApp": {
+      const app = await PlatformApp.query().findById(accessToken.owner_id);
+      return app && { kind: "platform_app", app };
+    }
+  }
+}
+
+export type ApplicationAuth = "user" | "user_or_bot";
+
+/** Guards /api/v1: users always, agent bots only on the endpoints Chatwoot opens to them. */
+export function authenticateApplication(auth: ApplicationAuth) {
+  return async (ctx: AppContext, next: Next) => {
+    const token = tokenFrom(ctx);
+    if (!token) throw MissingAccessToken();
+    const principal = await principalFor(token);
+    if (!principal) throw InvalidAccessToken();
+    if (principal.kind === "platform_app") throw BotEndpointDenied();
+    if (principal.kind === "agent_bot" && auth !== "user_or_bot") throw BotEndpointDenied();
+    ctx.state.principal = principal;
+    await next();
+  };
+}
+
+/** Guards /platform/api/v1: only platform app tokens. */
+export async function authenticatePlatform(ctx: AppContext, next: Next) {
+  const token = tokenFrom(ctx);
+  const principal = token ? await principalFor(token) : undefined;
+  if (principal?.kind !== "platform_app") throw InvalidPlatformToken();
+  ctx.state.principal = principal;
+  await next();
+}

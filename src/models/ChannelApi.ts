@@ -1,0 +1,21 @@
+import { secureToken } from "../lib/tokens";
+import { BaseModel } from "./BaseModel";
+
+/** Channel::Api: the inbox whose webhook_url is the channel's message transport. */
+export class ChannelApi extends BaseModel {
+  static tableName = "channel_api";
+  static jsonAttributes = ["additional_attributes"];
+
+  account_id!: number;
+  webhook_url!: string | null;
+  identifier!: string;
+  hmac_token!: string;
+  hmac_mandatory!: boolean;
+  secret!: string;
+  additional_attributes!: Record<string, unknown>;
+
+  /** Tokens are generated here, as Chatwoot's has_secure_token does. */
+  static generatedColumns() {
+    return { identifier: secureToken(), hmac_token: secureToken(), secret: secureToken() };
+  }
+}

@@ -1,0 +1,84 @@
+import type { Knex } from "knex";
+import { BaseModel } from "./BaseModel";
+
+export const CONVERSATION_STATUSES = ["open", "resolved", "pending", "snoozed"] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+export const PRIORITIES = ["low", "medium", "high", "urgent"] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+/** Chatwoot shows at most this many unread incoming messages per conversation (unread_incoming_messages). */
+const UNREAD_CAP = 10;
+
+/** `id` is the database id; clients address conversations by the per-account `display_id`. */
+export class Conversation extends BaseModel {
+  static tableName = "conversations";
+  static jsonAttributes = ["additional_attributes", "custom_attributes"];
+
+  account_id!: number;
+  display_id!: number;
+  uuid!: string;
+  inbox_id!: number;
+  contact_id!: number | null;
+  contact_inbox_id!: number | null;
+  status!: ConversationStatus;
+  priority!: Priority | null;
+  assignee_id!: number | null;
+  assignee_agent_bot_id!: number | null;
+  team_id!: number | null;
+  campaign_id!: number | null;
+  muted!: boolean;
+  labels!: string[];
+  additional_attributes!: Record<string, unknown>;
+  custom_attributes!: Record<string, unknown>;
+  snoozed_until!: Date | null;
+  waiting_since!: Date | null;
+  first_reply_created_at!: Date | null;
+  last_activity_at!: Date;
+  agent_last_seen_at!: Date | null;
+  assignee_last_seen_at!: Date | null;
+  contact_last_seen_at!: Date | null;
+
+  static ofAccount(accountId: number, db?: Knex) {
+    return Conversation.query(db).where("conversations.account_id", accountId);
+  }
+
+  static async findByDisplayId(accountId: number, displayId: number, db?: Knex): Promise<Conversation | undefined> {
+    return Conversation.query(db).findOne({ account_id: accountId, display_id: displayId });
+  }
+
+  /** Locks the row for a read-modify-write inside a transaction, so concurrent changes apply one after the other. */
+  static async lock(trx: Knex.Transaction, id: number): Promise<Conversation> {
+    const conversation = await Conversation.query(trx).findById(id).forUpdate();
+    if (!conversation) throw new Error(`conversation ${id} vanished inside its transaction`);
+    return conversation;
+  }
+
+  /** The account's next display id; the row lock of the UPDATE serialises concurrent creations. */
+  static async nextDisplayId(trx: Knex.Transaction, accountId: number): Promise<number> {
+    const [row] = await trx("accounts")
+      .where("id", accountId)
+      .increment("last_conversation_display_id", 1)
+      .returning("last_conversation_display_id");
+    return row.last_conversation_display_id;
+  }
+
+  /** The caller has read the conversation; Chatwoot writes this with update_columns, so updated_at stays and no event fires. */
+  static async markSeen(db: Knex, id: number, { byAssignee }: { byAssignee: boolean }): Promise<Conversation> {
+    const now = new Date();
+    await db("conversations").where("id", id).update({ agent_last_seen_at: now, ...(byAssignee ? { assignee_last_seen_at: now } : {}) });
+    return Conversation.query(db).findById(id).throwIfNotFound();
+  }
+
+  /** Incoming messages since the agent last looked, capped as Chatwoot caps them, by conversation id. */
+  static async unreadCounts(db: Knex, conversationIds: number[]): Promise<Map<number, number>> {
+    if (!conversationIds.length) return new Map();
+    const rows: { conversation_id: number; count: string }[] = await db("messages as m")
+      .join("conversations as c", "c.id", "m.conversation_id")
+      .whereIn("m.conversation_id", conversationIds)
+      .where("m.message_type", 0)
+      .where((q) => q.whereNull("c.agent_last_seen_at").orWhereRaw("m.created_at > c.agent_last_seen_at"))
+      .groupBy("m.conversation_id")
+      .select("m.conversation_id", db.raw("count(*) as count"));
+    return new Map(rows.map((row) => [row.conversation_id, Math.min(Number(row.count), UNREAD_CAP)]));
+  }
+}

@@ -1,0 +1,99 @@
+import type { Knex } from "knex";
+import type { QueryBuilder } from "objection";
+import { BaseModel } from "./BaseModel";
+
+/** Chatwoot's integer codes are the index; requests use the names, most responses the integers. */
+export const MESSAGE_TYPES = ["incoming", "outgoing", "activity", "template"] as const;
+export type MessageTypeName = (typeof MESSAGE_TYPES)[number];
+export const MESSAGE_TYPE = { incoming: 0, outgoing: 1, activity: 2, template: 3 } as const satisfies Record<MessageTypeName, number>;
+export const MESSAGE_STATUSES = ["sent", "delivered", "read", "failed"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const CONTENT_TYPES = [
+  "text",
+  "input_text",
+  "input_textarea",
+  "input_email",
+  "input_select",
+  "cards",
+  "form",
+  "article",
+  "incoming_email",
+  "input_csat",
+  "integrations",
+  "sticker",
+  "voice_call",
+] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+export type SenderType = "Contact" | "User" | "AgentBot";
+
+/** MessageFinder's page sizes: the latest 20, 20 before an id, up to 100 after, up to 1000 between. */
+const PAGE = { latest: 20, before: 20, after: 100, between: 1000 } as const;
+
+export interface MessagePage {
+  before?: number;
+  after?: number;
+}
+
+export class Message extends BaseModel {
+  static tableName = "messages";
+  static jsonAttributes = ["content_attributes", "external_source_ids", "additional_attributes", "sentiment"];
+
+  account_id!: number;
+  inbox_id!: number;
+  /** The conversation's database id (responses show its display_id). */
+  conversation_id!: number;
+  content!: string | null;
+  message_type!: number;
+  content_type!: ContentType;
+  content_attributes!: Record<string, unknown>;
+  private!: boolean;
+  status!: MessageStatus;
+  source_id!: string | null;
+  sender_type!: SenderType | null;
+  sender_id!: number | null;
+  external_source_ids!: Record<string, unknown>;
+  additional_attributes!: Record<string, unknown>;
+  processed_message_content!: string | null;
+  sentiment!: Record<string, unknown>;
+
+  get messageTypeName(): MessageTypeName {
+    return MESSAGE_TYPES[this.message_type]!;
+  }
+
+  /** Messages that go to webhooks and bots (Chatwoot's webhook_sendable?): all but activity. */
+  get webhookSendable(): boolean {
+    return this.message_type !== MESSAGE_TYPE.activity;
+  }
+
+  static async findInConversation(conversationId: number, id: number, db?: Knex): Promise<Message | undefined> {
+    return Message.query(db).findOne({ conversation_id: conversationId, id });
+  }
+
+  /** One page of a conversation's messages, oldest first, as MessageFinder pages them by id. */
+  static async page(conversationId: number, { before, after }: MessagePage, db?: Knex): Promise<Message[]> {
+    const query = Message.query(db).where("conversation_id", conversationId);
+    if (after !== undefined && before !== undefined) {
+      return query.where("id", ">=", after).where("id", "<", before).orderBy([{ column: "created_at" }, { column: "id" }]).limit(PAGE.between);
+    }
+    if (after !== undefined) {
+      return query.where("id", ">", after).orderBy([{ column: "created_at" }, { column: "id" }]).limit(PAGE.after);
+    }
+    if (before !== undefined) query.where("id", "<", before);
+    const newest = await query.orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).limit(before !== undefined ? PAGE.before : PAGE.latest);
+    return newest.reverse();
+  }
+
+  /**
+   * The newest message of each conversation that passes `filter`, keyed by conversation id
+   * (one query for a whole page of conversations).
+   */
+  static async latestOf(db: Knex, conversationIds: number[], filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): Promise<Map<number, Message>> {
+    if (!conversationIds.length) return new Map();
+    const rows = await Message.query(db)
+      .whereIn("conversation_id", conversationIds)
+      .modify(filter)
+      .distinctOn("conversation_id")
+      .orderBy([{ column: "conversation_id" }, { column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
+    return new Map(rows.map((message) => [message.conversation_id, message]));
+  }
+}

@@ -1,0 +1,36 @@
+import { NotFound, PermissionDenied } from "../errors";
+import type { AppContext } from "../http/context";
+import { Inbox } from "../models/Inbox";
+import { InboxMember } from "../models/InboxMember";
+
+/** Administrators and agent bots see every inbox of the account; agents only the inboxes they belong to. */
+function seesEveryInbox(ctx: AppContext): boolean {
+  return ctx.state.principal?.kind === "agent_bot" || ctx.state.membership?.role === "administrator";
+}
+
+/** Chatwoot's InboxPolicy::Scope: the inboxes of the account the caller may see. */
+export function visibleInboxes(ctx: AppContext) {
+  const accountId = ctx.state.account!.id;
+  const query = Inbox.ofAccount(accountId);
+  if (seesEveryInbox(ctx)) return query;
+  const userId = ctx.state.membership?.user_id ?? 0;
+  return query.whereIn("id", InboxMember.query().select("inbox_id").where({ user_id: userId, account_id: accountId }));
+}
+
+/** Ids of the inboxes the caller may see, for scoping conversations and other per-inbox data. */
+export async function accessibleInboxIds(ctx: AppContext): Promise<number[]> {
+  return (await visibleInboxes(ctx).clearOrder().select("id")).map((inbox) => inbox.id);
+}
+
+/** The account's inbox: 404 when it is not there, 401 when an agent is not one of its members (InboxPolicy#show?). */
+export async function findVisibleInbox(ctx: AppContext, id: number): Promise<Inbox> {
+  const inbox = await Inbox.findInAccount(ctx.state.account!.id, id);
+  if (!inbox) throw NotFound();
+  if (!(await canSeeInbox(ctx, inbox))) throw PermissionDenied();
+  return inbox;
+}
+
+/** Whether the caller may see this inbox, without throwing. */
+export async function canSeeInbox(ctx: AppContext, inbox: Inbox): Promise<boolean> {
+  return seesEveryInbox(ctx) || InboxMember.isMember(inbox.id, ctx.state.membership?.user_id ?? 0);
+}

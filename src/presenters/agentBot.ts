@@ -1,0 +1,34 @@
+import type { AgentBot } from "../models/AgentBot";
+import { BOT_TYPES } from "../models/AgentBot";
+
+export interface AgentBotVisibility {
+  /** The bot's token, given only to callers allowed to see it (its own account, or the platform app). */
+  accessToken?: string;
+  /** Administrators of the bot's account see the webhook signing secret. */
+  showSecret?: boolean;
+}
+
+/** app/views/api/v1/models/_agent_bot.json.jbuilder with AgentBotPresenter. */
+export function presentAgentBot(bot: AgentBot, visibility: AgentBotVisibility = {}) {
+  return {
+    id: bot.id,
+    name: bot.name,
+    description: bot.description,
+    thumbnail: bot.avatar_url ?? "",
+    ...(bot.systemBot ? {} : { outgoing_url: bot.outgoing_url }),
+    bot_type: BOT_TYPES[bot.bot_type] ?? "webhook",
+    bot_config: bot.bot_config,
+    account_id: bot.account_id,
+    ...(visibility.accessToken ? { access_token: visibility.accessToken } : {}),
+    ...(visibility.showSecret && !bot.systemBot ? { secret: bot.secret } : {}),
+    system_bot: bot.systemBot,
+  };
+}
+
+/**
+ * Platform API agent bot: the app that provisioned the bot always sees its token and its
+ * outgoing_url, system bot or not, and never the account-facing secret.
+ */
+export function presentPlatformAgentBot(bot: AgentBot, accessToken: string | undefined) {
+  return { ...presentAgentBot(bot, { accessToken }), outgoing_url: bot.outgoing_url };
+}

@@ -1,0 +1,63 @@
+import type { Appointment, Expense, Payment } from "../../models/scheduling/Appointment";
+import { iso } from "../time";
+
+export function presentPayment(payment: Payment) {
+  return {
+    id: payment.id,
+    appointment_id: payment.appointment_id,
+    recorded_by_id: payment.recorded_by_id,
+    amount: payment.amount,
+    payment_method: payment.payment_method,
+    payment_kind: payment.payment_kind,
+    created_at: iso(payment.created_at),
+  };
+}
+
+export function presentExpense(expense: Expense) {
+  return {
+    id: expense.id,
+    appointment_id: expense.appointment_id,
+    resource_id: expense.resource_id,
+    amount: expense.amount,
+    status: expense.status,
+    paid_at: iso(expense.paid_at),
+    paid_by_id: expense.paid_by_id,
+  };
+}
+
+/** An appointment with its own payments and expense, as the calendar and the appointment endpoints show it. */
+export function presentAppointment(appointment: Appointment, payments: readonly Payment[], expense: Expense | undefined) {
+  return {
+    id: appointment.id,
+    account_id: appointment.account_id,
+    resource_id: appointment.resource_id,
+    contact_id: appointment.contact_id,
+    service_id: appointment.service_id,
+    company_id: appointment.company_id,
+    conversation_id: appointment.conversation_id,
+    created_by_id: appointment.created_by_id,
+    starts_at: iso(appointment.starts_at),
+    ends_at: iso(appointment.ends_at),
+    duration_min: appointment.duration_min,
+    status: appointment.status,
+    appointment_type: appointment.appointment_type,
+    source: appointment.source,
+    client_name: appointment.client_name,
+    client_phone: appointment.client_phone,
+    client_identifier: appointment.client_identifier,
+    client_birth_date: appointment.client_birth_date,
+    client_gender: appointment.client_gender,
+    payment_status: appointment.payment_status,
+    service_amount: appointment.service_amount,
+    prepaid_amount: appointment.prepaid_amount,
+    settlement_amount: appointment.settlement_amount,
+    prepaid_payment_method: appointment.prepaid_payment_method,
+    settlement_payment_method: appointment.settlement_payment_method,
+    external_ref: appointment.external_ref,
+    idempotency_key: appointment.idempotency_key,
+    notes: appointment.notes,
+    custom_attributes: appointment.custom_attributes,
+    payments: payments.map(({ id, amount, payment_method, payment_kind }) => ({ id, amount, payment_method, payment_kind })),
+    expense: expense ? { id: expense.id, amount: expense.amount, status: expense.status } : null,
+  };
+}

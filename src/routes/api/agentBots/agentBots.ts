@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { NotFound } from "../../../errors";
+import type { AppContext } from "../../../http/context";
+import type { ApiRouter } from "../../../http/router";
+import { accountParams, accountResourceParams } from "../../../http/schemas";
+import { AccessToken } from "../../../models/AccessToken";
+import { AgentBot } from "../../../models/AgentBot";
+import { authorize, requireAdministrator } from "../../../policies";
+import { presentAgentBot } from "../../../presenters/agentBot";
+import { auditAgentBot } from "./audit";
+import { agentBotBody, agentBotResponse } from "./schema";
+
+/** As AgentBotPresenter: the token only for the account's own bots, the secret only for administrators. */
+async function present(ctx: AppContext, bot: AgentBot) {
+  const own = bot.account_id === ctx.state.account!.id;
+  return presentAgentBot(bot, {
+    accessToken: own ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
+    showSecret: own && ctx.state.membership?.role === "administrator",
+  });
+}
+
+/** Bots the account may change: its own, never the system bots. */
+async function ownBot(ctx: AppContext, id: number): Promise<AgentBot> {
+  const bot = await AgentBot.query().findOne({ id, account_id: ctx.state.account!.id });
+  if (!bot) throw NotFound();
+  return bot;
+}
+
+export function registerAgentBotRoutes(router: ApiRouter) {
+  const path = "/accounts/:account_id/agent_bots";
+
+  router.route(
+    { method: "get", path, summary: "List agent bots", params: accountParams, response: z.array(agentBotResponse) },
+    async (ctx) => {
+      authorize(ctx, "administrator", "agent");
+      const bots = await AgentBot.accessibleTo(ctx.state.account!.id);
+      ctx.body = await Promise.all(bots.map((bot) => present(ctx, bot)));
+    },
+  );
+
+  router.route(
+    { method: "get", path: `${path}/:id`, summary: "Get an agent bot", params: accountResourceParams, response: agentBotResponse },
+    async (ctx, { params }) => {
+      authorize(ctx, "administrator", "agent");
+      const bot = await AgentBot.accessibleTo(ctx.state.account!.id).findById(params.id);
+      if (!bot) throw NotFound();
+      ctx.body = await present(ctx, bot);
+    },
+  );
+
+  router.route(
+    { method: "post", path, summary: "Create an agent bot", params: accountParams, body: agentBotBody, response: agentBotResponse },
+    async (ctx, { body }) => {
+      requireAdministrator(ctx);
+      const bot = await AgentBot.transaction(async (trx) => {
+        const { bot: created } = await AgentBot.createWithToken({ ...body, account_id: ctx.state.account!.id }, trx);
+        await auditAgentBot(ctx, trx, undefined, created);
+        return created;
+      });
+      ctx.body = await present(ctx, bot);
+    },
+  );
+
+  router.route(
+    { method: "patch", path: `${path}/:id`, summary: "Update an agent bot", params: accountResourceParams, body: agentBotBody, response: agentBotResponse },
+    async (ctx, { params, body }) => {
+      requireAdministrator(ctx);
+      const bot = await ownBot(ctx, params.id);
+      const updated = await AgentBot.transaction(async (trx) => {
+        const after = await AgentBot.query(trx).patchAndFetchById(bot.id, body);
+        await auditAgentBot(ctx, trx, bot, after);
+        return after;
+      });
+      ctx.body = await present(ctx, updated);
+    },
+  );
+
+  router.route(
+    { method: "delete", path: `${path}/:id`, summary: "Delete an agent bot", params: accountResourceParams },
+    async (ctx, { params }) => {
+      requireAdministrator(ctx);
+      const bot = await ownBot(ctx, params.id);
+      await AgentBot.transaction(async (trx) => {
+        await bot.destroy(trx);
+        await auditAgentBot(ctx, trx, bot, undefined);
+      });
+      ctx.status = 200;
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${path}/:id/reset_access_token`, summary: "Issue a new access token for the bot", params: accountResourceParams, response: agentBotResponse },
+    async (ctx, { params }) => {
+      requireAdministrator(ctx);
+      const bot = await ownBot(ctx, params.id);
+      await AccessToken.rotate("AgentBot", bot.id);
+      ctx.body = await present(ctx, bot);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${path}/:id/reset_secret`, summary: "Issue a new webhook signing secret for the bot", params: accountResourceParams, response: agentBotResponse },
+    async (ctx, { params }) => {
+      requireAdministrator(ctx);
+      const bot = await ownBot(ctx, params.id);
+      ctx.body = await present(ctx, await bot.resetSecret());
+    },
+  );
+}

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+
+const contactFields = {
+  name: z.string().trim().max(255),
+  email: z.string().trim().max(255).nullable(),
+  phone_number: z.string().trim().max(255).nullable(),
+  identifier: z.string().trim().max(255).nullable(),
+  blocked: z.boolean(),
+  avatar_url: z.string().trim().max(2048).url({ protocol: /^https?$/ }).nullable(),
+  additional_attributes: jsonObject(),
+  custom_attributes: jsonObject(),
+};
+
+export const contactCreate = z
+  .preprocess(wrappedUnder("contact"), z.object({ ...contactFields, inbox_id: id(), source_id: z.string().trim().max(255) }).partial())
+  .openapi("ContactCreate");
+
+export const contactUpdate = z.preprocess(wrappedUnder("contact"), z.object(contactFields).partial()).openapi("ContactUpdate");
+
+export const removeCustomAttributesBody = z.object({ custom_attributes: z.array(z.string()) }).openapi("ContactRemoveCustomAttributes");
+
+/** Chatwoot's Sift sorts: a column name, descending with a leading "-". */
+export const CONTACT_SORTS = ["name", "email", "phone_number", "last_activity_at", "created_at"] as const;
+
+/** `page` is kept as sent: Chatwoot echoes it back in meta.current_page. */
+const listFields = {
+  page: z.string().regex(/^[1-9]\d{0,8}$/).optional(),
+  include_contact_inboxes: z.enum(["true", "false"]).optional(),
+  sort: z.enum([...CONTACT_SORTS, ...CONTACT_SORTS.map((s) => `-${s}` as const)]).optional(),
+};
+
+export const contactListQuery = z.object(listFields);
+export const contactSearchQuery = z.object({ ...listFields, q: z.string().optional() });
+
+const contactInbox = z.object({
+  source_id: z.string(),
+  inbox: z.object({ id: z.number(), avatar_url: z.string(), channel_id: z.number(), name: z.string(), channel_type: z.string(), provider: z.string().nullable() }),
+});
+
+export const contactResponse = z
+  .object({
+    additional_attributes: jsonObject(),
+    availability_status: z.enum(["online", "offline"]),
+    email: z.string().nullable(),
+    id: z.number(),
+    name: z.string(),
+    phone_number: z.string().nullable(),
+    blocked: z.boolean(),
+    identifier: z.string().nullable(),
+    thumbnail: z.string(),
+    custom_attributes: jsonObject(),
+    last_activity_at: z.number().optional(),
+    created_at: z.number().optional(),
+    contact_inboxes: z.array(contactInbox).optional(),
+  })
+  .openapi("Contact");
+
+const currentPage = z.union([z.number(), z.string()]).describe("the page param as sent, 1 when absent");
+
+export const contactListEnvelope = z
+  .object({ meta: z.object({ count: z.number(), current_page: currentPage }), payload: z.array(contactResponse) })
+  .openapi("ContactList");
+
+export const contactSearchEnvelope = z
+  .object({ meta: z.object({ count: z.number(), current_page: currentPage, has_more: z.boolean() }), payload: z.array(contactResponse) })
+  .openapi("ContactSearch");
+
+export const contactEnvelope = z.object({ payload: contactResponse }).openapi("ContactEnvelope");
+
+export const contactCreateEnvelope = z
+  .object({
+    payload: z.object({
+      contact: contactResponse,
+      contact_inbox: z.object({ inbox: jsonObject().nullable(), source_id: z.string().nullable() }),
+    }),
+  })
+  .openapi("ContactCreated");
+
+export const contactableInboxesEnvelope = z
+  .object({ payload: z.array(z.object({ source_id: z.string(), inbox: jsonObject() })) })
+  .openapi("ContactableInboxes");

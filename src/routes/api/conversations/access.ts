@@ -1,0 +1,39 @@
+import type { Next } from "koa";
+import { BotEndpointDenied, NotFound, PermissionDenied } from "../../../errors";
+import type { AppContext } from "../../../http/context";
+import { Conversation } from "../../../models/Conversation";
+import { Inbox } from "../../../models/Inbox";
+import { canSeeInbox } from "../../../policies/inboxes";
+import type { Actor } from "../../../services/activityMessages";
+
+/** Endpoints outside Chatwoot's BOT_ACCESSIBLE_ENDPOINTS refuse agent bot tokens. */
+export async function usersOnly(ctx: AppContext, next: Next) {
+  if (ctx.state.principal?.kind === "agent_bot") throw BotEndpointDenied();
+  await next();
+}
+
+/** The caller as activity messages name it. */
+export function actorOf(ctx: AppContext): Actor {
+  const principal = ctx.state.principal;
+  if (principal?.kind === "user") return { kind: "user", user: principal.user };
+  if (principal?.kind === "agent_bot") return { kind: "agent_bot", bot: principal.bot };
+  return null;
+}
+
+/**
+ * The conversation with this display id in the account: 404 when there is none, 401 when an agent
+ * is not a member of its inbox (ConversationPolicy#show?); administrators and bots see all.
+ */
+export async function findConversation(ctx: AppContext, displayId: number): Promise<Conversation> {
+  const conversation = await Conversation.findByDisplayId(ctx.state.account!.id, displayId);
+  if (!conversation) throw NotFound();
+  const inbox = await Inbox.query().findById(conversation.inbox_id);
+  if (!inbox || !(await canSeeInbox(ctx, inbox))) throw PermissionDenied();
+  return conversation;
+}
+
+/** Rails' `head :ok`: 200 with an empty body. */
+export function headOk(ctx: AppContext): void {
+  ctx.status = 200;
+  ctx.body = "";
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import type { ApiRouter } from "../../../http/router";
+import { accountResourceParams } from "../../../http/schemas";
+import { presentAgentBot } from "../../../presenters/agentBot";
+import { presentInboxMember } from "../../../presenters/inbox";
+import { assignConversation, setCustomAttributes, setLabels } from "../../../services/conversations";
+import { actorOf, findConversation } from "./access";
+import { assignmentBody, customAttributesBody, customAttributesResponse, labelsBody, labelsResponse } from "./schema";
+
+/** Labels, custom attributes and assignment of one conversation (all open to agent bots too). */
+export function registerConversationAttributeRoutes(router: ApiRouter) {
+  const one = "/accounts/:account_id/conversations/:id";
+
+  router.route(
+    { method: "get", path: `${one}/labels`, summary: "The conversation's labels", params: accountResourceParams, response: labelsResponse },
+    async (ctx, { params }) => {
+      ctx.body = { payload: (await findConversation(ctx, params.id)).labels };
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/labels`, summary: "Replace the conversation's labels", params: accountResourceParams, body: labelsBody, response: labelsResponse },
+    async (ctx, { params, body }) => {
+      const conversation = await findConversation(ctx, params.id);
+      ctx.body = { payload: (await setLabels(ctx.deps.knex, conversation, body.labels, actorOf(ctx))).labels };
+    },
+  );
+
+  router.route(
+    {
+      method: "post",
+      path: `${one}/custom_attributes`,
+      summary: "Replace the conversation's custom attributes (merge: true keeps the others)",
+      params: accountResourceParams,
+      body: customAttributesBody,
+      response: customAttributesResponse,
+    },
+    async (ctx, { params, body }) => {
+      const conversation = await findConversation(ctx, params.id);
+      const updated = await setCustomAttributes(ctx.deps.knex, conversation, body.custom_attributes, { merge: body.merge ?? false, actor: actorOf(ctx) });
+      ctx.body = { custom_attributes: updated.custom_attributes };
+    },
+  );
+
+  router.route(
+    {
+      method: "post",
+      path: `${one}/assignments`,
+      summary: "Assign an agent (assignee_id; null unassigns) or an agent bot (assignee_type AgentBot)",
+      params: accountResourceParams,
+      body: assignmentBody,
+      response: z.record(z.string(), z.unknown()).nullable(),
+    },
+    async (ctx, { params, body }) => {
+      const conversation = await findConversation(ctx, params.id);
+      const toBot = body.assignee_type === "AgentBot";
+      // Chatwoot answers a request naming neither an assignee nor a bot (teams are not kept here) with null.
+      const assignee =
+        body.assignee_id !== undefined || toBot
+          ? await assignConversation(ctx.deps.knex, conversation, { type: toBot ? "AgentBot" : "User", id: body.assignee_id ?? null }, actorOf(ctx))
+          : null;
+      ctx.type = "application/json";
+      ctx.body = JSON.stringify(
+        assignee?.kind === "user" ? presentInboxMember(assignee.member) : assignee?.kind === "agent_bot" ? presentAgentBot(assignee.bot) : null,
+      );
+    },
+  );
+}

@@ -1,0 +1,24 @@
+import { ApiRouter } from "../../../http/router";
+import { accountScope } from "../../../middlewares/accountScope";
+import { authenticateApplication } from "../../../middlewares/authentication";
+import { registerMessageRoutes } from "../messages/messages";
+import { registerConversationAttributeRoutes } from "./attributes";
+import { registerContactConversationRoutes } from "./contactConversations";
+import { registerConversationRoutes } from "./conversations";
+
+/**
+ * Conversations and messages, where agent bots may call Chatwoot's BOT_ACCESSIBLE_ENDPOINTS with
+ * their own token; every other route of this router refuses bots (usersOnly).
+ */
+export function conversationsRouter(): ApiRouter {
+  const router = new ApiRouter("/api/v1", {
+    tag: "Conversations",
+    security: ["userApiKey", "agentBotApiKey"],
+    middleware: [authenticateApplication("user_or_bot"), accountScope],
+  });
+  registerConversationRoutes(router);
+  registerConversationAttributeRoutes(router);
+  registerMessageRoutes(router);
+  registerContactConversationRoutes(router);
+  return router;
+}

@@ -1,0 +1,159 @@
+import { z } from "zod";
+import { id, jsonObject } from "../../../http/schemas";
+import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
+import { messageBody, messageResponse } from "../messages/schema";
+
+/**
+ * A time as Chatwoot's parse_date_time reads it (Unix seconds, as a number or a string), or an ISO
+ * 8601 string; null clears it.
+ */
+export const timeInput = z
+  .union([
+    z.number().int().nonnegative(),
+    z.string().regex(/^\d+$/).transform(Number),
+    z.iso.datetime({ offset: true }).transform((value) => Date.parse(value) / 1000),
+  ])
+  .transform((seconds) => new Date(seconds * 1000))
+  .nullable();
+
+/** `labels[]=a&labels[]=b`, `labels=a&labels=b` or `labels=a,b`. */
+const labelList = z.preprocess(
+  (value) => (typeof value === "string" ? value.split(",") : value),
+  z.array(z.string().trim().min(1)),
+);
+
+export const conversationListQuery = z.preprocess(
+  (query) => {
+    const q = { ...(query as Record<string, unknown>) };
+    if (q["labels[]"] !== undefined && q.labels === undefined) q.labels = q["labels[]"];
+    delete q["labels[]"];
+    return q;
+  },
+  z.object({
+    status: z.enum([...CONVERSATION_STATUSES, "all"]).default("open"),
+    assignee_type: z.enum(["me", "unassigned", "assigned", "all"]).default("all"),
+    inbox_id: id().optional(),
+    labels: labelList.optional(),
+    page: z.coerce.number().int().min(1).default(1),
+  }),
+);
+export type ConversationListQuery = z.output<typeof conversationListQuery>;
+
+export const conversationCreate = z
+  .object({
+    source_id: z.string().trim().min(1).max(255).optional(),
+    inbox_id: id().optional(),
+    contact_id: id().optional(),
+    additional_attributes: jsonObject().optional(),
+    custom_attributes: jsonObject().optional(),
+    status: z.enum(CONVERSATION_STATUSES).optional(),
+    assignee_id: id().nullable().optional(),
+    team_id: id().nullable().optional(),
+    snoozed_until: timeInput.optional(),
+    message: messageBody.optional(),
+  })
+  .openapi("ConversationCreate");
+
+export const conversationUpdate = z
+  .object({ priority: z.enum(PRIORITIES).nullable().optional() })
+  .openapi("ConversationUpdate");
+
+export const toggleStatusBody = z
+  .object({ status: z.enum(CONVERSATION_STATUSES).optional(), snoozed_until: timeInput.optional() })
+  .openapi("ConversationToggleStatus");
+
+/** An empty priority clears it, as Chatwoot's `priority.presence`. */
+export const togglePriorityBody = z
+  .object({ priority: z.union([z.enum(PRIORITIES), z.literal("").transform(() => null), z.null()]) })
+  .openapi("ConversationTogglePriority");
+
+export const typingBody = z.object({ typing_status: z.enum(["on", "off", "recording"]), is_private: z.boolean().optional() }).openapi("ConversationTyping");
+
+export const assignmentBody = z
+  .object({
+    assignee_id: id().nullable().optional(),
+    assignee_type: z.enum(["User", "AgentBot"]).optional(),
+    team_id: id().nullable().optional(),
+  })
+  .openapi("ConversationAssignment");
+
+export const labelsBody = z
+  .object({ labels: z.union([z.array(z.string().max(255)), z.string().max(255).transform((label) => [label])]) })
+  .openapi("ConversationLabels");
+
+export const customAttributesBody = z
+  .object({
+    custom_attributes: jsonObject(),
+    merge: z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]).optional(),
+  })
+  .openapi("ConversationCustomAttributes");
+
+const counts = z.object({ mine_count: z.number(), assigned_count: z.number(), unassigned_count: z.number(), all_count: z.number() });
+
+const contactSummary = z.record(z.string(), z.unknown());
+
+export const conversationResponse = z
+  .object({
+    meta: z.object({
+      sender: contactSummary.nullable(),
+      channel: z.string(),
+      assignee: z.record(z.string(), z.unknown()).optional(),
+      hmac_verified: z.boolean().nullable(),
+    }),
+    id: z.number(),
+    messages: z.array(messageResponse),
+    account_id: z.number(),
+    uuid: z.string(),
+    additional_attributes: z.record(z.string(), z.unknown()),
+    agent_last_seen_at: z.number(),
+    assignee_last_seen_at: z.number(),
+    can_reply: z.boolean(),
+    contact_last_seen_at: z.number(),
+    custom_attributes: z.record(z.string(), z.unknown()),
+    inbox_id: z.number(),
+    labels: z.array(z.string()),
+    muted: z.boolean(),
+    snoozed_until: z.string().nullable(),
+    status: z.enum(CONVERSATION_STATUSES),
+    created_at: z.number(),
+    updated_at: z.number(),
+    timestamp: z.number(),
+    first_reply_created_at: z.number(),
+    unread_count: z.number(),
+    last_non_activity_message: messageResponse.nullable(),
+    last_activity_at: z.number(),
+    priority: z.enum(PRIORITIES).nullable(),
+    waiting_since: z.number(),
+    sla_policy_id: z.number().nullable(),
+  })
+  .openapi("Conversation");
+
+export const conversationListResponse = z
+  .object({ data: z.object({ meta: counts, payload: z.array(conversationResponse) }) })
+  .openapi("ConversationList");
+export const conversationMetaResponse = z.object({ meta: counts }).openapi("ConversationMeta");
+export const conversationsPayload = z.object({ payload: z.array(conversationResponse) }).openapi("ConversationsPayload");
+
+export const toggleStatusResponse = z
+  .object({
+    meta: z.object({}),
+    payload: z.object({
+      success: z.boolean().nullable(),
+      conversation_id: z.number(),
+      current_status: z.enum(CONVERSATION_STATUSES),
+      snoozed_until: z.string().nullable(),
+    }),
+  })
+  .openapi("ConversationToggleStatusResult");
+
+export const labelsResponse = z.object({ payload: z.array(z.string()) }).openapi("ConversationLabelList");
+export const customAttributesResponse = z.object({ custom_attributes: z.record(z.string(), z.unknown()) }).openapi("ConversationCustomAttributesResult");
+
+export const unreadCountsResponse = z
+  .object({
+    by_inbox: z.record(z.string(), z.number()),
+    by_label: z.record(z.string(), z.number()),
+    by_status: z.object({ all: z.number(), mine: z.number(), unassigned: z.number() }),
+    total: z.number(),
+  })
+  .openapi("ConversationUnreadCounts");

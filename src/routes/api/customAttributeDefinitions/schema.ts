@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { wrappedUnder } from "../../../http/schemas";
+import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../../../models/CustomAttributeDefinition";
+import { compilePattern } from "../../../services/customAttributes";
+
+/** An enum sent as Chatwoot's integer code (or its digits) or as its name; stored as the code. */
+const codeOrName = (names: readonly string[]) =>
+  z
+    .union([z.number().int(), z.string()])
+    .transform((value) => (typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : names.indexOf(value)))
+    .refine((code) => code >= 0 && code < names.length, { message: "is not included in the list" });
+
+const fields = {
+  attribute_display_name: z.string().trim().max(255),
+  attribute_description: z.string().nullable(),
+  attribute_key: z.string().trim().max(255),
+  attribute_display_type: codeOrName(ATTRIBUTE_DISPLAY_TYPES),
+  attribute_model: codeOrName(ATTRIBUTE_MODELS),
+  attribute_values: z.array(z.string()),
+  regex_pattern: z.string().refine((p) => compilePattern(p) !== undefined, { message: "is invalid" }).nullable(),
+  regex_cue: z.string().nullable(),
+};
+
+export const definitionBody = z
+  .preprocess(wrappedUnder("custom_attribute_definition"), z.object(fields).partial())
+  .openapi("CustomAttributeDefinitionRequest");
+
+export const definitionListQuery = z.object({ attribute_model: codeOrName(ATTRIBUTE_MODELS).optional() });
+
+export const definitionResponse = z
+  .object({
+    id: z.number(),
+    attribute_display_name: z.string(),
+    attribute_display_type: z.enum(ATTRIBUTE_DISPLAY_TYPES),
+    attribute_description: z.string().nullable(),
+    attribute_key: z.string(),
+    regex_pattern: z.string().nullable(),
+    regex_cue: z.string().nullable(),
+    attribute_values: z.array(z.string()),
+    attribute_model: z.enum(ATTRIBUTE_MODELS),
+    default_value: z.number().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("CustomAttributeDefinition");

@@ -1,0 +1,105 @@
+import { ApiError, NotFound } from "../../../errors";
+import type { AppContext } from "../../../http/context";
+import type { ApiRouter } from "../../../http/router";
+import { Conversation } from "../../../models/Conversation";
+import { Inbox } from "../../../models/Inbox";
+import { Message } from "../../../models/Message";
+import { conversationMessage } from "../../../presenters/conversation";
+import { contactPushEventData } from "../../../presenters/contact";
+import { userPushEventData } from "../../../presenters/message";
+import { iso } from "../../../presenters/time";
+import { loadConversationGraph } from "../../../services/conversations";
+import { createMessage, deleteMessage, loadSenders, senderFor, updateMessageStatus } from "../../../services/messages";
+import { actorOf, findConversation, usersOnly } from "../conversations/access";
+import { botSenderId } from "../conversations/conversations";
+import { conversationMessagesParams, messageBody, messageListResponse, messageParams, messageResponse, messageStatusBody, messagesQuery } from "./schema";
+
+/** Messages as push_event_data (message_type as its integer), with the conversation's current state. */
+async function presentMessages(ctx: AppContext, conversation: Conversation, messages: Message[]) {
+  const graph = await loadConversationGraph(ctx.deps.knex, conversation);
+  const senders = await loadSenders(ctx.deps.knex, conversation.account_id, messages);
+  return {
+    graph,
+    messages: messages.map((message) => conversationMessage(graph, { message, sender: senders.get(message.id) ?? null })),
+  };
+}
+
+async function presentMessage(ctx: AppContext, message: Message) {
+  const conversation = await Conversation.query().findById(message.conversation_id).throwIfNotFound();
+  return (await presentMessages(ctx, conversation, [message])).messages[0];
+}
+
+async function findMessage(conversation: Conversation, id: number): Promise<Message> {
+  const message = await Message.findInConversation(conversation.id, id);
+  if (!message) throw NotFound();
+  return message;
+}
+
+export function registerMessageRoutes(router: ApiRouter) {
+  const path = "/accounts/:account_id/conversations/:conversation_id/messages";
+
+  router.route(
+    {
+      method: "get",
+      path,
+      summary: "Messages of a conversation: the latest 20, 20 before `before`, up to 100 after `after`",
+      params: conversationMessagesParams,
+      query: messagesQuery,
+      response: messageListResponse,
+      middleware: [usersOnly],
+    },
+    async (ctx, { params, query }) => {
+      const conversation = await findConversation(ctx, params.conversation_id);
+      const { graph, messages } = await presentMessages(ctx, conversation, await Message.page(conversation.id, query));
+      ctx.body = {
+        meta: {
+          labels: conversation.labels,
+          additional_attributes: conversation.additional_attributes,
+          contact: graph.contact ? contactPushEventData(graph.contact) : null,
+          ...(graph.assignee ? { assignee: userPushEventData(graph.assignee.user, graph.assignee.accountUser.availability) } : {}),
+          agent_last_seen_at: iso(conversation.agent_last_seen_at),
+          assignee_last_seen_at: iso(conversation.assignee_last_seen_at),
+        },
+        payload: messages,
+      };
+    },
+  );
+
+  router.route(
+    { method: "post", path, summary: "Create a message (or private note)", params: conversationMessagesParams, body: messageBody, response: messageResponse },
+    async (ctx, { params, body }) => {
+      const conversation = await findConversation(ctx, params.conversation_id);
+      const actor = actorOf(ctx);
+      const sender = await senderFor(conversation, body.message_type, actor, botSenderId(body));
+      const { graph, ...created } = await createMessage(ctx.deps.knex, conversation, body, sender, actor);
+      ctx.body = conversationMessage(graph, created);
+    },
+  );
+
+  router.route(
+    {
+      method: "patch",
+      path: `${path}/:id`,
+      summary: "Update a message's delivery status (API inboxes)",
+      params: messageParams,
+      body: messageStatusBody,
+      response: messageResponse,
+      middleware: [usersOnly],
+    },
+    async (ctx, { params, body }) => {
+      const conversation = await findConversation(ctx, params.conversation_id);
+      const inbox = await Inbox.query().findById(conversation.inbox_id).throwIfNotFound();
+      if (inbox.channel_type !== "Channel::Api") throw new ApiError(403, { error: "Message status update is only allowed for API inboxes" });
+      const message = await findMessage(conversation, params.id);
+      ctx.body = await presentMessage(ctx, await updateMessageStatus(ctx.deps.knex, message, body.status, body.external_error));
+    },
+  );
+
+  router.route(
+    { method: "delete", path: `${path}/:id`, summary: "Delete a message (its content is replaced)", params: messageParams, response: messageResponse, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      const message = await findMessage(await findConversation(ctx, params.conversation_id), params.id);
+      ctx.body = await presentMessage(ctx, await deleteMessage(ctx.deps.knex, message));
+    },
+  );
+}

@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { id, jsonObject } from "../../../http/schemas";
+import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES } from "../../../models/Message";
+
+/** content_attributes may arrive as a JSON string (MessageBuilder parses it). */
+const contentAttributes = z.preprocess((value) => {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}, jsonObject());
+
+const templateParams = z
+  .object({
+    name: z.string(),
+    category: z.string().optional(),
+    language: z.string().optional(),
+    processed_params: z
+      .object({
+        body: z.record(z.string(), z.string()).optional(),
+        header: z.object({ media_url: z.string().optional(), media_type: z.string().optional() }).loose().optional(),
+        buttons: z.array(z.object({ type: z.string(), parameter: z.string() }).loose()).optional(),
+      })
+      .loose()
+      .optional(),
+  })
+  .loose();
+
+/**
+ * The message_type and content_type names are checked by the message service, which answers as
+ * Chatwoot does for an unknown enum name; the schema only documents them.
+ */
+export const messageBody = z
+  .object({
+    content: z.string().nullable().optional(),
+    message_type: z.string().optional().openapi({ enum: [...MESSAGE_TYPES] }),
+    private: z.boolean().optional(),
+    content_type: z.string().optional().openapi({ enum: [...CONTENT_TYPES] }),
+    content_attributes: contentAttributes.optional(),
+    campaign_id: id().nullable().optional(),
+    template_params: templateParams.nullable().optional(),
+    source_id: z.string().max(255).nullable().optional(),
+    sender_type: z.string().optional(),
+    sender_id: id().optional(),
+  })
+  .openapi("MessageCreate");
+
+export const messageParams = z.object({ account_id: id(), conversation_id: id(), id: id() });
+export const conversationMessagesParams = z.object({ account_id: id(), conversation_id: id() });
+
+export const messagesQuery = z.object({ before: id().optional(), after: id().optional() });
+
+export const messageStatusBody = z
+  .object({ status: z.string().openapi({ enum: [...MESSAGE_STATUSES] }), external_error: z.string().nullable().optional() })
+  .openapi("MessageStatusUpdate");
+
+export const messageResponse = z
+  .object({
+    id: z.number(),
+    content: z.string().nullable(),
+    account_id: z.number(),
+    inbox_id: z.number(),
+    conversation_id: z.number(),
+    message_type: z.number().int().openapi({ description: "0 incoming, 1 outgoing, 2 activity, 3 template" }),
+    created_at: z.number(),
+    updated_at: z.string().nullable(),
+    private: z.boolean(),
+    status: z.enum(MESSAGE_STATUSES),
+    source_id: z.string().nullable(),
+    content_type: z.enum(CONTENT_TYPES),
+    content_attributes: z.record(z.string(), z.unknown()),
+    sender_type: z.string().nullable(),
+    sender_id: z.number().nullable(),
+    external_source_ids: z.record(z.string(), z.unknown()),
+    additional_attributes: z.record(z.string(), z.unknown()),
+    processed_message_content: z.string().nullable(),
+    sentiment: z.record(z.string(), z.unknown()),
+    conversation: z.object({
+      assignee_id: z.number().nullable(),
+      unread_count: z.number(),
+      last_activity_at: z.number(),
+      contact_inbox: z.object({ source_id: z.string().nullable() }),
+    }),
+    sender: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi("Message");
+
+export const messageListResponse = z
+  .object({
+    meta: z.object({
+      labels: z.array(z.string()),
+      additional_attributes: z.record(z.string(), z.unknown()),
+      contact: z.record(z.string(), z.unknown()).nullable(),
+      assignee: z.record(z.string(), z.unknown()).optional(),
+      agent_last_seen_at: z.string().nullable(),
+      assignee_last_seen_at: z.string().nullable(),
+    }),
+    payload: z.array(messageResponse),
+  })
+  .openapi("MessageList");

@@ -1,0 +1,177 @@
+import type { AppContext } from "../../../http/context";
+import type { ApiRouter } from "../../../http/router";
+import { accountParams } from "../../../http/schemas";
+import { Holiday } from "../../../models/scheduling/Holiday";
+import { TimeOff } from "../../../models/scheduling/TimeOff";
+import { WorkdayOverride } from "../../../models/scheduling/WorkdayOverride";
+import { requireAdministrator } from "../../../policies";
+import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "../../../presenters/scheduling/exceptions";
+import { checks } from "../../../scheduling/validation";
+import { requireResources } from "./resources";
+import { created, list, mustExist, ok, removed } from "./respond";
+import {
+  accountItemParams,
+  deleted,
+  holidayCreate,
+  holidayResponse,
+  holidayUpdate,
+  many,
+  one,
+  type OverrideInput,
+  overrideCreate,
+  overrideResponse,
+  overridesQuery,
+  overrideUpdate,
+  type TimeOffInput,
+  timeOffCreate,
+  timeOffResponse,
+  timeOffsQuery,
+  timeOffUpdate,
+} from "./schema";
+
+/** Hours of one date: end after start, and a break given whole, inside the hours. */
+function validateOverride(o: OverrideInput) {
+  const c = checks().minuteRange(o.start_minute!, o.end_minute!);
+  const breakStart = o.break_start_minute ?? null;
+  const breakEnd = o.break_end_minute ?? null;
+  if ((breakStart === null) !== (breakEnd === null)) {
+    c.add(breakStart === null ? "break_start_minute" : "break_end_minute", "must be given together with the other break minute");
+  } else if (breakStart !== null && breakEnd !== null) {
+    c.minuteRange(breakStart, breakEnd, "break_end_minute");
+    if (breakStart < o.start_minute! || breakEnd > o.end_minute!) c.add("break_start_minute", "must lie within the working hours");
+  }
+  c.done();
+}
+
+function validateTimeOff(t: TimeOffInput) {
+  const c = checks();
+  if (t.ends_at!.getTime() <= t.starts_at!.getTime()) c.add("ends_at", "must be after starts_at");
+  c.done();
+}
+
+export function registerExceptionRoutes(router: ApiRouter, base: string) {
+  const accountId = (ctx: AppContext) => ctx.state.account!.id;
+
+  // ---- holidays: account-wide
+  const holidays = `${base}/holidays`;
+  const findHoliday = (ctx: AppContext, id: number) => mustExist(Holiday.ofAccount(accountId(ctx)).findById(id), "Holiday");
+
+  router.route({ method: "get", path: holidays, summary: "List holidays", params: accountParams, response: many(holidayResponse) }, async (ctx) => {
+    list(ctx, (await Holiday.ofAccount(accountId(ctx))).map(presentHoliday));
+  });
+
+  router.route(
+    { method: "post", path: holidays, summary: "Create a holiday", params: accountParams, body: holidayCreate, response: one(holidayResponse), status: 201 },
+    async (ctx, { body }) => {
+      requireAdministrator(ctx);
+      created(ctx, presentHoliday(await Holiday.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
+    },
+  );
+
+  router.route(
+    { method: "patch", path: `${holidays}/:id`, summary: "Update a holiday", params: accountItemParams, body: holidayUpdate, response: one(holidayResponse) },
+    async (ctx, { params, body }) => {
+      requireAdministrator(ctx);
+      const holiday = await findHoliday(ctx, params.id);
+      ok(ctx, presentHoliday(await holiday.$query().patchAndFetch(body)));
+    },
+  );
+
+  router.route(
+    { method: "delete", path: `${holidays}/:id`, summary: "Delete a holiday", params: accountItemParams, response: deleted },
+    async (ctx, { params }) => {
+      requireAdministrator(ctx);
+      const holiday = await findHoliday(ctx, params.id);
+      await holiday.$query().delete();
+      removed(ctx, holiday.id);
+    },
+  );
+
+  // ---- workday overrides: one per resource and date
+  const overrides = `${base}/workday_overrides`;
+  const findOverride = (ctx: AppContext, id: number) => mustExist(WorkdayOverride.ofAccount(accountId(ctx)).findById(id), "Workday override");
+
+  router.route(
+    { method: "get", path: overrides, summary: "List workday overrides", params: accountParams, query: overridesQuery, response: many(overrideResponse) },
+    async (ctx, { query }) => {
+      const rows = WorkdayOverride.ofAccount(accountId(ctx));
+      if (query.resource_id) rows.where("resource_id", query.resource_id);
+      list(ctx, (await rows).map(presentWorkdayOverride));
+    },
+  );
+
+  router.route(
+    { method: "post", path: overrides, summary: "Create a workday override", params: accountParams, body: overrideCreate, response: one(overrideResponse), status: 201 },
+    async (ctx, { body }) => {
+      requireAdministrator(ctx);
+      await requireResources(ctx, [body.resource_id]);
+      validateOverride(body);
+      created(ctx, presentWorkdayOverride(await WorkdayOverride.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
+    },
+  );
+
+  router.route(
+    { method: "patch", path: `${overrides}/:id`, summary: "Update a workday override", params: accountItemParams, body: overrideUpdate, response: one(overrideResponse) },
+    async (ctx, { params, body }) => {
+      requireAdministrator(ctx);
+      const override = await findOverride(ctx, params.id);
+      if (body.resource_id) await requireResources(ctx, [body.resource_id]);
+      validateOverride({ ...presentWorkdayOverride(override), ...body });
+      ok(ctx, presentWorkdayOverride(await override.$query().patchAndFetch(body)));
+    },
+  );
+
+  router.route(
+    { method: "delete", path: `${overrides}/:id`, summary: "Delete a workday override", params: accountItemParams, response: deleted },
+    async (ctx, { params }) => {
+      requireAdministrator(ctx);
+      const override = await findOverride(ctx, params.id);
+      await override.$query().delete();
+      removed(ctx, override.id);
+    },
+  );
+
+  // ---- time off: a resource's, or everyone's when resource_id is null
+  const timeOffs = `${base}/time_offs`;
+  const findTimeOff = (ctx: AppContext, id: number) => mustExist(TimeOff.ofAccount(accountId(ctx)).findById(id), "Time off");
+
+  router.route(
+    { method: "get", path: timeOffs, summary: "List time off", params: accountParams, query: timeOffsQuery, response: many(timeOffResponse) },
+    async (ctx, { query }) => {
+      const rows = TimeOff.ofAccount(accountId(ctx));
+      if (query.resource_id) rows.where((q) => q.where("resource_id", query.resource_id!).orWhereNull("resource_id"));
+      list(ctx, (await rows).map(presentTimeOff));
+    },
+  );
+
+  router.route(
+    { method: "post", path: timeOffs, summary: "Create time off", params: accountParams, body: timeOffCreate, response: one(timeOffResponse), status: 201 },
+    async (ctx, { body }) => {
+      requireAdministrator(ctx);
+      if (body.resource_id) await requireResources(ctx, [body.resource_id]);
+      validateTimeOff(body);
+      created(ctx, presentTimeOff(await TimeOff.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
+    },
+  );
+
+  router.route(
+    { method: "patch", path: `${timeOffs}/:id`, summary: "Update time off", params: accountItemParams, body: timeOffUpdate, response: one(timeOffResponse) },
+    async (ctx, { params, body }) => {
+      requireAdministrator(ctx);
+      const timeOff = await findTimeOff(ctx, params.id);
+      if (body.resource_id) await requireResources(ctx, [body.resource_id]);
+      validateTimeOff({ starts_at: timeOff.starts_at, ends_at: timeOff.ends_at, ...body });
+      ok(ctx, presentTimeOff(await timeOff.$query().patchAndFetch(body)));
+    },
+  );
+
+  router.route(
+    { method: "delete", path: `${timeOffs}/:id`, summary: "Delete time off", params: accountItemParams, response: deleted },
+    async (ctx, { params }) => {
+      requireAdministrator(ctx);
+      const timeOff = await findTimeOff(ctx, params.id);
+      await timeOff.$query().delete();
+      removed(ctx, timeOff.id);
+    },
+  );
+}

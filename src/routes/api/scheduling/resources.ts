@@ -1,0 +1,122 @@
+import type { AppContext } from "../../../http/context";
+import type { ApiRouter } from "../../../http/router";
+import { accountParams } from "../../../http/schemas";
+import { AccountUser } from "../../../models/AccountUser";
+import { Resource } from "../../../models/scheduling/Resource";
+import { BreakRule, WorkRule, type WeeklyRuleAttributes } from "../../../models/scheduling/WeeklyRule";
+import { requireAdministrator } from "../../../policies";
+import { presentBreakRule, presentResource, presentWorkRule } from "../../../presenters/scheduling/resources";
+import { invalid, invalidAttribute } from "../../../scheduling/errors";
+import { checks } from "../../../scheduling/validation";
+import { created, list, mustExist, ok, removed } from "./respond";
+import {
+  accountItemParams,
+  breakRuleResponse,
+  breakRulesBody,
+  deleted,
+  many,
+  one,
+  type ResourceInput,
+  resourceCreate,
+  resourceResponse,
+  resourceRulesParams,
+  resourceUpdate,
+  workRuleResponse,
+  workRulesBody,
+} from "./schema";
+
+export const findResource = (ctx: AppContext, id: number) => mustExist(Resource.ofAccount(ctx.state.account!.id).findById(id), "Resource");
+
+/** Resources named in a body must be the account's own: 422 on the attribute that names them. */
+export async function requireResources(ctx: AppContext, ids: readonly number[], attribute = "resource_id") {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const found = await Resource.ofAccount(ctx.state.account!.id).whereIn("id", unique).resultSize();
+  if (found !== unique.length) throw invalidAttribute(attribute, "must exist");
+}
+
+/** Cross-field rules of a resource as it will be saved, and a user_id that must be a member of the account. */
+async function validateResource(ctx: AppContext, merged: ResourceInput, changes: ResourceInput) {
+  checks()
+    .compensation(merged.compensation_type ?? "percent", merged.compensation_value ?? 0)
+    .done();
+  if (changes.user_id && !(await AccountUser.membership(ctx.state.account!.id, changes.user_id))) {
+    throw invalidAttribute("user_id", "must belong to the account");
+  }
+}
+
+export function registerResourceRoutes(router: ApiRouter, base: string) {
+  const path = `${base}/resources`;
+
+  router.route({ method: "get", path, summary: "List scheduling resources", params: accountParams, response: many(resourceResponse) }, async (ctx) => {
+    list(ctx, (await Resource.ofAccount(ctx.state.account!.id).orderBy("id")).map(presentResource));
+  });
+
+  router.route(
+    { method: "get", path: `${path}/:id`, summary: "Get a scheduling resource", params: accountItemParams, response: one(resourceResponse) },
+    async (ctx, { params }) => ok(ctx, presentResource(await findResource(ctx, params.id))),
+  );
+
+  router.route(
+    { method: "post", path, summary: "Create a scheduling resource", params: accountParams, body: resourceCreate, response: one(resourceResponse), status: 201 },
+    async (ctx, { body }) => {
+      requireAdministrator(ctx);
+      await validateResource(ctx, body, body);
+      const resource = await Resource.query().insert({ ...body, account_id: ctx.state.account!.id }).returning("*");
+      created(ctx, presentResource(resource));
+    },
+  );
+
+  router.route(
+    { method: "patch", path: `${path}/:id`, summary: "Update a scheduling resource", params: accountItemParams, body: resourceUpdate, response: one(resourceResponse) },
+    async (ctx, { params, body }) => {
+      requireAdministrator(ctx);
+      const resource = await findResource(ctx, params.id);
+      await validateResource(ctx, { compensation_type: resource.compensation_type, compensation_value: resource.compensation_value, ...body }, body);
+      ok(ctx, presentResource(await resource.$query().patchAndFetch(body)));
+    },
+  );
+
+  router.route(
+    { method: "delete", path: `${path}/:id`, summary: "Delete a scheduling resource and its rules, overrides, time off and prices", params: accountItemParams, response: deleted },
+    async (ctx, { params }) => {
+      requireAdministrator(ctx);
+      const resource = await findResource(ctx, params.id);
+      // Bookings keep their history: such a resource is deactivated instead (active: false).
+      if (await Resource.hasAppointments(resource.id)) throw invalid({ base: ["Resource has appointments; deactivate it instead"] });
+      await resource.$query().delete();
+      removed(ctx, resource.id);
+    },
+  );
+
+  registerRuleSetRoutes(router, `${path}/:resource_id/work_rules`, "work rules", WorkRule, workRulesBody, workRuleResponse, presentWorkRule);
+  registerRuleSetRoutes(router, `${path}/:resource_id/break_rules`, "break rules", BreakRule, breakRulesBody, breakRuleResponse, presentBreakRule);
+}
+
+/** GET and PATCH (replace the whole set) of one kind of weekly rule. */
+function registerRuleSetRoutes<R extends WorkRule | BreakRule>(
+  router: ApiRouter,
+  path: string,
+  what: string,
+  model: { ofResources(ids: number[]): Promise<R[]>; replaceSet(resource: Resource, rules: WeeklyRuleAttributes[]): Promise<R[]> },
+  bodySchema: typeof workRulesBody | typeof breakRulesBody,
+  responseSchema: typeof workRuleResponse,
+  present: (rule: R) => unknown,
+) {
+  router.route(
+    { method: "get", path, summary: `List a resource's ${what}`, params: resourceRulesParams, response: many(responseSchema) },
+    async (ctx, { params }) => {
+      const resource = await findResource(ctx, params.resource_id);
+      list(ctx, (await model.ofResources([resource.id])).map(present));
+    },
+  );
+
+  router.route(
+    { method: "patch", path, summary: `Replace a resource's ${what}`, params: resourceRulesParams, body: bodySchema, response: many(responseSchema) },
+    async (ctx, { params, body }) => {
+      requireAdministrator(ctx);
+      const resource = await findResource(ctx, params.resource_id);
+      list(ctx, (await model.replaceSet(resource, body.rules as WeeklyRuleAttributes[])).map(present));
+    },
+  );
+}

@@ -1,0 +1,25 @@
+import type { AppContext } from "../../../http/context";
+import { notFound } from "../../../scheduling/errors";
+
+/** The scheduling envelope: `{payload}`, lists with `meta.count`; creates answer 201, the rest 200. */
+export function ok(ctx: AppContext, payload: unknown, status = 200) {
+  ctx.status = status;
+  ctx.body = { payload };
+}
+
+export const created = (ctx: AppContext, payload: unknown) => ok(ctx, payload, 201);
+
+export function list(ctx: AppContext, items: readonly unknown[]) {
+  ctx.status = 200;
+  ctx.body = { payload: items, meta: { count: items.length } };
+}
+
+/** A delete answers the id that is gone. */
+export const removed = (ctx: AppContext, id: number) => ok(ctx, { id });
+
+/** A row of the account, or 404 NOT_FOUND. */
+export async function mustExist<T>(row: Promise<T | undefined> | PromiseLike<T | undefined>, what: string): Promise<T> {
+  const found = await row;
+  if (!found) throw notFound(what);
+  return found;
+}

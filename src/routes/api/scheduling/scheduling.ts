@@ -1,0 +1,29 @@
+import { ApiRouter } from "../../../http/router";
+import { accountScope } from "../../../middlewares/accountScope";
+import { authenticateApplication } from "../../../middlewares/authentication";
+import { registerCalendarRoutes } from "./calendar";
+import { registerContactRoutes } from "./contacts";
+import { registerExceptionRoutes } from "./exceptions";
+import { schedulingEnabled, schedulingErrors, schedulingValidationError } from "./middleware";
+import { registerResourceRoutes } from "./resources";
+import { registerServiceRoutes } from "./services";
+
+/**
+ * /api/v1/accounts/:account_id/scheduling: a member of the account, with the scheduling feature.
+ * Its own router because its errors have their own shape (`{error, code, details}`).
+ */
+export function schedulingRouter(): ApiRouter {
+  const router = new ApiRouter("/api/v1", {
+    tag: "Scheduling",
+    security: ["userApiKey"],
+    middleware: [authenticateApplication("user"), accountScope, schedulingErrors, schedulingEnabled],
+    onInvalid: schedulingValidationError,
+  });
+  const base = "/accounts/:account_id/scheduling";
+  registerCalendarRoutes(router, base);
+  registerResourceRoutes(router, base);
+  registerExceptionRoutes(router, base);
+  registerServiceRoutes(router, base);
+  registerContactRoutes(router, base);
+  return router;
+}

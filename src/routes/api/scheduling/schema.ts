@@ -1,0 +1,385 @@
+import { z, type ZodType } from "zod";
+import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import {
+  CALENDAR_VIEWS,
+  COMPENSATION_TYPES,
+  DEFAULT_TIMEZONE,
+  MAX_DURATION_MINUTES,
+  MIN_DURATION_MINUTES,
+} from "../../../scheduling/constants";
+import { canonicalTimeZone, parseInstant } from "../../../scheduling/timezone";
+
+// ---- field types
+
+const text = () => z.string().trim().max(255);
+const requiredText = () => z.string().trim().min(1).max(255);
+const money = () => z.number().int().min(0);
+const durationMin = () => z.number().int().min(MIN_DURATION_MINUTES).max(MAX_DURATION_MINUTES);
+const startMinute = () => z.number().int().min(0).max(1439);
+const endMinute = () => z.number().int().min(1).max(1440);
+
+const timezone = () =>
+  z.string().transform((value, ctx) => {
+    const zone = canonicalTimeZone(value.trim());
+    if (!zone) ctx.addIssue({ code: "custom", message: "is not a valid IANA timezone" });
+    return zone ?? value;
+  });
+
+/** A calendar date, "YYYY-MM-DD", that exists. */
+export const calendarDate = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), { message: "is not a valid date" });
+
+/** An ISO 8601 date-time; without an offset it is wall-clock time in the default zone (Asia/Almaty). */
+export const instant = () =>
+  z.string().transform((value, ctx) => {
+    const ms = parseInstant(value, DEFAULT_TIMEZONE);
+    if (ms === undefined) {
+      ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
+      return z.NEVER;
+    }
+    return new Date(ms);
+  });
+
+const compensationFields = {
+  compensation_type: z.enum(COMPENSATION_TYPES),
+  compensation_value: z.number().int().min(0),
+};
+
+/** Fields of a body, optionally wrapped under `key` as Rails' ParamsWrapper clients send them. */
+const body = <S extends ZodType>(key: string, schema: S, name: string) => z.preprocess(wrappedUnder(key), schema).openapi(name);
+
+// ---- envelopes
+
+export const one = (schema: ZodType) => z.object({ payload: schema });
+export const many = (schema: ZodType) => z.object({ payload: z.array(schema), meta: z.object({ count: z.number() }) });
+export const deleted = z.object({ payload: z.object({ id: z.number() }) }).openapi("SchedulingDeleted");
+
+export const accountItemParams = z.object({ account_id: id(), id: id() });
+export const resourceRulesParams = z.object({ account_id: id(), resource_id: id() });
+
+// ---- resources
+
+const resourceFields = z
+  .object({
+    name: requiredText(),
+    specialty: text().nullable(),
+    timezone: timezone(),
+    slot_duration_min: durationMin(),
+    ...compensationFields,
+    active: z.boolean(),
+    user_id: id().nullable(),
+    custom_attributes: jsonObject(),
+  })
+  .partial();
+
+export const resourceCreate = body("resource", resourceFields.required({ name: true }), "SchedulingResourceCreate");
+export const resourceUpdate = body("resource", resourceFields, "SchedulingResourceUpdate");
+export type ResourceInput = z.output<typeof resourceFields>;
+
+export const resourceResponse = z
+  .object({
+    id: z.number(),
+    account_id: z.number(),
+    user_id: z.number().nullable(),
+    name: z.string(),
+    specialty: z.string().nullable(),
+    timezone: z.string(),
+    slot_duration_min: z.number(),
+    compensation_type: z.string(),
+    compensation_value: z.number(),
+    active: z.boolean(),
+    custom_attributes: jsonObject(),
+  })
+  .openapi("SchedulingResource");
+
+// ---- weekly rules
+
+const ruleFields = {
+  weekday: z.number().int().min(0).max(6),
+  start_minute: startMinute(),
+  end_minute: endMinute(),
+  active: z.boolean().default(true),
+};
+
+/** The whole set, as `{rules: [...]}`, `{work_rules|break_rules: [...]}` or a bare array. */
+const ruleSet = <S extends ZodType>(key: string, rule: S, name: string) =>
+  z
+    .preprocess(
+      (input) => {
+        if (Array.isArray(input)) return { rules: input };
+        if (input && typeof input === "object" && key in input) return { rules: (input as Record<string, unknown>)[key] };
+        return input;
+      },
+      z.object({ rules: z.array(rule).max(100) }).superRefine(({ rules }, ctx) => {
+        const seen = new Set<string>();
+        (rules as { weekday: number; start_minute: number; end_minute: number }[]).forEach((r, index) => {
+          // Only between minutes that are themselves valid: a bad bound is reported on its own.
+          const bounded = r.start_minute <= 1439 && r.end_minute >= 1;
+          if (bounded && r.end_minute <= r.start_minute) {
+            ctx.addIssue({ code: "custom", path: ["rules", index, "end_minute"], message: "must be greater than start minute" });
+          }
+          const key = `${r.weekday}/${r.start_minute}/${r.end_minute}`;
+          if (seen.has(key)) ctx.addIssue({ code: "custom", path: ["rules", index, "weekday"], message: "has already been taken" });
+          seen.add(key);
+        });
+      }),
+    )
+    .openapi(name);
+
+export const workRulesBody = ruleSet("work_rules", z.object(ruleFields), "SchedulingWorkRules");
+export const breakRulesBody = ruleSet("break_rules", z.object({ ...ruleFields, title: text().nullable().optional() }), "SchedulingBreakRules");
+
+export const workRuleResponse = z
+  .object({
+    id: z.number(),
+    account_id: z.number(),
+    resource_id: z.number(),
+    weekday: z.number(),
+    start_minute: z.number(),
+    end_minute: z.number(),
+    active: z.boolean(),
+  })
+  .openapi("SchedulingWorkRule");
+export const breakRuleResponse = workRuleResponse.extend({ title: z.string().nullable() }).openapi("SchedulingBreakRule");
+
+// ---- holidays
+
+const holidayFields = z
+  .object({
+    date: calendarDate(),
+    title: requiredText(),
+    recurring_yearly: z.boolean(),
+    working_day_override: z.boolean(),
+    custom_attributes: jsonObject(),
+  })
+  .partial();
+export const holidayCreate = body("holiday", holidayFields.required({ date: true, title: true }), "SchedulingHolidayCreate");
+export const holidayUpdate = body("holiday", holidayFields, "SchedulingHolidayUpdate");
+
+export const holidayResponse = z
+  .object({
+    id: z.number(),
+    account_id: z.number(),
+    date: z.string(),
+    title: z.string(),
+    recurring_yearly: z.boolean(),
+    working_day_override: z.boolean(),
+    custom_attributes: jsonObject(),
+  })
+  .openapi("SchedulingHoliday");
+
+// ---- workday overrides
+
+const overrideFields = z
+  .object({
+    resource_id: id(),
+    date: calendarDate(),
+    start_minute: startMinute(),
+    end_minute: endMinute(),
+    break_start_minute: startMinute().nullable(),
+    break_end_minute: endMinute().nullable(),
+    break_title: text().nullable(),
+    custom_attributes: jsonObject(),
+  })
+  .partial();
+export const overrideCreate = body(
+  "workday_override",
+  overrideFields.required({ resource_id: true, date: true, start_minute: true, end_minute: true }),
+  "SchedulingWorkdayOverrideCreate",
+);
+export const overrideUpdate = body("workday_override", overrideFields, "SchedulingWorkdayOverrideUpdate");
+export type OverrideInput = z.output<typeof overrideFields>;
+
+export const overrideResponse = z
+  .object({
+    id: z.number(),
+    account_id: z.number(),
+    resource_id: z.number(),
+    date: z.string(),
+    start_minute: z.number(),
+    end_minute: z.number(),
+    break_start_minute: z.number().nullable(),
+    break_end_minute: z.number().nullable(),
+    break_title: z.string().nullable(),
+    custom_attributes: jsonObject(),
+  })
+  .openapi("SchedulingWorkdayOverride");
+
+export const overridesQuery = z.object({ resource_id: id().optional() });
+
+// ---- time off
+
+const timeOffFields = z
+  .object({
+    resource_id: id().nullable(),
+    kind: requiredText(),
+    starts_at: instant(),
+    ends_at: instant(),
+    title: text().nullable(),
+    notes: z.string().max(10_000).nullable(),
+    custom_attributes: jsonObject(),
+  })
+  .partial();
+export const timeOffCreate = body("time_off", timeOffFields.required({ kind: true, starts_at: true, ends_at: true }), "SchedulingTimeOffCreate");
+export const timeOffUpdate = body("time_off", timeOffFields, "SchedulingTimeOffUpdate");
+export type TimeOffInput = z.output<typeof timeOffFields>;
+
+export const timeOffResponse = z
+  .object({
+    id: z.number(),
+    account_id: z.number(),
+    resource_id: z.number().nullable(),
+    kind: z.string(),
+    starts_at: z.string(),
+    ends_at: z.string(),
+    title: z.string().nullable(),
+    notes: z.string().nullable(),
+    custom_attributes: jsonObject(),
+  })
+  .openapi("SchedulingTimeOff");
+
+/** A resource's time off includes the account-wide entries, which apply to it too. */
+export const timeOffsQuery = z.object({ resource_id: id().optional() });
+
+// ---- services
+
+const priceFields = z.object({
+  resource_id: id(),
+  price: money(),
+  compensation_type: z.enum(COMPENSATION_TYPES).default("percent"),
+  compensation_value: z.number().int().min(0).default(0),
+  active: z.boolean().default(true),
+});
+
+const serviceFields = z
+  .object({
+    name: requiredText(),
+    category: text().nullable(),
+    direction: text().nullable(),
+    service_type: text().nullable(),
+    description: z.string().max(10_000).nullable(),
+    base_price: money(),
+    duration_min: durationMin(),
+    active: z.boolean(),
+    custom_attributes: jsonObject(),
+    prices: z.array(priceFields).max(500),
+  })
+  .partial();
+export const serviceCreate = body("service", serviceFields.required({ name: true }), "SchedulingServiceCreate");
+export const serviceUpdate = body("service", serviceFields, "SchedulingServiceUpdate");
+export type ServiceInput = z.output<typeof serviceFields>;
+
+export const serviceResponse = z
+  .object({
+    id: z.number(),
+    account_id: z.number(),
+    name: z.string(),
+    category: z.string().nullable(),
+    direction: z.string().nullable(),
+    service_type: z.string().nullable(),
+    description: z.string().nullable(),
+    base_price: z.number(),
+    duration_min: z.number(),
+    active: z.boolean(),
+    custom_attributes: jsonObject(),
+    prices: z.array(
+      z.object({
+        id: z.number(),
+        resource_id: z.number(),
+        price: z.number(),
+        compensation_type: z.string(),
+        compensation_value: z.number(),
+        active: z.boolean(),
+      }),
+    ),
+  })
+  .openapi("SchedulingService");
+
+// ---- contacts
+
+const contactFields = z
+  .object({
+    full_name: text(),
+    name: text(),
+    phone: z.string().max(50),
+    phone_number: z.string().max(50),
+    identifier: text(),
+    iin: z.string().max(50),
+    gender: text(),
+    birth_date: calendarDate(),
+    company_id: id(),
+    custom_attributes: jsonObject(),
+  })
+  .partial();
+export const contactBody = body("contact", contactFields, "SchedulingContactRequest");
+
+export const contactsQuery = z.object({
+  search: z.string().max(255).optional(),
+  // Clamped rather than refused, as the fork does.
+  limit: z.coerce
+    .number()
+    .int()
+    .default(20)
+    .transform((limit) => Math.min(100, Math.max(1, limit))),
+});
+
+export const contactResponse = z
+  .object({
+    id: z.number(),
+    account_id: z.number(),
+    company_id: z.number().nullable(),
+    full_name: z.string(),
+    phone: z.string().nullable(),
+    identifier: z.string().nullable(),
+    gender: z.string().nullable(),
+    birth_date: z.string().nullable(),
+    custom_attributes: jsonObject(),
+  })
+  .openapi("SchedulingContact");
+
+// ---- calendar
+
+const csvIds = z.string().transform((value, ctx) => {
+  const parts = value.split(",").map((part) => part.trim()).filter(Boolean);
+  const ids = parts.map(Number);
+  if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
+    ctx.addIssue({ code: "custom", message: "must be comma-separated ids" });
+    return z.NEVER;
+  }
+  return [...new Set(ids)];
+});
+
+const booleanParam = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
+
+export const calendarQuery = z
+  .object({
+    view: z.enum(CALENDAR_VIEWS).default("week"),
+    from: instant(),
+    to: instant(),
+    resource_ids: csvIds.optional(),
+    include_slots: booleanParam.default(false),
+    duration_min: z.coerce.number().int().min(MIN_DURATION_MINUTES).max(MAX_DURATION_MINUTES).optional(),
+  })
+  .openapi("SchedulingCalendarQuery");
+
+const slotResponse = z.object({ resource_id: z.number(), starts_at: z.string(), ends_at: z.string(), status: z.literal("available") });
+
+export const calendarResponse = one(
+  z.object({
+    view: z.enum(CALENDAR_VIEWS),
+    range: z.object({ from: z.string(), to: z.string() }),
+    resources: z.array(resourceResponse),
+    work_rules: z.array(workRuleResponse),
+    break_rules: z.array(breakRuleResponse),
+    holidays: z.array(holidayResponse),
+    workday_overrides: z.array(overrideResponse),
+    time_offs: z.array(timeOffResponse),
+    appointments: z.array(jsonObject()),
+    payments: z.array(jsonObject()),
+    expenses: z.array(jsonObject()),
+    slots: z.array(slotResponse),
+  }),
+).openapi("SchedulingCalendar");

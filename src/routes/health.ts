@@ -1,0 +1,52 @@
+import Router from "@koa/router";
+import { databaseIsReachable } from "../db";
+import type { AppCustomContext, AppState } from "../http/context";
+import { openApiDocument } from "../openapi/registry";
+import { temporalIsReachable } from "../temporal/client";
+
+/**
+ * How long a dependency may take to answer the health check. Clients retry an unreachable Temporal
+ * for many seconds, while a health check must answer promptly; a probe still silent counts as down.
+ */
+const PROBE_DEADLINE_MS = 3000;
+
+async function withinDeadline(probe: Promise<boolean>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), PROBE_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([probe, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Unauthenticated service endpoints: health and the OpenAPI document. */
+export function serviceRoutes() {
+  const router = new Router<AppState, AppCustomContext>();
+
+  router.get("/health", async (ctx) => {
+    const client = ctx.deps.temporal.client;
+    const [database, temporal] = await Promise.all([
+      withinDeadline(databaseIsReachable(ctx.deps.knex)),
+      // The gRPC deadline also ends the client's own retries, so no probe outlives its request.
+      withinDeadline(client.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => temporalIsReachable(client))),
+    ]);
+    const healthy = database && temporal;
+    ctx.status = healthy ? 200 : 503;
+    ctx.body = {
+      status: healthy ? "ok" : "degraded",
+      database: database ? "ok" : "unreachable",
+      temporal: temporal ? "ok" : "unreachable",
+    };
+  });
+
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  router.get("/api-docs/openapi.json", (ctx) => {
+    document ??= openApiDocument();
+    ctx.body = document;
+  });
+
+  return router;
+}

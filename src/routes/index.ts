@@ -1,0 +1,51 @@
+import { ApiRouter } from "../http/router";
+import { accountScope } from "../middlewares/accountScope";
+import { authenticateApplication, authenticatePlatform } from "../middlewares/authentication";
+import { registerAccountRoutes } from "./api/accounts/accounts";
+import { registerAgentBotRoutes } from "./api/agentBots/agentBots";
+import { registerWebhookRoutes } from "./api/webhooks/webhooks";
+import { registerInboxRoutes } from "./api/inboxes/inboxes";
+import { registerInboxMemberRoutes } from "./api/inboxMembers/inboxMembers";
+import { registerContactRoutes } from "./api/contacts/contacts";
+import { registerContactMergeRoutes } from "./api/contactMerge/contactMerge";
+import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDefinitions/customAttributeDefinitions";
+import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
+import { registerPlatformAccountRoutes } from "./platform/accounts/accounts";
+import { registerPlatformAccountUserRoutes } from "./platform/accountUsers/accountUsers";
+import { registerPlatformAgentBotRoutes } from "./platform/agentBots/agentBots";
+import { registerPlatformUserRoutes } from "./platform/users/users";
+
+/** /platform/api/v1: provisioning with a platform app token. */
+export function platformRouter(): ApiRouter {
+  const router = new ApiRouter("/platform/api/v1", { tag: "Platform", security: ["platformAppApiKey"], middleware: [authenticatePlatform] });
+  registerPlatformAccountRoutes(router);
+  registerPlatformAccountUserRoutes(router);
+  registerPlatformUserRoutes(router);
+  registerPlatformAgentBotRoutes(router);
+  return router;
+}
+
+/** /api/v1/accounts/:id itself: a user token, the account looked up among the user's own. */
+export function accountRouter(): ApiRouter {
+  const router = new ApiRouter("/api/v1", { tag: "Account", security: ["userApiKey"], middleware: [authenticateApplication("user")] });
+  registerAccountRoutes(router);
+  return router;
+}
+
+/** /api/v1/accounts/:account_id/...: a member of the account (agent bots only where a route allows them). */
+export function accountScopedRouter(): ApiRouter {
+  const router = new ApiRouter("/api/v1", {
+    tag: "Account resources",
+    security: ["userApiKey"],
+    middleware: [authenticateApplication("user"), accountScope],
+  });
+  registerAgentBotRoutes(router);
+  registerWebhookRoutes(router);
+  registerInboxRoutes(router);
+  registerInboxMemberRoutes(router);
+  registerContactRoutes(router);
+  registerContactMergeRoutes(router);
+  registerCustomAttributeDefinitionRoutes(router);
+  registerAuditLogRoutes(router);
+  return router;
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import type { AppContext } from "../../../http/context";
+import type { ApiRouter } from "../../../http/router";
+import { idParams } from "../../../http/schemas";
+import { AccessToken } from "../../../models/AccessToken";
+import { Account } from "../../../models/Account";
+import { AgentBot } from "../../../models/AgentBot";
+import { presentPlatformAgentBot } from "../../../presenters/agentBot";
+import { auditAgentBot } from "../../api/agentBots/audit";
+import { permissible, platformApp } from "../permissible";
+import { platformAgentBotBody, platformAgentBotResponse } from "./schema";
+
+async function present(bot: AgentBot, token?: string) {
+  return presentPlatformAgentBot(bot, token ?? (await AccessToken.tokenOf("AgentBot", bot.id)));
+}
+
+/** A bot may only be tied to an account this app provisioned. */
+async function assertAccountPermitted(ctx: AppContext, accountId: number | null | undefined) {
+  if (accountId) await permissible(ctx, "Account", () => Account.findLive(accountId));
+}
+
+const find = (id: number) => () => AgentBot.query().findById(id);
+
+export function registerPlatformAgentBotRoutes(router: ApiRouter) {
+  router.route(
+    { method: "get", path: "/agent_bots", summary: "List the agent bots this app created", response: z.array(platformAgentBotResponse) },
+    async (ctx) => {
+      const ids = await platformApp(ctx).permittedIds("AgentBot");
+      const bots = await AgentBot.query().findByIds(ids).orderBy("id");
+      const tokens = await AccessToken.tokensOf("AgentBot", ids);
+      ctx.body = bots.map((bot) => presentPlatformAgentBot(bot, tokens.get(bot.id)));
+    },
+  );
+
+  router.route(
+    { method: "post", path: "/agent_bots", summary: "Create an agent bot", body: platformAgentBotBody, response: platformAgentBotResponse },
+    async (ctx, { body }) => {
+      await assertAccountPermitted(ctx, body.account_id);
+      const { bot, token } = await AgentBot.transaction(async (trx) => {
+        const created = await AgentBot.createWithToken(body, trx);
+        await platformApp(ctx).permit("AgentBot", created.bot.id, trx);
+        await auditAgentBot(ctx, trx, undefined, created.bot);
+        return created;
+      });
+      ctx.body = await present(bot, token);
+    },
+  );
+
+  router.route(
+    { method: "get", path: "/agent_bots/:id", summary: "Get an agent bot", params: idParams, response: platformAgentBotResponse },
+    async (ctx, { params }) => {
+      ctx.body = await present(await permissible(ctx, "AgentBot", find(params.id)));
+    },
+  );
+
+  router.route(
+    { method: "patch", path: "/agent_bots/:id", summary: "Update an agent bot", params: idParams, body: platformAgentBotBody, response: platformAgentBotResponse },
+    async (ctx, { params, body }) => {
+      const bot = await permissible(ctx, "AgentBot", find(params.id));
+      await assertAccountPermitted(ctx, body.account_id);
+      const updated = await AgentBot.transaction(async (trx) => {
+        const after = await AgentBot.query(trx).patchAndFetchById(bot.id, body);
+        await auditAgentBot(ctx, trx, bot, after);
+        return after;
+      });
+      ctx.body = await present(updated);
+    },
+  );
+
+  router.route(
+    { method: "delete", path: "/agent_bots/:id", summary: "Delete an agent bot", params: idParams },
+    async (ctx, { params }) => {
+      const bot = await permissible(ctx, "AgentBot", find(params.id));
+      await AgentBot.transaction(async (trx) => {
+        await bot.destroy(trx);
+        await auditAgentBot(ctx, trx, bot, undefined);
+      });
+      ctx.status = 200;
+    },
+  );
+}

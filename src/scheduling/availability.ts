@@ -1,0 +1,165 @@
+/**
+ * The availability engine: what a resource's day looks like, which parts of it are free, and
+ * whether an interval can be booked (and if not, which rule blocks it). Pure: callers load the
+ * schedule; the calendar's slots and the booking check both come from here, so a slot the calendar
+ * offers is exactly an interval the booking check accepts.
+ */
+import { SLOT_STEP_MINUTES } from "./constants";
+import type { BookingBlockCode } from "./errors";
+import { clip, contains, type Interval, overlaps, subtract } from "./intervals";
+import { addDays, instantOf, type LocalDate, localDateOf, monthDay, weekdayOf } from "./timezone";
+
+const MINUTE_MS = 60_000;
+
+/** A weekly work or break rule: minutes since local midnight on a weekday (0 = Sunday). */
+export interface WeeklyRule {
+  weekday: number;
+  start_minute: number;
+  end_minute: number;
+  active: boolean;
+}
+
+export interface HolidayRule {
+  date: LocalDate;
+  recurring_yearly: boolean;
+  /** The holiday is marked but the day is worked from the weekly rules. */
+  working_day_override: boolean;
+}
+
+export interface DayOverride {
+  date: LocalDate;
+  start_minute: number;
+  end_minute: number;
+  break_start_minute: number | null;
+  break_end_minute: number | null;
+}
+
+export interface BookedInterval extends Interval {
+  id: number;
+  status: string;
+}
+
+/** Everything that decides one resource's availability, for the days being asked about. */
+export interface ResourceSchedule {
+  timezone: string;
+  workRules: readonly WeeklyRule[];
+  breakRules: readonly WeeklyRule[];
+  /** The account's holidays (they apply to every resource). */
+  holidays: readonly HolidayRule[];
+  overrides: readonly DayOverride[];
+  /** The resource's own time off and the account-wide one. */
+  timeOffs: readonly Interval[];
+  appointments: readonly BookedInterval[];
+}
+
+export interface DayPlan {
+  date: LocalDate;
+  /** A holiday closes the day: no override for it, and none of its holidays is a working day. */
+  closedByHoliday: boolean;
+  /** Not merged: 09–13 and 13–18 stay two intervals, and a booking must fit inside one. */
+  working: Interval[];
+  breaks: Interval[];
+}
+
+function holidayCloses(holidays: readonly HolidayRule[], date: LocalDate): boolean {
+  const matching = holidays.filter((h) => (h.recurring_yearly ? monthDay(h.date) === monthDay(date) : h.date === date));
+  return matching.length > 0 && !matching.some((h) => h.working_day_override);
+}
+
+/** The working intervals and breaks of a local date: the override's if there is one, else the weekly rules'. */
+export function planDay(schedule: ResourceSchedule, date: LocalDate): DayPlan {
+  // A wall-clock span can vanish on a spring-forward day (02:00–03:00 in Europe/Berlin).
+  const span = (startMinute: number, endMinute: number): Interval[] => {
+    const start = instantOf(date, startMinute, schedule.timezone);
+    const end = instantOf(date, endMinute, schedule.timezone);
+    return end > start ? [{ start, end }] : [];
+  };
+  const override = schedule.overrides.find((o) => o.date === date);
+  if (override) {
+    const hasBreak = override.break_start_minute !== null && override.break_end_minute !== null;
+    return {
+      date,
+      closedByHoliday: false,
+      working: span(override.start_minute, override.end_minute),
+      breaks: hasBreak ? span(override.break_start_minute!, override.break_end_minute!) : [],
+    };
+  }
+  const weekday = weekdayOf(date);
+  const ofDay = (rules: readonly WeeklyRule[]) =>
+    rules.filter((r) => r.active && r.weekday === weekday).flatMap((r) => span(r.start_minute, r.end_minute));
+  return {
+    date,
+    closedByHoliday: holidayCloses(schedule.holidays, date),
+    working: ofDay(schedule.workRules),
+    breaks: ofDay(schedule.breakRules),
+  };
+}
+
+const blocksBooking = (appointment: BookedInterval) => appointment.status !== "cancelled";
+
+/** The bookable parts of a local date: working intervals minus breaks, time off and live appointments. */
+export function freeIntervals(schedule: ResourceSchedule, date: LocalDate): Interval[] {
+  const plan = planDay(schedule, date);
+  if (plan.closedByHoliday) return [];
+  const busy = [...plan.breaks, ...schedule.timeOffs, ...schedule.appointments.filter(blocksBooking)];
+  return plan.working.flatMap((interval) => subtract(interval, busy));
+}
+
+export type BookingVerdict =
+  | { bookable: true; date: LocalDate }
+  | { bookable: false; code: BookingBlockCode | "VALIDATION_ERROR"; message: string };
+
+export interface BookingRequest extends Interval {
+  /** The appointment being moved, which must not conflict with itself. */
+  excludeAppointmentId?: number;
+}
+
+const refuse = (code: BookingBlockCode | "VALIDATION_ERROR", message: string): BookingVerdict => ({ bookable: false, code, message });
+
+/** Whether an interval can be booked; the first failing rule, in the fork's order (reference §5), wins. */
+export function checkBooking(schedule: ResourceSchedule, request: BookingRequest): BookingVerdict {
+  if (request.end <= request.start) return refuse("VALIDATION_ERROR", "ends_at must be after starts_at");
+  const date = localDateOf(request.start, schedule.timezone);
+  if (localDateOf(request.end - 1000, schedule.timezone) !== date) {
+    return refuse("OUTSIDE_WORKING_HOURS", "Appointment must fit into one local day");
+  }
+  const plan = planDay(schedule, date);
+  if (plan.closedByHoliday) return refuse("BLOCKED_BY_HOLIDAY", "The resource does not work on this holiday");
+  if (plan.working.length === 0) return refuse("OUTSIDE_WORKING_HOURS", "No working rules configured for this day");
+  if (!plan.working.some((interval) => contains(interval, request))) {
+    return refuse("OUTSIDE_WORKING_HOURS", "Appointment is outside working hours");
+  }
+  if (plan.breaks.some((b) => overlaps(b, request))) return refuse("BLOCKED_BY_BREAK", "Appointment overlaps a break");
+  if (schedule.timeOffs.some((t) => overlaps(t, request))) return refuse("BLOCKED_BY_VACATION", "The resource is off at this time");
+  const conflict = schedule.appointments.some((a) => blocksBooking(a) && a.id !== request.excludeAppointmentId && overlaps(a, request));
+  if (conflict) return refuse("SLOT_CONFLICT", "The resource already has an appointment at this time");
+  return { bookable: true, date };
+}
+
+/** Every local date of the zone that [from, to) touches. */
+export function localDatesBetween(range: Interval, timeZone: string): LocalDate[] {
+  const last = localDateOf(range.end - 1000, timeZone);
+  const dates: LocalDate[] = [];
+  for (let date = localDateOf(range.start, timeZone); date <= last; date = addDays(date, 1)) dates.push(date);
+  return dates;
+}
+
+/**
+ * Bookable windows of `durationMin` inside the range: in each free interval (clipped to the range)
+ * a window starts at the interval's start and every SLOT_STEP_MINUTES after, while it still fits.
+ */
+export function slotsOf(schedule: ResourceSchedule, range: Interval, durationMin: number): Interval[] {
+  const duration = durationMin * MINUTE_MS;
+  const step = SLOT_STEP_MINUTES * MINUTE_MS;
+  const slots: Interval[] = [];
+  for (const date of localDatesBetween(range, schedule.timezone)) {
+    for (const free of freeIntervals(schedule, date)) {
+      const piece = clip(free, range);
+      if (!piece) continue;
+      for (let start = piece.start; start + duration <= piece.end; start += step) slots.push({ start, end: start + duration });
+    }
+  }
+  slots.sort((a, b) => a.start - b.start);
+  // Overlapping weekly rules offer the same window twice; list it once.
+  return slots.filter((slot, i) => i === 0 || slot.start !== slots[i - 1]!.start);
+}

@@ -1,0 +1,20 @@
+/** The scheduling fork's constants (Scheduling::Constants at e9defc7); see reference/scheduling.md §6. */
+export const DEFAULT_TIMEZONE = "Asia/Almaty";
+/** Slots advance by this many minutes inside a free interval; not a request parameter. */
+export const SLOT_STEP_MINUTES = 5;
+export const MIN_DURATION_MINUTES = 5;
+export const MAX_DURATION_MINUTES = 720;
+export const DEFAULT_SLOT_DURATION_MINUTES = 30;
+export const MINUTES_PER_DAY = 1440;
+
+export const APPOINTMENT_STATUSES = ["scheduled", "confirmed", "completed", "cancelled", "no_show"] as const;
+export const APPOINTMENT_TYPES = ["primary", "secondary", "other"] as const;
+export const PAYMENT_STATUSES = ["awaiting_payment", "prepaid", "paid", "cancelled"] as const;
+export const PAYMENT_METHODS = ["kaspi_transfer", "kaspi_qr", "cash", "bank_transfer", "card", "other"] as const;
+export const PAYMENT_KINDS = ["prepaid", "payment", "adjustment"] as const;
+export const EXPENSE_STATUSES = ["unpaid", "paid"] as const;
+export const COMPENSATION_TYPES = ["percent", "fixed"] as const;
+export const CALENDAR_VIEWS = ["day", "week", "month", "list"] as const;
+
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+export type CompensationType = (typeof COMPENSATION_TYPES)[number];

@@ -1,0 +1,55 @@
+/**
+ * Loads what the availability engine needs for some resources over a range, in one query per
+ * table, and hands each resource its ResourceSchedule. The calendar uses it, and so will booking.
+ */
+import { Appointment } from "../models/scheduling/Appointment";
+import { Holiday } from "../models/scheduling/Holiday";
+import type { Resource } from "../models/scheduling/Resource";
+import { TimeOff } from "../models/scheduling/TimeOff";
+import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
+import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
+import type { ResourceSchedule } from "./availability";
+import type { Interval } from "./intervals";
+import { addDays } from "./timezone";
+
+export interface ScheduleRows {
+  workRules: WorkRule[];
+  breakRules: BreakRule[];
+  holidays: Holiday[];
+  overrides: WorkdayOverride[];
+  timeOffs: TimeOff[];
+  appointments: Appointment[];
+}
+
+export async function loadScheduleRows(accountId: number, resourceIds: readonly number[], range: Interval): Promise<ScheduleRows> {
+  const from = new Date(range.start);
+  const to = new Date(range.end);
+  // Any zone's local dates in the range lie within a day of the range's UTC dates.
+  const firstDate = addDays(from.toISOString().slice(0, 10), -1);
+  const lastDate = addDays(to.toISOString().slice(0, 10), 1);
+  const [workRules, breakRules, holidays, overrides, timeOffs, appointments] = await Promise.all([
+    WorkRule.ofResources<WorkRule>(resourceIds),
+    BreakRule.ofResources<BreakRule>(resourceIds),
+    Holiday.ofAccount(accountId),
+    WorkdayOverride.ofAccount(accountId).whereIn("resource_id", resourceIds).whereBetween("date", [firstDate, lastDate]),
+    TimeOff.affecting(accountId, resourceIds, from, to),
+    Appointment.overlapping(accountId, resourceIds, from, to),
+  ]);
+  return { workRules, breakRules, holidays, overrides, timeOffs, appointments };
+}
+
+const asInterval = (row: { starts_at: Date; ends_at: Date }): Interval => ({ start: row.starts_at.getTime(), end: row.ends_at.getTime() });
+
+/** One resource's share of the loaded rows, in the engine's terms. */
+export function scheduleOf(resource: Resource, rows: ScheduleRows): ResourceSchedule {
+  const own = <T extends { resource_id: number | null }>(items: T[]) => items.filter((item) => item.resource_id === resource.id);
+  return {
+    timezone: resource.timezone,
+    workRules: own(rows.workRules),
+    breakRules: own(rows.breakRules),
+    holidays: rows.holidays,
+    overrides: own(rows.overrides),
+    timeOffs: rows.timeOffs.filter((t) => t.resource_id === null || t.resource_id === resource.id).map(asInterval),
+    appointments: own(rows.appointments).map((a) => ({ id: a.id, status: a.status, ...asInterval(a) })),
+  };
+}

@@ -1,0 +1,156 @@
+import type { Knex } from "knex";
+import type { AppDeps } from "../deps";
+import type { AccountSettings } from "../models/Account";
+import type { Conversation } from "../models/Conversation";
+import { isAlreadyStarted } from "../temporal/client";
+import { AccountIdAttribute, ConversationIdAttribute } from "../temporal/searchAttributes";
+import { DISPATCH_CONCURRENCY, inParallel, type EventConsumer } from "./eventRelay";
+import type { EventRow } from "./webhookTargets";
+
+/** What a conversation's timer waits for: resolving an idle open conversation, or reopening a snoozed one. */
+export interface TimerPlan {
+  kind: "resolve" | "reopen";
+  /** Unix milliseconds. */
+  at: number;
+}
+
+export interface ConversationTimerInput {
+  accountId: number;
+  conversationId: number;
+  displayId: number;
+}
+
+export const TOUCH_SIGNAL = "touch";
+
+export function conversationTimerWorkflowId(accountId: number, displayId: number): string {
+  return `auto-resolve-${accountId}-${displayId}`;
+}
+
+type TimerConversation = Pick<Conversation, "status" | "contact_id" | "snoozed_until" | "last_activity_at" | "waiting_since">;
+
+/**
+ * The one rule for when a conversation's timer fires (reference/chatwoot.md section 4): open
+ * conversations with a contact resolve auto_resolve_after minutes after their last activity, unless
+ * the account ignores those waiting for an agent; snoozed ones reopen at snoozed_until; pending and
+ * resolved ones have no timer.
+ */
+export function timerPlan(conversation: TimerConversation, settings: AccountSettings): TimerPlan | null {
+  if (conversation.status === "snoozed") {
+    return conversation.snoozed_until ? { kind: "reopen", at: conversation.snoozed_until.getTime() } : null;
+  }
+  if (conversation.status !== "open" || conversation.contact_id === null) return null;
+  const minutes = settings.auto_resolve_after;
+  if (typeof minutes !== "number" || minutes <= 0) return null;
+  if (settings.auto_resolve_ignore_waiting && conversation.waiting_since) return null;
+  return { kind: "resolve", at: conversation.last_activity_at.getTime() + minutes * 60_000 };
+}
+
+/** Plans the timers of several conversations from their rows and their accounts' settings. */
+export async function loadTimerPlans(db: Knex, conversationIds: number[]): Promise<Map<number, TimerPlan | null>> {
+  const rows = await db("conversations")
+    .join("accounts", "accounts.id", "conversations.account_id")
+    .whereIn("conversations.id", conversationIds)
+    .whereNull("accounts.deletion_requested_at")
+    .select(
+      "conversations.id",
+      "conversations.status",
+      "conversations.contact_id",
+      "conversations.snoozed_until",
+      "conversations.last_activity_at",
+      "conversations.waiting_since",
+      "accounts.settings",
+    );
+  const plans = new Map<number, TimerPlan | null>(conversationIds.map((id) => [id, null]));
+  for (const row of rows) plans.set(row.id, timerPlan(row, row.settings ?? {}));
+  return plans;
+}
+
+export async function loadTimerPlan(db: Knex, conversationId: number): Promise<TimerPlan | null> {
+  return (await loadTimerPlans(db, [conversationId])).get(conversationId) ?? null;
+}
+
+/** Wakes (or starts) the conversation's timer workflow so it plans again from the database. */
+export async function touchConversationTimer(deps: AppDeps, input: ConversationTimerInput): Promise<void> {
+  await deps.temporal.client.workflow.signalWithStart("conversationTimerWorkflow", {
+    workflowId: conversationTimerWorkflowId(input.accountId, input.displayId),
+    taskQueue: deps.temporal.taskQueue,
+    args: [input],
+    signal: TOUCH_SIGNAL,
+    signalArgs: [],
+    typedSearchAttributes: [
+      { key: AccountIdAttribute, value: input.accountId },
+      { key: ConversationIdAttribute, value: input.displayId },
+    ],
+    staticSummary: `Auto-resolve / snooze timer of conversation #${input.displayId} in account ${input.accountId}`,
+  });
+}
+
+const CONVERSATION_EVENTS = new Set(["conversation_created", "conversation_updated", "conversation_status_changed", "message_created", "message_updated"]);
+/** conversation_updated carries status, snoozed_until and waiting_since changes. */
+const STATUS_EVENTS = new Set(["conversation_status_changed", "conversation_updated"]);
+
+/** Touches every conversation that could have a timer now, page by page (after a settings change). */
+export async function touchAccountTimers(deps: AppDeps, accountId: number, onPage?: () => void): Promise<number> {
+  let lastId = 0;
+  let touched = 0;
+  for (;;) {
+    const page: { id: number; display_id: number }[] = await deps.knex("conversations")
+      .where("account_id", accountId)
+      .whereIn("status", ["open", "snoozed"])
+      .where("id", ">", lastId)
+      .orderBy("id")
+      .limit(200)
+      .select("id", "display_id");
+    if (!page.length) return touched;
+    await inParallel(page, DISPATCH_CONCURRENCY, (conversation) =>
+      touchConversationTimer(deps, { accountId, conversationId: conversation.id, displayId: conversation.display_id }),
+    );
+    touched += page.length;
+    lastId = page.at(-1)!.id;
+    onPage?.();
+  }
+}
+
+/**
+ * Moves timers as conversations change: each conversation event touches that conversation's timer;
+ * a settings change touches all of the account's. Signals are idempotent (the workflow re-reads the
+ * database), so a relay retry that repeats one is harmless.
+ */
+export function timerConsumer(): EventConsumer {
+  return {
+    async dispatch(deps, events: EventRow[]) {
+      const settingsChanges = events.filter((event) => event.name === "account_auto_resolve_changed");
+      await inParallel(settingsChanges, DISPATCH_CONCURRENCY, (event) => replanAccount(deps, event));
+
+      // One touch per conversation per batch: the workflow re-reads the database anyway. A
+      // conversation with nothing to wait for is touched only when its status moved (a timer may be
+      // waiting on its old state); a stale timer that is not told re-checks when it fires and ends.
+      const relevant = events.filter((e) => e.conversation_id && CONVERSATION_EVENTS.has(e.name));
+      const conversationIds = [...new Set(relevant.map((e) => e.conversation_id!))];
+      if (!conversationIds.length) return;
+      const plans = await loadTimerPlans(deps.knex, conversationIds);
+      const statusMoved = new Set(relevant.filter((e) => STATUS_EVENTS.has(e.name)).map((e) => e.conversation_id!));
+      const touch = conversationIds.filter((id) => plans.get(id) || statusMoved.has(id));
+      const conversations: { id: number; account_id: number; display_id: number }[] = touch.length
+        ? await deps.knex("conversations").whereIn("id", touch).select("id", "account_id", "display_id")
+        : [];
+      await inParallel(conversations, DISPATCH_CONCURRENCY, (c) =>
+        touchConversationTimer(deps, { accountId: c.account_id, conversationId: c.id, displayId: c.display_id }),
+      );
+    },
+  };
+}
+
+async function replanAccount(deps: AppDeps, event: EventRow): Promise<void> {
+  try {
+    await deps.temporal.client.workflow.start("accountTimersWorkflow", {
+      workflowId: `auto-resolve-settings-${event.account_id}-${event.id}`,
+      taskQueue: deps.temporal.taskQueue,
+      args: [event.account_id],
+      typedSearchAttributes: [{ key: AccountIdAttribute, value: event.account_id }],
+      staticSummary: `Re-plan auto-resolve timers of account ${event.account_id} after a settings change`,
+    });
+  } catch (err) {
+    if (!isAlreadyStarted(err)) throw err;
+  }
+}

@@ -1,0 +1,496 @@
+import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
+import { ValidationError } from "../errors";
+import { AccountUser } from "../models/AccountUser";
+import { AgentBot } from "../models/AgentBot";
+import { AgentBotInbox } from "../models/AgentBotInbox";
+import { Contact } from "../models/Contact";
+import { ContactInbox } from "../models/ContactInbox";
+import { Conversation, type ConversationStatus, type Priority } from "../models/Conversation";
+import { Inbox } from "../models/Inbox";
+import type { Member } from "../models/InboxMember";
+import { MESSAGE_TYPE, Message } from "../models/Message";
+import { User } from "../models/User";
+import { contactWebhookData } from "../presenters/contact";
+import { type ConversationGraph, conversationWebhookData, type LoadedMessage } from "../presenters/conversation";
+import { messageWebhookData } from "../presenters/message";
+import { iso } from "../presenters/time";
+import {
+  type Actor,
+  actorName,
+  assigneeActivity,
+  insertActivityMessage,
+  labelActivities,
+  priorityActivity,
+  statusActivity,
+} from "./activityMessages";
+import { validateCustomAttributes } from "./customAttributes";
+import { recordEvent } from "./events";
+import { insertMessage, loadSenders, type MessageInput, type SenderRef } from "./messages";
+
+/** `[{attr: {previous_value, current_value}}, ...]` (BaseListener#extract_changed_attributes). */
+export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];
+
+type PendingEvent =
+  | { name: "conversation_created" | "conversation_status_changed"; conversationId: number }
+  | { name: "conversation_updated"; conversationId: number; changed: ChangedAttributes }
+  | { name: "message_created" | "message_updated"; conversationId: number; messageId: number }
+  | { name: "contact_updated"; conversationId: number; contactId: number; changed: ChangedAttributes };
+
+/**
+ * One transaction's work on conversations and the events it raises, in the order Chatwoot raises
+ * them. Payloads are built once the work is done, from the state it leaves, as Chatwoot's jobs
+ * build them from the database when they run; changed_attributes are captured as each change happens.
+ */
+export interface Unit {
+  trx: Knex.Transaction;
+  events: PendingEvent[];
+}
+
+/** A conversation's graph as the unit left it, loaded at most once per unit. */
+export type GraphOf = (conversationId: number) => Promise<ConversationGraph>;
+
+/** What a unit's view reads with: its transaction and the graphs its events loaded. */
+export interface Settled {
+  trx: Knex.Transaction;
+  graphOf: GraphOf;
+}
+
+/**
+ * Runs fn in a unit (a new transaction unless db already is one) and records its events in the same
+ * transaction; then view, if given, reads the result there too. Graphs are loaded only once the work
+ * is done, so the events and the view share one per conversation and nothing can make it stale.
+ */
+export async function inUnit<T>(db: Knex, fn: (unit: Unit) => Promise<T>): Promise<T>;
+export async function inUnit<T, R>(db: Knex, fn: (unit: Unit) => Promise<T>, view: (result: T, settled: Settled) => Promise<R>): Promise<R>;
+export async function inUnit<T, R>(db: Knex, fn: (unit: Unit) => Promise<T>, view?: (result: T, settled: Settled) => Promise<R>): Promise<T | R> {
+  const run = async (trx: Knex.Transaction) => {
+    const unit: Unit = { trx, events: [] };
+    const result = await fn(unit);
+    const graphOf = graphsOf(trx);
+    await recordPending(unit, graphOf);
+    return view ? view(result, { trx, graphOf }) : result;
+  };
+  return db.isTransaction ? run(db as Knex.Transaction) : db.transaction(run);
+}
+
+function graphsOf(trx: Knex.Transaction): GraphOf {
+  const graphs = new Map<number, Promise<ConversationGraph>>();
+  return (conversationId) => {
+    let graph = graphs.get(conversationId);
+    if (!graph) {
+      graph = Conversation.query(trx).findById(conversationId).throwIfNotFound().then((conversation) => loadConversationGraph(trx, conversation));
+      graphs.set(conversationId, graph);
+    }
+    return graph;
+  };
+}
+
+async function recordPending({ trx, events }: Unit, graphOf: GraphOf): Promise<void> {
+  for (const event of events) {
+    const graph = await graphOf(event.conversationId);
+    const scope = { accountId: graph.conversation.account_id, inboxId: graph.conversation.inbox_id, conversationId: graph.conversation.id };
+    await recordEvent(trx, { ...scope, name: event.name, payload: { ...(await payloadOf(trx, event, graph)), event: event.name } });
+  }
+}
+
+/** A message of the conversation with its sender: from the graph when it is one of the newest, else from the database. */
+export async function loadMessage(db: Knex, graph: ConversationGraph, messageId: number): Promise<LoadedMessage> {
+  const known = [graph.lastMessage, graph.lastNonActivityMessage, graph.lastChatMessage].find((loaded) => loaded?.message.id === messageId);
+  if (known) return known;
+  const message = await Message.query(db).findById(messageId).throwIfNotFound();
+  return { message, sender: (await loadSenders(db, graph.conversation.account_id, [message])).get(message.id) ?? null };
+}
+
+async function payloadOf(trx: Knex.Transaction, event: PendingEvent, graph: ConversationGraph): Promise<Record<string, unknown>> {
+  switch (event.name) {
+    case "conversation_created":
+      return conversationWebhookData(graph);
+    case "conversation_status_changed":
+      // Chatwoot reads status_change after the save has cleared it, so consumers always get null.
+      return { ...conversationWebhookData(graph), changed_attributes: null };
+    case "conversation_updated":
+      return { ...conversationWebhookData(graph), changed_attributes: event.changed };
+    case "message_created":
+    case "message_updated": {
+      const { message, sender } = await loadMessage(trx, graph, event.messageId);
+      return messageWebhookData(message, sender, { account: graph.account, inbox: graph.inbox, conversation: conversationWebhookData(graph) });
+    }
+    case "contact_updated": {
+      const contact = graph.contact?.id === event.contactId ? graph.contact : await Contact.query(trx).findById(event.contactId).throwIfNotFound();
+      return { ...contactWebhookData(contact, graph.account), changed_attributes: event.changed };
+    }
+  }
+}
+
+/**
+ * Runs independent queries: in parallel on the pool, one after the other on a transaction (whose
+ * single connection takes one query at a time).
+ */
+export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(db: Knex, queries: T): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  if (!db.isTransaction) return Promise.all(queries.map((query) => query())) as never;
+  const results: unknown[] = [];
+  for (const query of queries) results.push(await query());
+  return results as never;
+}
+
+/** A lookup by ids that skips the round trip when there are none (an empty whereIn still costs one). */
+export function forIds<T>(ids: readonly number[], query: () => PromiseLike<T[]>): () => PromiseLike<T[]> {
+  return () => (ids.length ? query() : Promise.resolve([]));
+}
+
+/**
+ * The newest message, the newest non-activity one and the newest chat one (neither activity nor
+ * private) of each conversation. The newest message usually is all three, so the narrower ones are
+ * looked up only for the conversations where it is not.
+ */
+async function latestMessages(db: Knex, ids: number[]) {
+  const last = await Message.latestOf(db, ids);
+  const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
+  const [nonActivity, chat] = await allOn(db, [
+    () => Message.latestOf(db, ids.filter(isActivity), (q) => q.whereNot("message_type", MESSAGE_TYPE.activity)),
+    () =>
+      Message.latestOf(
+        db,
+        ids.filter((id) => isActivity(id) || last.get(id)?.private),
+        (q) => q.whereNot("message_type", MESSAGE_TYPE.activity).where("private", false),
+      ),
+  ] as const);
+  return {
+    last,
+    lastNonActivity: (id: number) => (isActivity(id) ? nonActivity.get(id) : last.get(id)),
+    lastChat: (id: number) => (isActivity(id) || last.get(id)?.private ? chat.get(id) : last.get(id)),
+  };
+}
+
+/** Conversations with everything their payloads show, in order, with a fixed number of queries. */
+export async function loadConversationGraphs(db: Knex, conversations: Conversation[]): Promise<ConversationGraph[]> {
+  if (!conversations.length) return [];
+  const accountId = conversations[0]!.account_id;
+  const ids = conversations.map((c) => c.id);
+  const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
+
+  const inboxIds = idsOf((c) => c.inbox_id);
+  const contactIds = idsOf((c) => c.contact_id);
+  const contactInboxIds = idsOf((c) => c.contact_inbox_id);
+  const assigneeIds = idsOf((c) => c.assignee_id);
+  const botIds = idsOf((c) => c.assignee_agent_bot_id);
+  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, unread, latest] = await allOn(db, [
+    () => db("accounts").where("id", accountId).first<{ id: number; name: string }>("id", "name"),
+    forIds(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
+    forIds(contactIds, () => Contact.query(db).findByIds(contactIds)),
+    forIds(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
+    forIds(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
+    forIds(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
+    forIds(botIds, () => AgentBot.query(db).findByIds(botIds)),
+    () => Conversation.unreadCounts(db, ids),
+    () => latestMessages(db, ids),
+  ] as const);
+  const latestLoaded = ids.flatMap((id) => [latest.last.get(id), latest.lastNonActivity(id), latest.lastChat(id)]).filter((m): m is Message => m !== undefined);
+  const senders = await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()]);
+  const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+  const inboxById = byId(inboxes);
+  const contactById = byId(contacts);
+  const contactInboxById = byId(contactInboxes);
+  const userById = byId(users);
+  const botById = byId(bots);
+  const accountUserByUser = new Map(accountUsers.map((au) => [au.user_id, au]));
+  const loaded = (message: Message | undefined) => (message ? { message, sender: senders.get(message.id) ?? null } : null);
+
+  return conversations.map((conversation) => {
+    const user = conversation.assignee_id ? userById.get(conversation.assignee_id) : undefined;
+    const accountUser = conversation.assignee_id ? accountUserByUser.get(conversation.assignee_id) : undefined;
+    return {
+      conversation,
+      account: { id: account!.id, name: account!.name },
+      inbox: inboxById.get(conversation.inbox_id)!,
+      contact: (conversation.contact_id && contactById.get(conversation.contact_id)) || null,
+      contactInbox: (conversation.contact_inbox_id && contactInboxById.get(conversation.contact_inbox_id)) || null,
+      assignee: user && accountUser ? { user, accountUser } : null,
+      assigneeBot: (conversation.assignee_agent_bot_id && botById.get(conversation.assignee_agent_bot_id)) || null,
+      unreadCount: unread.get(conversation.id) ?? 0,
+      lastMessage: loaded(latest.last.get(conversation.id)),
+      lastNonActivityMessage: loaded(latest.lastNonActivity(conversation.id)),
+      lastChatMessage: loaded(latest.lastChat(conversation.id)),
+    };
+  });
+}
+
+export async function loadConversationGraph(db: Knex, conversation: Conversation): Promise<ConversationGraph> {
+  return (await loadConversationGraphs(db, [conversation]))[0]!;
+}
+
+/** The columns a change may touch. */
+export interface ConversationPatch {
+  status?: ConversationStatus;
+  snoozed_until?: Date | null;
+  priority?: Priority | null;
+  assignee_id?: number | null;
+  assignee_agent_bot_id?: number | null;
+  labels?: string[];
+  custom_attributes?: Record<string, unknown>;
+  waiting_since?: Date | null;
+  first_reply_created_at?: Date | null;
+}
+type PatchKey = keyof ConversationPatch;
+
+/** Changes that Chatwoot announces as conversation_updated (Conversation#list_of_keys). */
+const ANNOUNCED: ReadonlySet<PatchKey> = new Set([
+  "assignee_id",
+  "assignee_agent_bot_id",
+  "status",
+  "snoozed_until",
+  "custom_attributes",
+  "labels",
+  "waiting_since",
+  "first_reply_created_at",
+  "priority",
+]);
+
+/** Chatwoot names the label column label_list in changed_attributes. */
+const CHANGE_NAMES: Partial<Record<PatchKey, string>> = { labels: "label_list" };
+
+/** A column value as Rails' JSON renders it, for changed_attributes and comparisons. */
+function jsonValue(value: unknown): unknown {
+  return value instanceof Date ? iso(value) : value;
+}
+
+export interface ChangeOptions {
+  actor: Actor;
+  /** The status activity text instead of the actor's (auto-resolve, a system reopen); null writes none. */
+  statusActivity?: string | null;
+}
+
+/**
+ * Applies a change to a conversation with Chatwoot's model rules (snoozed_until only while snoozed,
+ * resolving stops the wait), writes the activity messages of the actor, and queues
+ * conversation_status_changed and conversation_updated.
+ */
+export async function changeConversation(unit: Unit, conversationId: number, patch: ConversationPatch, options: ChangeOptions): Promise<Conversation> {
+  const before = await Conversation.lock(unit.trx, conversationId);
+  const next: ConversationPatch = { ...patch };
+  const status = next.status ?? before.status;
+  if (status !== "snoozed") next.snoozed_until = null;
+  if (status === "resolved" && before.status !== "resolved") next.waiting_since = null;
+
+  const changes = (Object.keys(next) as PatchKey[]).filter(
+    (key) => JSON.stringify(jsonValue(next[key])) !== JSON.stringify(jsonValue(before[key])),
+  );
+  if (!changes.length) return before;
+
+  const updatedAt = new Date();
+  const after = await Conversation.query(unit.trx).patchAndFetchById(before.id, {
+    ...Object.fromEntries(changes.map((key) => [key, next[key]])),
+    updated_at: updatedAt,
+  });
+  await writeActivities(unit.trx, before, after, changes, options);
+
+  const changed: ChangedAttributes = [...changes, "updated_at" as const].map((key) => ({
+    [CHANGE_NAMES[key as PatchKey] ?? key]: { previous_value: jsonValue(before[key]), current_value: jsonValue(after[key]) },
+  }));
+  if (changes.includes("status")) unit.events.push({ name: "conversation_status_changed", conversationId: before.id });
+  if (changes.some((key) => ANNOUNCED.has(key))) unit.events.push({ name: "conversation_updated", conversationId: before.id, changed });
+  return after;
+}
+
+async function writeActivities(trx: Knex.Transaction, before: Conversation, after: Conversation, changes: PatchKey[], options: ChangeOptions) {
+  const name = actorName(options.actor);
+  const texts: (string | null)[] = [];
+  if (changes.includes("status")) {
+    texts.push(options.statusActivity !== undefined ? options.statusActivity : statusActivity(after.status, name));
+  }
+  if (changes.includes("assignee_id") || changes.includes("assignee_agent_bot_id")) {
+    const assignee = after.assignee_id
+      ? (await User.query(trx).findById(after.assignee_id))?.availableName ?? null
+      : after.assignee_agent_bot_id
+        ? (await AgentBot.query(trx).findById(after.assignee_agent_bot_id))?.name ?? null
+        : null;
+    const selfAssigned = options.actor?.kind === "user" && options.actor.user.id === after.assignee_id;
+    texts.push(assigneeActivity(assignee, selfAssigned, name));
+  }
+  if (changes.includes("priority")) texts.push(priorityActivity(before.priority, after.priority, name));
+  if (changes.includes("labels")) {
+    texts.push(
+      ...labelActivities(
+        after.labels.filter((label) => !before.labels.includes(label)),
+        before.labels.filter((label) => !after.labels.includes(label)),
+        name,
+      ),
+    );
+  }
+  for (const text of texts) if (text) await insertActivityMessage(trx, after, text);
+}
+
+async function inboxHasActiveBot(db: Knex, inboxId: number): Promise<boolean> {
+  return Boolean(await AgentBotInbox.query(db).findOne({ inbox_id: inboxId, status: "active" }));
+}
+
+export interface NewConversation {
+  accountId: number;
+  inbox: Inbox;
+  /** An existing contact inbox, or the contact to find or create one for (ContactInboxBuilder). */
+  contactInbox: ContactInbox | { contactId: number; sourceId?: string };
+  status?: ConversationStatus;
+  assigneeId?: number | null;
+  snoozedUntil?: Date | null;
+  additionalAttributes?: Record<string, unknown>;
+  customAttributes?: Record<string, unknown>;
+  /** A first message, written with the conversation. */
+  message?: { input: MessageInput; sender: SenderRef | null };
+}
+
+/** Unlike Chatwoot (which silently unassigns), an id that is not a user of the account is refused. */
+async function assertAssignable(accountId: number, userId: number): Promise<void> {
+  if (!(await AccountUser.membership(accountId, userId))) throw ValidationError.of("assignee", "must exist");
+}
+
+/**
+ * ConversationBuilder + Conversation#determine_conversation_status: a blocked contact's
+ * conversation starts resolved, one in an inbox with an active bot pending. An inbox locked to a
+ * single conversation gets the contact's existing one instead of a new one. The per-account
+ * display id comes from the account row, whose lock orders concurrent creations.
+ */
+export async function createConversation(db: Knex, input: NewConversation, actor: Actor): Promise<Conversation> {
+  if (input.customAttributes) await validateCustomAttributes(db, input.accountId, "conversation_attribute", input.customAttributes);
+  if (input.assigneeId) await assertAssignable(input.accountId, input.assigneeId);
+  return inUnit(db, async (unit) => {
+    const { trx } = unit;
+    const contactInbox =
+      input.contactInbox instanceof ContactInbox
+        ? input.contactInbox
+        : await ContactInbox.findOrCreate(trx, input.contactInbox.contactId, input.inbox, input.contactInbox.sourceId);
+    let conversation = input.inbox.lock_to_single_conversation
+      ? await Conversation.query(trx).where("contact_inbox_id", contactInbox.id).orderBy("id", "desc").first()
+      : undefined;
+    if (!conversation) {
+      const contact = await Contact.query(trx).findById(contactInbox.contact_id).throwIfNotFound();
+      const status: ConversationStatus = contact.blocked
+        ? "resolved"
+        : (await inboxHasActiveBot(trx, input.inbox.id))
+          ? "pending"
+          : (input.status ?? "open");
+      conversation = await Conversation.query(trx)
+        .insert({
+          account_id: input.accountId,
+          display_id: await Conversation.nextDisplayId(trx, input.accountId),
+          uuid: randomUUID(),
+          inbox_id: input.inbox.id,
+          contact_id: contact.id,
+          contact_inbox_id: contactInbox.id,
+          status,
+          assignee_id: input.assigneeId ?? null,
+          snoozed_until: status === "snoozed" ? (input.snoozedUntil ?? null) : null,
+          additional_attributes: input.additionalAttributes ?? {},
+          custom_attributes: input.customAttributes ?? {},
+        })
+        .returning("*");
+      unit.events.push({ name: "conversation_created", conversationId: conversation.id });
+    }
+    if (input.message) await insertMessage(unit, conversation, input.message.input, input.message.sender, actor);
+    return Conversation.query(trx).findById(conversation.id).throwIfNotFound();
+  });
+}
+
+export interface StatusChange {
+  /** Absent: toggle (open ⇄ resolved; pending and snoozed open). */
+  status?: ConversationStatus;
+  snoozedUntil?: Date | null;
+}
+
+export interface StatusResult {
+  conversation: Conversation;
+  /** What Chatwoot's toggle_status answers as `success` (nil for a bot handoff). */
+  success: boolean | null;
+}
+
+/**
+ * The toggle_status endpoint: an explicit status (with snoozed_until for snoozed), or a toggle. An
+ * agent bot opening a pending conversation hands it to humans: it starts waiting for an agent.
+ */
+export async function toggleStatus(db: Knex, conversation: Conversation, change: StatusChange, actor: Actor): Promise<StatusResult> {
+  return inUnit(db, async (unit) => {
+    const current = await Conversation.lock(unit.trx, conversation.id);
+    if (actor?.kind === "agent_bot" && current.status === "pending" && change.status === "open") {
+      const handedOff = await changeConversation(unit, current.id, { status: "open", waiting_since: current.waiting_since ?? new Date() }, { actor });
+      return { conversation: handedOff, success: null };
+    }
+    const status = change.status ?? (current.status === "open" ? "resolved" : "open");
+    const patch: ConversationPatch = { status };
+    if (change.snoozedUntil !== undefined) patch.snoozed_until = change.snoozedUntil;
+    return { conversation: await changeConversation(unit, current.id, patch, { actor }), success: true };
+  });
+}
+
+/**
+ * Resolves the conversation, for callers outside HTTP too (auto-resolve timers): activityContent
+ * replaces the actor's activity text, e.g. autoResolvedActivity(minutes) for the system.
+ */
+export async function resolveConversation(db: Knex, conversation: Conversation, actor: Actor, options: { activityContent?: string } = {}): Promise<Conversation> {
+  return inUnit(db, (unit) =>
+    changeConversation(unit, conversation.id, { status: "resolved" }, { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) }),
+  );
+}
+
+/** Opens the conversation with a fixed activity text (snooze ends, an agent bot fails). */
+export async function openConversation(db: Knex, conversation: Conversation, actor: Actor, options: { activityContent?: string } = {}): Promise<Conversation> {
+  return inUnit(db, (unit) =>
+    changeConversation(unit, conversation.id, { status: "open" }, { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) }),
+  );
+}
+
+export async function setPriority(db: Knex, conversation: Conversation, priority: Priority | null, actor: Actor): Promise<Conversation> {
+  return inUnit(db, (unit) => changeConversation(unit, conversation.id, { priority }, { actor }));
+}
+
+/** Replaces the labels (Chatwoot's update_labels); duplicates collapse, order is kept. */
+export async function setLabels(db: Knex, conversation: Conversation, labels: string[], actor: Actor): Promise<Conversation> {
+  const unique = [...new Set(labels.map((label) => label.trim()).filter(Boolean))];
+  return inUnit(db, (unit) => changeConversation(unit, conversation.id, { labels: unique }, { actor }));
+}
+
+/** Replaces the custom attributes, or merges into them when `merge` is set; values are checked against the definitions. */
+export async function setCustomAttributes(
+  db: Knex,
+  conversation: Conversation,
+  attributes: Record<string, unknown>,
+  { merge, actor }: { merge: boolean; actor: Actor },
+): Promise<Conversation> {
+  await validateCustomAttributes(db, conversation.account_id, "conversation_attribute", attributes);
+  return inUnit(db, async (unit) => {
+    const current = await Conversation.lock(unit.trx, conversation.id);
+    const custom_attributes = merge ? { ...current.custom_attributes, ...attributes } : attributes;
+    return changeConversation(unit, current.id, { custom_attributes }, { actor });
+  });
+}
+
+export type Assignee = { kind: "user"; member: Member } | { kind: "agent_bot"; bot: AgentBot } | null;
+
+/**
+ * Conversations::AssignmentService: a user of the account (null unassigns), or an agent bot the
+ * account may use; assigning one clears the other.
+ */
+export async function assignConversation(
+  db: Knex,
+  conversation: Conversation,
+  target: { type: "User" | "AgentBot"; id: number | null },
+  actor: Actor,
+): Promise<Assignee> {
+  let assignee: Assignee = null;
+  if (target.id !== null && target.type === "User") {
+    const accountUser = await AccountUser.membership(conversation.account_id, target.id);
+    const user = accountUser && (await User.query(db).findById(target.id));
+    if (!accountUser || !user) throw ValidationError.of("assignee", "must exist");
+    assignee = { kind: "user", member: { user, accountUser } };
+  } else if (target.id !== null) {
+    const bot = await AgentBot.accessibleTo(conversation.account_id).findById(target.id);
+    if (!bot) throw ValidationError.of("assignee", "must exist");
+    assignee = { kind: "agent_bot", bot };
+  }
+  const patch: ConversationPatch = {
+    assignee_id: assignee?.kind === "user" ? assignee.member.user.id : null,
+    assignee_agent_bot_id: assignee?.kind === "agent_bot" ? assignee.bot.id : null,
+  };
+  await inUnit(db, (unit) => changeConversation(unit, conversation.id, patch, { actor }));
+  return assignee;
+}
+

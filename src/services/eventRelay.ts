@@ -1,0 +1,138 @@
+import type { Knex } from "knex";
+import pg from "pg";
+import type { AppDeps } from "../deps";
+import { WebhookDelivery } from "../models/WebhookDelivery";
+import { timerConsumer } from "./conversationTimers";
+import { EVENTS_CHANNEL } from "./events";
+import { loadDeliveryConfig, planDeliveries, startDeliveryWorkflow, type DeliveryConfig } from "./webhookDeliveries";
+import type { EventRow } from "./webhookTargets";
+
+/**
+ * Something that acts on committed events: it may plan rows in the claim transaction, then hands a
+ * whole batch to Temporal (so it can run calls side by side and skip repeats within the batch).
+ */
+export interface EventConsumer {
+  plan?(trx: Knex.Transaction, event: EventRow): Promise<void>;
+  dispatch(deps: AppDeps, events: EventRow[]): Promise<void>;
+}
+
+/** Temporal calls in flight at once per consumer: enough to hide round trips, few enough for a dev server. */
+export const DISPATCH_CONCURRENCY = 16;
+
+/** Runs fn over items with at most `limit` calls in flight. */
+export async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+}
+
+export interface RelayOptions {
+  /** The sweep that recovers events a crash left behind, and the fallback if a notification is missed. */
+  sweepIntervalMs?: number;
+  batchSize?: number;
+  consumers?: EventConsumer[];
+}
+
+/** Account webhooks, API inbox webhooks and agent bots. */
+export function webhookConsumer(config: DeliveryConfig = loadDeliveryConfig()): EventConsumer {
+  return {
+    plan: (trx, event) => planDeliveries(trx, event),
+    async dispatch(deps, events) {
+      const deliveries = await WebhookDelivery.query(deps.knex)
+        .whereIn("event_id", events.map((event) => event.id))
+        .whereNull("workflow_started_at")
+        .orderBy("event_id");
+      await inParallel(deliveries, DISPATCH_CONCURRENCY, (delivery) => startDeliveryWorkflow(deps, delivery, config));
+    },
+  };
+}
+
+/**
+ * Hands committed events to Temporal. Woken by NOTIFY right after a commit (low latency) and by a
+ * periodic sweep (recovery). An event is marked dispatched only after every consumer has handed it
+ * over under deterministic workflow ids, so a crash at any point means a retry, never a loss, and the
+ * retry is absorbed by "already started".
+ */
+export class EventRelay {
+  private listener?: pg.Client;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+  private readonly consumers: EventConsumer[];
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly options: RelayOptions = {},
+  ) {
+    this.consumers = options.consumers ?? [webhookConsumer(), timerConsumer()];
+  }
+
+  async start(): Promise<void> {
+    const settings = (this.deps.knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
+    this.listener = new pg.Client(settings);
+    this.listener.on("error", (err) => console.error("Event relay listener error:", err.message));
+    await this.listener.connect();
+    this.listener.on("notification", () => this.wake());
+    await this.listener.query(`LISTEN ${EVENTS_CHANNEL}`);
+    this.timer = setInterval(() => this.wake(), this.options.sweepIntervalMs ?? 5000);
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** Runs one drain at a time; a wake-up during a drain runs another right after it. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .then(() => undefined)
+      .catch((err) => console.error("Event relay failed; the sweep will retry:", err))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Dispatches every undispatched event, oldest first, in batches. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const events = await this.claimBatch();
+      if (!events.length) return total;
+      await Promise.all(this.consumers.map((consumer) => consumer.dispatch(this.deps, events)));
+      await this.deps.knex("events").whereIn("id", events.map((e) => e.id)).update({ dispatched_at: new Date() });
+      total += events.length;
+    }
+  }
+
+  /** Locks a batch so concurrent relays split the work, and lets consumers plan in that transaction. */
+  private async claimBatch(): Promise<EventRow[]> {
+    return this.deps.knex.transaction(async (trx) => {
+      const events: EventRow[] = await trx("events")
+        .whereNull("dispatched_at")
+        .orderBy("id")
+        .limit(this.options.batchSize ?? 100)
+        .forUpdate()
+        .skipLocked();
+      for (const event of events) {
+        for (const consumer of this.consumers) await consumer.plan?.(trx, event);
+      }
+      return events;
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import type { Knex } from "knex";
+
+/** The event names webhooks subscribe to (spec "Events"). */
+export const EVENT_NAMES = [
+  "conversation_created",
+  "conversation_status_changed",
+  "conversation_updated",
+  "message_created",
+  "message_updated",
+  "contact_created",
+  "contact_updated",
+  "webwidget_triggered",
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** Events the service raises for itself; no webhook can subscribe to them. */
+export const INTERNAL_EVENT_NAMES = [
+  /** An account's auto-resolve settings changed: every conversation timer re-plans. */
+  "account_auto_resolve_changed",
+] as const;
+export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
+
+/** Postgres channel the relay LISTENs on; NOTIFY is delivered only when the transaction commits. */
+export const EVENTS_CHANNEL = "convo_sched_events";
+
+export interface EventRecord {
+  accountId: number;
+  name: EventName | InternalEventName;
+  /** The full body receivers get, `event` key included (reference/chatwoot.md section 1.2). */
+  payload: Record<string, unknown>;
+  inboxId?: number | null;
+  conversationId?: number | null;
+}
+
+/**
+ * Records an event in the caller's transaction. Pass the transaction of the change itself: the
+ * event then exists exactly when the change does, and is never lost or invented by a rollback.
+ */
+export async function recordEvent(trx: Knex.Transaction, event: EventRecord): Promise<void> {
+  await trx("events").insert({
+    account_id: event.accountId,
+    name: event.name,
+    payload: JSON.stringify(event.payload),
+    inbox_id: event.inboxId ?? null,
+    conversation_id: event.conversationId ?? null,
+  });
+  await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
+}

@@ -1,0 +1,303 @@
+import type { Knex } from "knex";
+import { CouldNotProcess } from "../errors";
+import { AccountUser } from "../models/AccountUser";
+import { AgentBot } from "../models/AgentBot";
+import { Contact } from "../models/Contact";
+import { Conversation } from "../models/Conversation";
+import { Inbox } from "../models/Inbox";
+import { CONTENT_TYPES, type ContentType, MESSAGE_STATUSES, MESSAGE_TYPE, MESSAGE_TYPES, Message, type MessageStatus, type SenderType } from "../models/Message";
+import { User } from "../models/User";
+import type { ConversationGraph, LoadedMessage } from "../presenters/conversation";
+import type { MessageSender } from "../presenters/message";
+import { contactChangedAttributes } from "../presenters/contact";
+import { type Actor, SYSTEM_REOPENED_ACTIVITY } from "./activityMessages";
+import { allOn, type ConversationPatch, changeConversation, forIds, inUnit, loadMessage, type Unit } from "./conversations";
+
+/** A message as a request (or a caller inside the service) describes it; names are checked here. */
+export interface MessageInput {
+  content?: string | null;
+  message_type?: string;
+  private?: boolean;
+  content_type?: string;
+  content_attributes?: Record<string, unknown>;
+  campaign_id?: number | null;
+  template_params?: Record<string, unknown> | null;
+  source_id?: string | null;
+}
+
+export interface SenderRef {
+  type: SenderType;
+  id: number;
+}
+
+const CONTENT_MAX = 150_000;
+/** Message#prevent_message_flooding: CONVERSATION_MESSAGE_PER_MINUTE_LIMIT's default. */
+const MESSAGES_PER_MINUTE = 200;
+const DELETED_CONTENT = "This message was deleted";
+
+/** Item keys ContentAttributeValidator allows for each structured content type. */
+const ITEM_KEYS: Partial<Record<ContentType, readonly string[]>> = {
+  input_select: ["title", "value"],
+  cards: ["title", "description", "media_url", "actions"],
+  form: ["type", "placeholder", "label", "name", "options", "default", "required", "pattern", "title", "pattern_error"],
+  article: ["title", "description", "link"],
+};
+const CARD_ACTION_KEYS = ["text", "type", "payload", "uri"];
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const rubyList = (keys: string[]) => `[${keys.map((key) => `:${key}`).join(", ")}]`;
+
+/** ContentAttributeValidator, in its words (the `Content attributes ...` full messages). */
+function contentAttributeProblems(contentType: ContentType, attributes: Record<string, unknown>): string[] {
+  const allowed = ITEM_KEYS[contentType];
+  if (!allowed) return [];
+  const items = Array.isArray(attributes.items) ? attributes.items : [];
+  if (!items.length) return ["Content attributes At least one item is required."];
+  if (items.some((item) => !isObject(item))) return ["Content attributes Items should be a hash."];
+  const objects = items as Record<string, unknown>[];
+  const problems: string[] = [];
+  const invalid = [...new Set(objects.flatMap(Object.keys).filter((key) => !allowed.includes(key)))];
+  if (invalid.length) problems.push(`Content attributes contains invalid keys for items : ${rubyList(invalid)}`);
+  if (contentType === "cards") {
+    if (objects.some((item) => !Array.isArray(item.actions) || !item.actions.length)) {
+      problems.push("Content attributes contains items missing actions");
+    } else {
+      const actionKeys = objects.flatMap((item) => (item.actions as unknown[]).flatMap((action) => (isObject(action) ? Object.keys(action) : [])));
+      const invalidActions = [...new Set(actionKeys.filter((key) => !CARD_ACTION_KEYS.includes(key)))];
+      if (invalidActions.length) problems.push(`Content attributes contains invalid keys for actions:  ${rubyList(invalidActions)}`);
+    }
+  }
+  return problems;
+}
+
+interface ValidMessage {
+  messageType: number;
+  contentType: ContentType;
+  content: string;
+  contentAttributes: Record<string, unknown>;
+  additionalAttributes: Record<string, unknown>;
+}
+
+/**
+ * MessageBuilder + Message validations. Chatwoot's messages controller answers every failure with
+ * 422 {"error": message}, so these do too; unknown enum names read as Rails' ArgumentError.
+ */
+function validate(input: MessageInput): ValidMessage {
+  const typeName = input.message_type ?? "outgoing";
+  const messageType = (MESSAGE_TYPES as readonly string[]).indexOf(typeName);
+  if (messageType < 0) throw CouldNotProcess(`'${typeName}' is not a valid message_type`);
+  const contentType = (input.content_type ?? "text") as ContentType;
+  if (!CONTENT_TYPES.includes(contentType)) throw CouldNotProcess(`'${contentType}' is not a valid content_type`);
+
+  const content = input.content ?? "";
+  const contentAttributes = input.content_attributes ?? {};
+  const problems: string[] = [];
+  if (!content.trim()) problems.push("Content can't be blank");
+  if (content.length > CONTENT_MAX) problems.push(`Content is too long (maximum is ${CONTENT_MAX} characters)`);
+  problems.push(...contentAttributeProblems(contentType, contentAttributes));
+  if (problems.length) throw CouldNotProcess(`Validation failed: ${problems.join(", ")}`);
+
+  const additionalAttributes: Record<string, unknown> = {
+    ...(input.campaign_id != null ? { campaign_id: input.campaign_id } : {}),
+    ...(input.template_params ? { template_params: input.template_params } : {}),
+  };
+  return { messageType, contentType, content, contentAttributes, additionalAttributes };
+}
+
+/**
+ * MessageBuilder#sender: outgoing messages are the caller's (or the agent bot named by
+ * sender_type/sender_id); every other type is the conversation's contact's.
+ */
+export async function senderFor(
+  conversation: Pick<Conversation, "account_id" | "contact_id">,
+  messageType: string | undefined,
+  actor: Actor,
+  requestedBotId?: number,
+): Promise<SenderRef | null> {
+  if ((messageType ?? "outgoing") !== "outgoing") return conversation.contact_id ? { type: "Contact", id: conversation.contact_id } : null;
+  if (requestedBotId !== undefined) {
+    const bot = await AgentBot.accessibleTo(conversation.account_id).findById(requestedBotId);
+    if (bot) return { type: "AgentBot", id: bot.id };
+  }
+  if (!actor) return null;
+  return actor.kind === "user" ? { type: "User", id: actor.user.id } : { type: "AgentBot", id: actor.bot.id };
+}
+
+/** The senders of messages with what their payloads show, by message id. */
+export async function loadSenders(db: Knex, accountId: number, messages: Message[]): Promise<Map<number, MessageSender | null>> {
+  const idsOf = (type: SenderType) => [...new Set(messages.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id!))];
+  const contactIds = idsOf("Contact");
+  const userIds = idsOf("User");
+  const botIds = idsOf("AgentBot");
+  const [contacts, users, accountUsers, bots] = await allOn(db, [
+    forIds(contactIds, () => Contact.query(db).findByIds(contactIds)),
+    forIds(userIds, () => User.query(db).findByIds(userIds)),
+    forIds(userIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds)),
+    forIds(botIds, () => AgentBot.query(db).findByIds(botIds)),
+  ] as const);
+  const contactById = new Map(contacts.map((c) => [c.id, c]));
+  const userById = new Map(users.map((u) => [u.id, u]));
+  const availabilityOf = new Map(accountUsers.map((au) => [au.user_id, au.availability]));
+  const botById = new Map(bots.map((b) => [b.id, b]));
+  const senderOf = (message: Message): MessageSender | null => {
+    const id = message.sender_id;
+    if (id === null) return null;
+    switch (message.sender_type) {
+      case "Contact": {
+        const contact = contactById.get(id);
+        return contact ? { type: "Contact", contact } : null;
+      }
+      case "User": {
+        const user = userById.get(id);
+        return user ? { type: "User", user, availability: availabilityOf.get(id) ?? "offline" } : null;
+      }
+      case "AgentBot": {
+        const bot = botById.get(id);
+        return bot ? { type: "AgentBot", bot } : null;
+      }
+      default:
+        return null;
+    }
+  };
+  return new Map(messages.map((message) => [message.id, senderOf(message)]));
+}
+
+/** Message#human_response?: an agent's own reply, not automation's or a campaign's. */
+function humanResponse(message: Message): boolean {
+  return (
+    message.message_type === MESSAGE_TYPE.outgoing &&
+    !message.content_attributes.automation_rule_id &&
+    !message.additional_attributes.campaign_id &&
+    (message.sender_type === "User" || Boolean(message.content_attributes.external_echo))
+  );
+}
+
+/** Message#valid_first_reply?: the first public human reply of the conversation. */
+async function firstReply(trx: Knex.Transaction, conversation: Conversation, message: Message): Promise<boolean> {
+  if (!humanResponse(message) || message.private || conversation.first_reply_created_at) return false;
+  const [{ count }] = await trx("messages")
+    .where({ conversation_id: conversation.id, message_type: MESSAGE_TYPE.outgoing, private: false })
+    .whereNotNull("sender_type")
+    .whereNot("sender_type", "AgentBot")
+    .whereRaw("additional_attributes->'campaign_id' IS NULL")
+    .count<{ count: string }[]>("* as count");
+  return Number(count) <= 1;
+}
+
+/** Message#reopen_conversation: a contact writing into a snoozed or resolved conversation reopens it. */
+async function reopenFor(unit: Unit, conversation: Conversation, actor: Actor): Promise<Conversation> {
+  if (conversation.status === "snoozed") return changeConversation(unit, conversation.id, { status: "open" }, { actor });
+  if (conversation.status !== "resolved") return conversation;
+  const inbox = await Inbox.query(unit.trx).findById(conversation.inbox_id).throwIfNotFound();
+  const activeBot = await unit.trx("agent_bot_inboxes").where({ inbox_id: inbox.id, status: "active" }).first("id");
+  // The bot takes the reopened conversation first.
+  if (activeBot) return changeConversation(unit, conversation.id, { status: "pending" }, { actor });
+  if (inbox.channel_type === "Channel::Api") {
+    return changeConversation(unit, conversation.id, { status: "open" }, { actor, statusActivity: SYSTEM_REOPENED_ACTIVITY });
+  }
+  return changeConversation(unit, conversation.id, { status: "open" }, { actor });
+}
+
+/** The waiting_since / first_reply_created_at change a new message makes (Message#dispatch_create_events). */
+async function replyTimes(trx: Knex.Transaction, conversation: Conversation, message: Message): Promise<ConversationPatch> {
+  if (await firstReply(trx, conversation, message)) return { first_reply_created_at: message.created_at, waiting_since: null };
+  const botResponse = message.message_type === MESSAGE_TYPE.outgoing && message.sender_type === "AgentBot";
+  if (conversation.waiting_since && !message.private && (humanResponse(message) || botResponse)) return { waiting_since: null };
+  if (message.message_type === MESSAGE_TYPE.incoming && !conversation.waiting_since) return { waiting_since: message.created_at };
+  return {};
+}
+
+/** Contact#last_activity_at moves with each message the contact sends, announced as contact_updated. */
+async function touchContact(unit: Unit, conversation: Conversation, contactId: number): Promise<void> {
+  const before = await Contact.query(unit.trx).findById(contactId).forUpdate();
+  if (!before) return;
+  const [after] = await Contact.query(unit.trx).patch({ last_activity_at: new Date() }).where("id", contactId).returning("*");
+  const changed = contactChangedAttributes(before, after);
+  if (changed) unit.events.push({ name: "contact_updated", conversationId: conversation.id, contactId, changed });
+}
+
+/**
+ * Writes a message with its side effects, in the order Chatwoot runs them: the conversation's
+ * activity moves, a contact's message reopens a snoozed or resolved conversation, message_created
+ * is queued (not for activity messages), then the reply clocks move (waiting_since starts with a
+ * contact's message and stops with an agent's or bot's public reply; the first human reply is
+ * stamped) and the contact's last activity.
+ */
+export async function insertMessage(unit: Unit, conversation: Conversation, input: MessageInput, sender: SenderRef | null, actor: Actor): Promise<Message> {
+  const valid = validate(input);
+  const { trx } = unit;
+  const current = await Conversation.lock(trx, conversation.id);
+  const [{ recent }] = await trx("messages")
+    .where("conversation_id", current.id)
+    .where("created_at", ">", trx.raw("now() - interval '1 minute'"))
+    .count<{ recent: string }[]>("* as recent");
+  if (Number(recent) >= MESSAGES_PER_MINUTE) throw CouldNotProcess("Validation failed: Too many messages");
+
+  const message = await Message.query(trx)
+    .insert({
+      account_id: current.account_id,
+      inbox_id: current.inbox_id,
+      conversation_id: current.id,
+      content: valid.content,
+      message_type: valid.messageType,
+      content_type: valid.contentType,
+      content_attributes: valid.contentAttributes,
+      additional_attributes: valid.additionalAttributes,
+      private: input.private ?? false,
+      source_id: input.source_id ?? null,
+      sender_type: sender?.type ?? null,
+      sender_id: sender?.id ?? null,
+    })
+    .returning("*");
+  await trx("conversations").where("id", current.id).update({ last_activity_at: message.created_at, updated_at: trx.fn.now() });
+
+  // The reply clocks read waiting_since and first_reply_created_at, which only the reopen may have moved since the lock: its row serves without a re-read.
+  const reopened = message.message_type === MESSAGE_TYPE.incoming && !current.muted ? await reopenFor(unit, current, actor) : current;
+  if (message.webhookSendable) unit.events.push({ name: "message_created", conversationId: current.id, messageId: message.id });
+
+  const times = await replyTimes(trx, reopened, message);
+  if (Object.keys(times).length) await changeConversation(unit, current.id, times, { actor });
+  if (message.message_type === MESSAGE_TYPE.incoming && sender?.type === "Contact") await touchContact(unit, current, sender.id);
+  return message;
+}
+
+/** A message as its unit left it, with its sender and its conversation's graph (which its events loaded), for a response. */
+export interface PostedMessage extends LoadedMessage {
+  graph: ConversationGraph;
+}
+
+/** Creates a message in its own transaction (the messages endpoint, templates sent by timers). */
+export async function createMessage(db: Knex, conversation: Conversation, input: MessageInput, sender: SenderRef | null, actor: Actor): Promise<PostedMessage> {
+  return inUnit(
+    db,
+    (unit) => insertMessage(unit, conversation, input, sender, actor),
+    async (message, { trx, graphOf }) => {
+      const graph = await graphOf(message.conversation_id);
+      return { ...(await loadMessage(trx, graph, message.id)), graph };
+    },
+  );
+}
+
+/** Messages::StatusUpdateService: a known status, never back from read to delivered; the error is kept only for failed. */
+export async function updateMessageStatus(db: Knex, message: Message, status: string, externalError?: string | null): Promise<Message> {
+  if (!(MESSAGE_STATUSES as readonly string[]).includes(status)) return message;
+  if (message.status === "read" && status === "delivered") return message;
+  const { external_error: _previous, ...rest } = message.content_attributes;
+  const content_attributes = status === "failed" ? { ...rest, external_error: externalError ?? null } : rest;
+  return updateMessage(db, message, { status: status as MessageStatus, content_attributes });
+}
+
+/** Chatwoot keeps a deleted message as a stub that says so. */
+export async function deleteMessage(db: Knex, message: Message): Promise<Message> {
+  return updateMessage(db, message, { content: DELETED_CONTENT, content_type: "text", content_attributes: { deleted: true } });
+}
+
+async function updateMessage(db: Knex, message: Message, patch: Partial<Message>): Promise<Message> {
+  const changed = Object.entries(patch).some(([key, value]) => JSON.stringify(value) !== JSON.stringify(message[key as keyof Message]));
+  if (!changed) return message;
+  return inUnit(db, async (unit) => {
+    const updated = await Message.query(unit.trx).patchAndFetchById(message.id, patch);
+    if (updated.webhookSendable) unit.events.push({ name: "message_updated", conversationId: message.conversation_id, messageId: message.id });
+    return updated;
+  });
+}

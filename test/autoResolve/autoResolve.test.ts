@@ -1,0 +1,172 @@
+import { randomUUID } from "node:crypto";
+import test from "ava";
+import type { AppDeps } from "../../src/deps";
+import { fireConversationTimer } from "../../src/services/autoResolve";
+import { conversationTimerWorkflowId, touchConversationTimer } from "../../src/services/conversationTimers";
+import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
+import { createWorker } from "../../src/temporal/worker";
+import { createContact, createInbox } from "../support/conversationFactories";
+import { createAccount, type TestAccount } from "../support/factories";
+import { startHarness, type Harness } from "../support/harness";
+
+let h: Harness;
+test.before(async () => {
+  h = await startHarness({ relay: true });
+});
+test.after.always(async () => {
+  await h?.close();
+});
+
+interface Setup {
+  account: TestAccount;
+  conversation: { id: number; dbId: number };
+}
+
+async function setup(settings: Record<string, unknown>): Promise<Setup> {
+  const account = await createAccount(h);
+  const patched = await h.request("PATCH", `/api/v1/accounts/${account.id}`, { token: account.admin.token, body: settings });
+  if (patched.status !== 200) throw new Error(JSON.stringify(patched.body));
+  const inbox = await createInbox(h, account);
+  const { contact } = await createContact(h, account, { inbox_id: inbox.id });
+  const created = await h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
+    token: account.admin.token,
+    body: { inbox_id: inbox.id, contact_id: contact.id, status: "open" },
+  });
+  if (created.status !== 200) throw new Error(JSON.stringify(created.body));
+  const row = await h.knex("conversations").where({ account_id: account.id, display_id: created.body.id }).first("id");
+  return { account, conversation: { id: created.body.id, dbId: row.id } };
+}
+
+/** Moves the conversation's last activity so that its deadline falls `inMs` from now, and tells its timer. */
+async function deadlineIn({ account, conversation }: Setup, inMs: number, minutes = 10, deps: AppDeps = h.deps) {
+  const lastActivity = new Date(Date.now() + inMs - minutes * 60_000);
+  await h.knex("conversations").where("id", conversation.dbId).update({ last_activity_at: lastActivity });
+  await touchConversationTimer(deps, { accountId: account.id, conversationId: conversation.dbId, displayId: conversation.id });
+}
+
+async function show({ account, conversation }: Setup) {
+  return (await h.request("GET", `/api/v1/accounts/${account.id}/conversations/${conversation.id}`, { token: account.admin.token })).body;
+}
+
+async function contents({ conversation }: Setup): Promise<{ content: string; message_type: number }[]> {
+  return h.knex("messages").where("conversation_id", conversation.dbId).orderBy("id").select("content", "message_type");
+}
+
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+test("an idle open conversation resolves at its deadline, with the message, the label and Chatwoot's activity", async (t) => {
+  const s = await setup({ auto_resolve_after: 10, auto_resolve_message: "We are closing this for now.", auto_resolve_label: "auto-closed" });
+  await deadlineIn(s, 1500);
+  const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const described = await until(() => handle.describe(), (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)));
+  t.truthy(described.typedSearchAttributes.get(AutoResolveAtAttribute), "operators see the deadline in the UI");
+
+  const resolvedAt = Date.now();
+  const conversation = await until(() => show(s), (c) => c.status === "resolved");
+  t.is(conversation.status, "resolved");
+  t.true(Date.now() - resolvedAt < 10_000);
+  t.deepEqual(conversation.labels, ["auto-closed"]);
+  t.is(conversation.waiting_since, 0);
+  const messages = await contents(s);
+  t.deepEqual(messages.find((m) => m.message_type === 3)?.content, "We are closing this for now.");
+  t.true(messages.some((m) => m.message_type === 2 && m.content === "Conversation was marked resolved by system due to 10 minutes of inactivity"));
+  const events = await h.knex("events").where({ account_id: s.account.id, conversation_id: s.conversation.dbId }).pluck("name");
+  t.true(events.includes("conversation_status_changed"));
+  // Resolving raised events that touched the timer once more; with nothing left to wait for, it ended.
+  await handle.result();
+  t.is((await handle.describe()).status.name, "COMPLETED");
+});
+
+test("new activity moves the deadline: a conversation that had a message is not resolved", async (t) => {
+  const s = await setup({ auto_resolve_after: 10 });
+  await deadlineIn(s, 3000);
+  const reply = await h.request("POST", `/api/v1/accounts/${s.account.id}/conversations/${s.conversation.id}/messages`, {
+    token: s.account.admin.token,
+    body: { content: "Still here", message_type: "outgoing" },
+  });
+  t.is(reply.status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  t.is((await show(s)).status, "open");
+  const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const deadline = (await handle.describe()).typedSearchAttributes.get(AutoResolveAtAttribute) as Date;
+  t.true(deadline.getTime() > Date.now() + 9 * 60_000, "the timer now waits ten minutes from the reply");
+});
+
+test("a late or duplicate timer never resolves a conversation that is not due", async (t) => {
+  const s = await setup({ auto_resolve_after: 10 });
+  t.is(await fireConversationTimer(h.knex, s.conversation.dbId, "resolve"), null);
+  t.is(await fireConversationTimer(h.knex, s.conversation.dbId, "reopen"), null);
+  t.is((await show(s)).status, "open");
+});
+
+test("with ignore_waiting, a conversation waiting for an agent is left alone", async (t) => {
+  const s = await setup({ auto_resolve_after: 10, auto_resolve_ignore_waiting: true });
+  await h.knex("conversations").where("id", s.conversation.dbId).update({ waiting_since: new Date() });
+  await deadlineIn(s, 500);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  t.is((await show(s)).status, "open");
+});
+
+test("a snoozed conversation reopens at snoozed_until", async (t) => {
+  const s = await setup({});
+  const snoozedUntil = Math.floor(Date.now() / 1000) + 2;
+  const snoozed = await h.request("POST", `/api/v1/accounts/${s.account.id}/conversations/${s.conversation.id}/toggle_status`, {
+    token: s.account.admin.token,
+    body: { status: "snoozed", snoozed_until: snoozedUntil },
+  });
+  t.is(snoozed.status, 200);
+  t.is((await show(s)).status, "snoozed");
+  const reopened = await until(() => show(s), (c) => c.status === "open");
+  t.is(reopened.status, "open");
+  t.true(Date.now() / 1000 >= snoozedUntil);
+});
+
+test("disabling auto-resolve cancels pending timers; enabling it again resolves what is overdue", async (t) => {
+  const s = await setup({ auto_resolve_after: 10 });
+  await deadlineIn(s, 4000);
+  const off = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: null } });
+  t.is(off.status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  t.is((await show(s)).status, "open");
+
+  const on = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 10 } });
+  t.is(on.status, 200);
+  const conversation = await until(() => show(s), (c) => c.status === "resolved");
+  t.is(conversation.status, "resolved");
+});
+
+test("a pending timer fires after its worker was stopped and another one started", async (t) => {
+  const s = await setup({ auto_resolve_after: 10 });
+  // A queue of its own, so no other test's worker can stand in while this one is down.
+  const deps: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, taskQueue: `restart-${randomUUID()}` } };
+  const start = () =>
+    createWorker({ address: process.env.TEMPORAL_ADDRESS!, namespace: "default", taskQueue: deps.temporal.taskQueue, deps, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH });
+
+  // The timer that conversation_created started runs on the shared test queue: end it, so the
+  // conversation's timer lives on the queue this test controls.
+  const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  await until(() => handle.describe().then(() => true, () => false), Boolean);
+  await handle.terminate("moved to the restart test's queue").catch(() => undefined);
+
+  const first = await start();
+  const firstRun = first.runUntil(async () => {
+    await deadlineIn(s, 4000, 10, deps);
+    await until(() => handle.describe(), (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)));
+  });
+  await firstRun;
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  t.is((await show(s)).status, "open", "nothing resolves while no worker runs");
+
+  const second = await start();
+  await second.runUntil(async () => {
+    const conversation = await until(() => show(s), (c) => c.status === "resolved");
+    t.is(conversation.status, "resolved");
+  });
+});

@@ -1,0 +1,115 @@
+import test from "ava";
+import { createAccount, type TestAccount } from "../support/factories";
+import { createContact } from "../support/conversationFactories";
+import { startHarness, type Harness } from "../support/harness";
+import { validateCustomAttributes } from "../../src/services/customAttributes";
+import type { ValidationError } from "../../src/errors";
+
+let h: Harness;
+let account: TestAccount;
+
+const DEFINITIONS = [
+  { attribute_key: "nickname", attribute_display_type: 0 },
+  { attribute_key: "code", attribute_display_type: 0, regex_pattern: "^[A-Z]{3}-\\d+$", regex_cue: "must look like ABC-123" },
+  { attribute_key: "literal", attribute_display_type: 0, regex_pattern: "/^yes$/i", regex_cue: "must be yes" },
+  { attribute_key: "age", attribute_display_type: 1 },
+  { attribute_key: "budget", attribute_display_type: 2 },
+  { attribute_key: "discount", attribute_display_type: 3 },
+  { attribute_key: "homepage", attribute_display_type: 4 },
+  { attribute_key: "birthday", attribute_display_type: 5 },
+  { attribute_key: "tier", attribute_display_type: 6, attribute_values: ["gold", "silver"] },
+  { attribute_key: "vip", attribute_display_type: 7 },
+];
+
+test.before(async () => {
+  h = await startHarness();
+  account = await createAccount(h);
+  for (const definition of DEFINITIONS) {
+    const response = await h.request("POST", `/api/v1/accounts/${account.id}/custom_attribute_definitions`, {
+      token: account.admin.token,
+      body: { attribute_display_name: definition.attribute_key, attribute_model: 1, ...definition },
+    });
+    if (response.status !== 200) throw new Error(JSON.stringify(response.body));
+  }
+});
+test.after.always(async () => {
+  await h?.close();
+});
+
+const VALID: Record<string, unknown> = {
+  nickname: "Jo",
+  code: "ABC-42",
+  literal: "YES",
+  age: 42,
+  budget: "1999.50",
+  discount: 12.5,
+  homepage: "https://jo.example/about",
+  birthday: "1990-04-01",
+  tier: "gold",
+  vip: true,
+};
+
+test("values that fit every display type are accepted and stored", async (t) => {
+  const { contact } = await createContact(h, account, { custom_attributes: VALID });
+  t.deepEqual(contact.custom_attributes, VALID);
+  const iso = await h.request("PATCH", `/api/v1/accounts/${account.id}/contacts/${contact.id}`, {
+    token: account.agent.token,
+    body: { custom_attributes: { birthday: "1990-04-01T00:00:00.000Z", vip: false, nickname: null } },
+  });
+  t.is(iso.status, 200);
+  t.like(iso.body.payload.custom_attributes, { birthday: "1990-04-01T00:00:00.000Z", vip: false, nickname: null });
+});
+
+const INVALID: [string, unknown, string][] = [
+  ["nickname", 12, "Custom attributes nickname must be a text"],
+  ["code", "abc-1", "Custom attributes code must look like ABC-123"],
+  ["literal", "no", "Custom attributes literal must be yes"],
+  ["age", "forty", "Custom attributes age must be a number"],
+  ["budget", true, "Custom attributes budget must be a number"],
+  ["discount", "10%", "Custom attributes discount must be a number"],
+  ["homepage", "javascript:alert(1)", "Custom attributes homepage must be a valid http(s) link"],
+  ["birthday", "yesterday", "Custom attributes birthday must be a date (YYYY-MM-DD or ISO 8601)"],
+  ["birthday", "2024-13-45", "Custom attributes birthday must be a date (YYYY-MM-DD or ISO 8601)"],
+  ["tier", "bronze", "Custom attributes tier must be one of: gold, silver"],
+  ["vip", "yes", "Custom attributes vip must be true or false"],
+  ["unknown_key", "x", "Custom attributes unknown_key has no contact_attribute definition"],
+];
+
+for (const [key, value, message] of INVALID) {
+  test(`a ${key} of ${JSON.stringify(value)} is refused with 422 on create and update, and nothing is written`, async (t) => {
+    const created = await h.request("POST", `/api/v1/accounts/${account.id}/contacts`, {
+      token: account.agent.token,
+      body: { name: `bad ${key}`, custom_attributes: { ...VALID, [key]: value } },
+    });
+    t.is(created.status, 422);
+    t.deepEqual(created.body, { message, attributes: ["custom_attributes"] });
+    t.is((await h.knex("contacts").where({ account_id: account.id, name: `bad ${key}` })).length, 0);
+
+    const { contact } = await createContact(h, account, { name: `target ${key}` });
+    const updated = await h.request("PATCH", `/api/v1/accounts/${account.id}/contacts/${contact.id}`, {
+      token: account.agent.token,
+      body: { name: "renamed", custom_attributes: { vip: true, [key]: value } },
+    });
+    t.is(updated.status, 422);
+    t.deepEqual(updated.body, { message, attributes: ["custom_attributes"] });
+    t.like(await h.knex("contacts").where("id", contact.id).first(), { name: `target ${key}`, custom_attributes: {} });
+  });
+}
+
+test("every failing key is reported together", async (t) => {
+  const error = await t.throwsAsync(validateCustomAttributes(h.knex, account.id, "contact_attribute", { age: "x", vip: 1, tier: "gold" }));
+  t.is((error as ValidationError).status, 422);
+  t.deepEqual((error as ValidationError).body, {
+    message: "Custom attributes age must be a number, Custom attributes vip must be true or false",
+    attributes: ["custom_attributes"],
+  });
+});
+
+test("a contact definition does not cover conversation attributes, and other accounts' definitions do not count", async (t) => {
+  await t.throwsAsync(validateCustomAttributes(h.knex, account.id, "conversation_attribute", { age: 3 }), {
+    message: "Custom attributes age has no conversation_attribute definition",
+  });
+  const stranger = await createAccount(h);
+  await t.throwsAsync(validateCustomAttributes(h.knex, stranger.id, "contact_attribute", { age: 3 }));
+  await t.notThrowsAsync(validateCustomAttributes(h.knex, account.id, "contact_attribute", {}));
+});

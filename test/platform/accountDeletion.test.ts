@@ -1,0 +1,38 @@
+import test from "ava";
+import { createAccount } from "../support/factories";
+import { startHarness, type Harness } from "../support/harness";
+import { accountDeletionWorkflowId } from "../../src/services/accountDeletion";
+
+let h: Harness;
+test.before(async () => {
+  h = await startHarness({ worker: true });
+});
+test.after.always(async () => {
+  await h?.close();
+});
+
+test("deleting an account answers at once and a workflow removes all its data", async (t) => {
+  const account = await createAccount(h);
+  const other = await createAccount(h, "Other");
+  const bot = await h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, {
+    token: account.admin.token,
+    body: { name: "Bot", outgoing_url: "http://127.0.0.1:9/bot" },
+  });
+  t.is(bot.status, 200);
+
+  const deleted = await h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken });
+  t.is(deleted.status, 200);
+  t.is((await h.request("GET", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken })).status, 404);
+  t.is((await h.request("GET", `/api/v1/accounts/${account.id}`, { token: account.admin.token })).status, 404);
+
+  const result = await h.deps.temporal.client.workflow.getHandle(accountDeletionWorkflowId(account.id)).result();
+  t.true(result.deletedRows >= 3);
+
+  t.is(await h.knex("accounts").where("id", account.id).first(), undefined);
+  t.deepEqual(await h.knex("account_users").where("account_id", account.id), []);
+  t.deepEqual(await h.knex("agent_bots").where("account_id", account.id), []);
+  t.deepEqual(await h.knex("access_tokens").where({ owner_type: "AgentBot", owner_id: bot.body.id }), []);
+  // Users outlive the account, and other accounts are untouched.
+  t.is((await h.request("GET", `/api/v1/accounts/${other.id}`, { token: other.admin.token })).status, 200);
+  t.truthy(await h.knex("users").where("id", account.admin.id).first());
+});

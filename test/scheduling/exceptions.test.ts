@@ -1,0 +1,130 @@
+import test from "ava";
+import { createAccount, type TestAccount } from "../support/factories";
+import { startHarness, type Harness } from "../support/harness";
+import { schedulingApi } from "./support";
+
+let h: Harness;
+let account: TestAccount;
+let api: ReturnType<typeof schedulingApi>;
+let resourceId: number;
+test.before(async () => {
+  h = await startHarness();
+  account = await createAccount(h);
+  api = schedulingApi(h, account);
+  resourceId = (await api.create("/resources", { name: "Dr. Exceptions" })).id;
+});
+test.after.always(async () => {
+  await h?.close();
+});
+
+test("holidays: create, list, update, delete", async (t) => {
+  const create = await api.post("/holidays", { holiday: { date: "2026-03-08", title: "Women's Day", recurring_yearly: true } });
+  t.is(create.status, 201);
+  const holiday = create.body.payload;
+  t.deepEqual(holiday, {
+    id: holiday.id,
+    account_id: account.id,
+    date: "2026-03-08",
+    title: "Women's Day",
+    recurring_yearly: true,
+    working_day_override: false,
+    custom_attributes: {},
+  });
+  const listed = await api.get("/holidays");
+  t.deepEqual(listed.body, { payload: [holiday], meta: { count: 1 } });
+  const updated = await api.patch(`/holidays/${holiday.id}`, { working_day_override: true });
+  t.like(updated.body.payload, { working_day_override: true, date: "2026-03-08" });
+  t.deepEqual((await api.delete(`/holidays/${holiday.id}`)).body, { payload: { id: holiday.id } });
+  t.is((await api.patch(`/holidays/${holiday.id}`, { title: "x" })).status, 404);
+});
+
+test("holiday validations", async (t) => {
+  t.deepEqual((await api.post("/holidays", { title: "No date" })).body.details, { date: ["can't be blank"] });
+  t.deepEqual((await api.post("/holidays", { date: "2026-02-30", title: "Never" })).body.details, { date: ["is not a valid date"] });
+  t.deepEqual((await api.post("/holidays", { date: "2026-03-01" })).body.details, { title: ["can't be blank"] });
+  t.is((await api.post("/holidays", { date: "2026-03-01", title: "x" }, account.agent.token)).status, 401);
+});
+
+test("workday overrides: one per resource and date, break inside the hours", async (t) => {
+  const create = await api.post("/workday_overrides", {
+    resource_id: resourceId,
+    date: "2026-03-10",
+    start_minute: 600,
+    end_minute: 900,
+    break_start_minute: 720,
+    break_end_minute: 750,
+    break_title: "Lunch",
+  });
+  t.is(create.status, 201);
+  t.like(create.body.payload, { resource_id: resourceId, date: "2026-03-10", start_minute: 600, end_minute: 900, break_start_minute: 720, break_end_minute: 750, break_title: "Lunch" });
+
+  const duplicate = await api.post("/workday_overrides", { resource_id: resourceId, date: "2026-03-10", start_minute: 600, end_minute: 700 });
+  t.deepEqual([duplicate.status, duplicate.body.code, duplicate.body.details], [422, "VALIDATION_ERROR", { date: ["has already been taken"] }]);
+
+  const halfBreak = await api.post("/workday_overrides", { resource_id: resourceId, date: "2026-03-11", start_minute: 600, end_minute: 900, break_start_minute: 700 });
+  t.deepEqual(halfBreak.body.details, { break_end_minute: ["must be given together with the other break minute"] });
+  const outside = await api.post("/workday_overrides", {
+    resource_id: resourceId,
+    date: "2026-03-11",
+    start_minute: 600,
+    end_minute: 900,
+    break_start_minute: 500,
+    break_end_minute: 650,
+  });
+  t.deepEqual(outside.body.details, { break_start_minute: ["must lie within the working hours"] });
+  const reversed = await api.post("/workday_overrides", { resource_id: resourceId, date: "2026-03-11", start_minute: 900, end_minute: 600 });
+  t.deepEqual(reversed.body.details, { end_minute: ["must be greater than start minute"] });
+  const unknownResource = await api.post("/workday_overrides", { resource_id: 999999, date: "2026-03-11", start_minute: 600, end_minute: 900 });
+  t.deepEqual(unknownResource.body.details, { resource_id: ["must exist"] });
+
+  const narrowed = await api.patch(`/workday_overrides/${create.body.payload.id}`, { end_minute: 700 });
+  t.deepEqual(narrowed.body.details, { break_start_minute: ["must lie within the working hours"] }, "the stored break no longer fits");
+  const cleared = await api.patch(`/workday_overrides/${create.body.payload.id}`, { end_minute: 700, break_start_minute: null, break_end_minute: null });
+  t.like(cleared.body.payload, { end_minute: 700, break_start_minute: null, break_end_minute: null });
+
+  t.is((await api.get(`/workday_overrides?resource_id=${resourceId}`)).body.meta.count, 1);
+  t.is((await api.delete(`/workday_overrides/${create.body.payload.id}`)).status, 200);
+});
+
+test("time off: per resource or account-wide; S5 update keeps starts before ends", async (t) => {
+  const own = await api.post("/time_offs", {
+    resource_id: resourceId,
+    kind: "vacation",
+    starts_at: "2026-03-16T00:00:00+05:00",
+    ends_at: "2026-03-21T00:00:00+05:00",
+    title: "Spring break",
+  });
+  t.is(own.status, 201);
+  t.deepEqual(own.body.payload, {
+    id: own.body.payload.id,
+    account_id: account.id,
+    resource_id: resourceId,
+    kind: "vacation",
+    starts_at: "2026-03-15T19:00:00.000Z",
+    ends_at: "2026-03-20T19:00:00.000Z",
+    title: "Spring break",
+    notes: null,
+    custom_attributes: {},
+  });
+  const everyone = await api.create("/time_offs", { kind: "day_off", starts_at: "2026-03-22", ends_at: "2026-03-23" });
+  t.is(everyone.resource_id, null);
+  t.is(everyone.starts_at, "2026-03-21T19:00:00.000Z", "a bare date is midnight in Asia/Almaty");
+
+  const updated = await api.patch(`/time_offs/${own.body.payload.id}`, { time_off: { kind: "sick_leave", notes: "flu", ends_at: "2026-03-18T00:00:00Z" } });
+  t.is(updated.status, 200);
+  t.like(updated.body.payload, { kind: "sick_leave", notes: "flu", ends_at: "2026-03-18T00:00:00.000Z", starts_at: "2026-03-15T19:00:00.000Z" });
+
+  const backwards = await api.patch(`/time_offs/${own.body.payload.id}`, { ends_at: "2026-03-01T00:00:00Z" });
+  t.deepEqual([backwards.status, backwards.body.details], [422, { ends_at: ["must be after starts_at"] }]);
+  const garbage = await api.patch(`/time_offs/${own.body.payload.id}`, { starts_at: "next tuesday" });
+  t.deepEqual(garbage.body.details, { starts_at: ["is not a valid date-time"] });
+  t.deepEqual((await api.post("/time_offs", { starts_at: "2026-03-01", ends_at: "2026-03-02" })).body.details, { kind: ["can't be blank"] });
+
+  const made_global = await api.patch(`/time_offs/${own.body.payload.id}`, { resource_id: null });
+  t.is(made_global.body.payload.resource_id, null);
+  const listed = await api.get(`/time_offs?resource_id=${resourceId}`);
+  t.is(listed.body.meta.count, 2, "account-wide time off applies to the resource");
+  t.is((await api.delete(`/time_offs/${everyone.id}`)).status, 200);
+  t.is((await api.patch(`/time_offs/${everyone.id}`, { kind: "x" })).status, 404);
+  t.is((await api.post("/time_offs", { kind: "x", starts_at: "2026-03-01", ends_at: "2026-03-02" }, account.agent.token)).status, 401);
+});

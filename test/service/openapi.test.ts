@@ -1,0 +1,80 @@
+import test from "ava";
+import { startHarness, type Harness } from "../support/harness";
+
+let h: Harness;
+let doc: any;
+test.before(async () => {
+  h = await startHarness();
+  const response = await h.request("GET", "/api-docs/openapi.json");
+  if (response.status !== 200) throw new Error(`openapi.json: ${response.status}`);
+  doc = response.body;
+});
+test.after.always(async () => {
+  await h?.close();
+});
+
+/** A schema with its $ref followed into components. */
+function resolve(schema: any): any {
+  const ref: string | undefined = schema?.$ref;
+  return ref ? doc.components.schemas[ref.replace("#/components/schemas/", "")] : schema;
+}
+const requestSchema = (path: string, method: string) => resolve(doc.paths[path]?.[method]?.requestBody?.content?.["application/json"]?.schema);
+
+test("the document is OpenAPI 3.1 with the three api_access_token schemes", (t) => {
+  t.is(doc.openapi, "3.1.0");
+  for (const name of ["userApiKey", "agentBotApiKey", "platformAppApiKey"]) {
+    t.like(doc.components.securitySchemes[name], { type: "apiKey", in: "header", name: "api_access_token" });
+  }
+});
+
+test("it lists the platform and account paths of the foundation with their methods", (t) => {
+  const expected: Record<string, string[]> = {
+    "/platform/api/v1/accounts": ["post"],
+    "/platform/api/v1/accounts/{id}": ["get", "patch", "delete"],
+    "/platform/api/v1/accounts/{account_id}/account_users": ["get", "post", "delete"],
+    "/platform/api/v1/users": ["post"],
+    "/platform/api/v1/users/{id}": ["get", "patch", "delete"],
+    "/platform/api/v1/agent_bots": ["get", "post"],
+    "/platform/api/v1/agent_bots/{id}": ["get", "patch", "delete"],
+    "/api/v1/accounts/{id}": ["get", "patch"],
+    "/api/v1/accounts/{account_id}/agent_bots": ["get", "post"],
+    "/api/v1/accounts/{account_id}/agent_bots/{id}": ["get", "patch", "delete"],
+    "/api/v1/accounts/{account_id}/agent_bots/{id}/reset_access_token": ["post"],
+    "/api/v1/accounts/{account_id}/agent_bots/{id}/reset_secret": ["post"],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    t.truthy(doc.paths[path], path);
+    for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
+  }
+  t.deepEqual(doc.paths["/platform/api/v1/accounts"].post.security, [{ platformAppApiKey: [] }]);
+  t.deepEqual(doc.paths["/api/v1/accounts/{id}"].patch.security, [{ userApiKey: [] }]);
+});
+
+test("request bodies carry the zod schemas that validate them", (t) => {
+  const accountUpdate = requestSchema("/api/v1/accounts/{id}", "patch");
+  t.like(accountUpdate.properties.auto_resolve_after, { minimum: 10, maximum: 1439856 });
+  for (const key of ["name", "locale", "domain", "support_email", "auto_resolve_message", "auto_resolve_ignore_waiting", "industry", "company_size", "timezone"]) {
+    t.truthy(accountUpdate.properties[key], key);
+  }
+
+  const userCreate = requestSchema("/platform/api/v1/users", "post");
+  t.deepEqual(Object.keys(userCreate.properties).sort(), ["custom_attributes", "display_name", "email", "name", "password"]);
+  t.like(userCreate.properties.password, { minLength: 6, maxLength: 128 });
+
+  const platformBot = requestSchema("/platform/api/v1/agent_bots", "post");
+  t.deepEqual(Object.keys(platformBot.properties).sort(), ["account_id", "avatar_url", "description", "name", "outgoing_url"]);
+
+  const accountBot = requestSchema("/api/v1/accounts/{account_id}/agent_bots", "post");
+  for (const key of ["name", "description", "outgoing_url", "avatar_url", "bot_type", "bot_config"]) t.truthy(accountBot.properties[key], key);
+
+  const platformAccount = requestSchema("/platform/api/v1/accounts", "post");
+  t.deepEqual(platformAccount.required, ["name"]);
+  const accountUsers = requestSchema("/platform/api/v1/accounts/{account_id}/account_users", "post");
+  t.deepEqual(accountUsers.required, ["user_id"]);
+  t.deepEqual(accountUsers.properties.role.enum, ["agent", "administrator"]);
+});
+
+test("path parameters are documented", (t) => {
+  const params = doc.paths["/api/v1/accounts/{account_id}/agent_bots/{id}"].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
+  t.deepEqual(params.sort(), ["path:account_id", "path:id"]);
+});

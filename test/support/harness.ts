@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { DefaultLogger, Runtime, type Worker } from "@temporalio/worker";
+import { createApp } from "../../src/app";
+import { connectDatabase, type Database } from "../../src/db";
+import type { AppDeps } from "../../src/deps";
+import { PlatformApp } from "../../src/models/PlatformApp";
+import { closeServer } from "../../src/runtime";
+import { EventRelay, type RelayOptions } from "../../src/services/eventRelay";
+import { connectTemporalClient } from "../../src/temporal/client";
+import { createWorker } from "../../src/temporal/worker";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding body (malformed-JSON tests). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Harness {
+  baseUrl: string;
+  knex: Database;
+  deps: AppDeps;
+  /** A platform app token for provisioning test data. */
+  platformToken: string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the tests with npm test`);
+  return value;
+}
+
+let runtimeInstalled = false;
+function quietTemporalLogs() {
+  if (runtimeInstalled) return;
+  Runtime.install({ logger: new DefaultLogger("ERROR") });
+  runtimeInstalled = true;
+}
+
+/**
+ * The real API on an ephemeral port against the real PostgreSQL and Temporal, and (with worker: true)
+ * a real worker on a task queue of its own, so test files never pick up each other's workflows.
+ */
+export interface HarnessOptions {
+  /** Run a Temporal worker in this process. */
+  worker?: boolean;
+  /** Run the event relay (needs a worker somewhere; implies worker). */
+  relay?: boolean | RelayOptions;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const knex = connectDatabase(env("DATABASE_URL"), { min: 0, max: 5 });
+  const temporalAddress = env("TEMPORAL_ADDRESS");
+  const client = await connectTemporalClient(temporalAddress, "default");
+  // Every test worker polls the same queue: any live worker can finish any file's workflows, so a
+  // workflow started by one file's relay never waits on a worker that has already gone.
+  const deps: AppDeps = { knex, temporal: { client, taskQueue: "convo-sched-test" } };
+
+  const server = createApp(deps).listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  let worker: Worker | undefined;
+  quietTemporalLogs();
+  let workerDone: Promise<void> | undefined;
+  if (options.worker || options.relay) {
+    worker = await createWorker({
+      address: temporalAddress,
+      namespace: "default",
+      taskQueue: deps.temporal.taskQueue,
+      deps,
+      workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
+    });
+    workerDone = worker.run();
+  }
+  const relay = options.relay ? new EventRelay(deps, options.relay === true ? {} : options.relay) : undefined;
+  await relay?.start();
+
+  const { token: platformToken } = await PlatformApp.createWithToken(`test-${randomUUID()}`);
+
+  return {
+    baseUrl,
+    knex,
+    deps,
+    platformToken,
+    async request(method, path, { token, body, rawBody, headers = {} } = {}) {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          ...(body !== undefined || rawBody !== undefined ? { "content-type": "application/json" } : {}),
+          ...(token ? { api_access_token: token } : {}),
+          ...headers,
+        },
+        body: rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Not JSON: tests see the raw text.
+      }
+      return { status: response.status, body: parsed as any, headers: response.headers };
+    },
+    async close() {
+      await relay?.stop();
+      if (worker) {
+        worker.shutdown();
+        await workerDone;
+      }
+      await closeServer(server);
+      await client.connection.close();
+      await knex.destroy();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import test from "ava";
+import { EventRelay } from "../../src/services/eventRelay";
+import { recordEvent, type EventName } from "../../src/services/events";
+import { createAccount, type TestAccount } from "../support/factories";
+import { startHarness, type Harness } from "../support/harness";
+import { Receiver, signatureValid } from "../support/receiver";
+
+process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
+
+let h: Harness;
+test.before(async () => {
+  h = await startHarness({ relay: true });
+});
+test.after.always(async () => {
+  await h?.close();
+});
+
+async function subscribe(account: TestAccount, url: string, subscriptions: string[] = ["contact_created"]) {
+  const response = await h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, { token: account.admin.token, body: { url, subscriptions } });
+  if (response.status !== 200) throw new Error(JSON.stringify(response.body));
+  return response.body.payload.webhook as { id: number; secret: string };
+}
+
+/** Stands for a domain change that emits an event: the row is written in a transaction of its own. */
+async function emit(account: TestAccount, name: EventName, payload: Record<string, unknown>) {
+  await h.knex.transaction((trx) => recordEvent(trx, { accountId: account.id, name, payload: { ...payload, event: name } }));
+}
+
+async function deliveries(account: TestAccount, webhookId: number) {
+  return (await h.request("GET", `/api/v1/accounts/${account.id}/webhooks/${webhookId}/deliveries`, { token: account.admin.token })).body;
+}
+
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test("an event arrives once, signed, with the payload and Chatwoot's headers", async (t) => {
+  const account = await createAccount(h);
+  const receiver = await new Receiver().start();
+  t.teardown(() => receiver.stop());
+  const webhook = await subscribe(account, receiver.url);
+
+  await emit(account, "contact_created", { id: 7, name: "Ann", account: { id: account.id, name: "Test Account" } });
+  const [request] = await receiver.waitFor((r) => r.length >= 1);
+  t.deepEqual(request!.body, { id: 7, name: "Ann", account: { id: account.id, name: "Test Account" }, event: "contact_created" });
+  t.is(request!.headers["content-type"], "application/json");
+  t.true(signatureValid(request!, webhook.secret));
+  t.false(signatureValid(request!, "another-secret"));
+  t.true(Math.abs(Number(request!.headers["x-chatwoot-timestamp"]) - Date.now() / 1000) < 30);
+
+  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload[0]?.status === "delivered");
+  t.is(log.meta.count, 1);
+  t.like(log.payload[0], { id: request!.headers["x-chatwoot-delivery"], event: "contact_created", status: "delivered", attempts: 1, last_response_code: 200, last_error: null });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.is(receiver.requests.length, 1);
+});
+
+test("a receiver answering 500 twice then 200 gets exactly one success after three attempts", async (t) => {
+  const account = await createAccount(h);
+  const receiver = await new Receiver((attempt) => (attempt <= 2 ? 500 : 200)).start();
+  t.teardown(() => receiver.stop());
+  const webhook = await subscribe(account, receiver.url);
+
+  await emit(account, "contact_created", { id: 1 });
+  await receiver.waitFor((r) => r.length >= 3);
+  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload[0]?.status === "delivered");
+  t.like(log.payload[0], { status: "delivered", attempts: 3, last_response_code: 200 });
+  const ids = new Set(receiver.requests.map((r) => r.headers["x-chatwoot-delivery"]));
+  t.is(ids.size, 1, "every attempt carries the same delivery id");
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  t.is(receiver.requests.length, 3);
+});
+
+test("a receiver that is down for a while gets every event once it is back", async (t) => {
+  const account = await createAccount(h);
+  const probe = await new Receiver().start();
+  const url = probe.url;
+  const port = Number(new URL(url).port);
+  await probe.stop();
+  const webhook = await subscribe(account, url);
+
+  for (let i = 1; i <= 3; i++) await emit(account, "contact_created", { id: i });
+  const failing = await eventually(() => deliveries(account, webhook.id), (body) => body.payload.length === 3 && body.payload.every((d: any) => d.attempts >= 1));
+  t.true(failing.payload.every((d: any) => d.status === "pending" && d.last_error));
+
+  const receiver = await new Receiver().start(port);
+  t.teardown(() => receiver.stop());
+  await receiver.waitFor((r) => new Set(r.map((x) => x.body.id)).size === 3, 30_000);
+  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload.every((d: any) => d.status === "delivered"));
+  t.true(log.payload.every((d: any) => d.status === "delivered"));
+  t.deepEqual(receiver.requests.map((r) => r.body.id).sort(), [1, 2, 3]);
+});
+
+test("a permanent refusal (410) stops retrying and the delivery is failed", async (t) => {
+  const account = await createAccount(h);
+  const receiver = await new Receiver(() => 410).start();
+  t.teardown(() => receiver.stop());
+  const webhook = await subscribe(account, receiver.url);
+
+  await emit(account, "contact_created", { id: 1 });
+  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload[0]?.status === "failed");
+  t.like(log.payload[0], { status: "failed", attempts: 1, last_response_code: 410, last_error: "410 Gone" });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.is(receiver.requests.length, 1);
+
+  const again = await h.request("POST", `/api/v1/accounts/${account.id}/webhooks/${webhook.id}/deliveries/${log.payload[0].id}/redeliver`, { token: account.admin.token });
+  t.is(again.status, 200);
+  t.is(again.body.payload.status, "pending");
+  receiver.setResponder(() => 200);
+  await receiver.waitFor((r) => r.length >= 2);
+  t.is(receiver.requests[1]!.headers["x-chatwoot-delivery"], log.payload[0].id);
+  const after = await eventually(() => deliveries(account, webhook.id), (body) => body.payload[0]?.status === "delivered");
+  t.is(after.payload[0].status, "delivered");
+});
+
+test("nothing is delivered for an event the webhook does not subscribe to", async (t) => {
+  const account = await createAccount(h);
+  const receiver = await new Receiver().start();
+  t.teardown(() => receiver.stop());
+  const webhook = await subscribe(account, receiver.url, ["message_created"]);
+
+  await emit(account, "contact_created", { id: 1 });
+  await emit(account, "message_created", { id: 2 });
+  await receiver.waitFor((r) => r.length >= 1);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.deepEqual(receiver.requests.map((r) => r.body.event), ["message_created"]);
+  t.is((await deliveries(account, webhook.id)).meta.count, 1);
+});
+
+test("an event committed while no relay ran (a crash before dispatch) is delivered after restart", async (t) => {
+  const account = await createAccount(h);
+  const receiver = await new Receiver().start();
+  t.teardown(() => receiver.stop());
+  await subscribe(account, receiver.url);
+
+  // Written straight to the outbox without NOTIFY, as if the process died right after its commit.
+  const [row] = await h.knex("events").insert({ account_id: account.id, name: "contact_created", payload: JSON.stringify({ id: 99, event: "contact_created" }) }).returning("id");
+  const restarted = new EventRelay(h.deps, { sweepIntervalMs: 200 });
+  await restarted.start();
+  t.teardown(() => restarted.stop());
+
+  await receiver.waitFor((r) => r.length >= 1);
+  t.is(receiver.requests[0]!.body.id, 99);
+  const event = await eventually(() => h.knex("events").where("id", row.id).first(), (e) => Boolean(e.dispatched_at));
+  t.truthy(event.dispatched_at);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.is(receiver.requests.length, 1, "two relays never deliver one event twice");
+});

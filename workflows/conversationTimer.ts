@@ -1,0 +1,58 @@
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from "@temporalio/workflow";
+import type { Activities } from "../activities";
+import type { ConversationTimerInput } from "../src/services/conversationTimers";
+import { AutoResolveAtAttribute } from "../src/temporal/searchAttributes";
+
+export const touchSignal = defineSignal("touch");
+
+const { planConversationTimer, fireConversationTimer } = proxyActivities<Activities>({
+  startToCloseTimeout: "30 seconds",
+  retry: { maximumInterval: "30 seconds" },
+});
+
+/** Keeps history small for conversations that see a lot of activity. */
+const MAX_ROUNDS_PER_RUN = 200;
+
+/**
+ * A conversation's own durable timer. Every change to the conversation signals it; it re-plans from
+ * the database and sleeps until the deadline or the next signal. When the deadline passes, the
+ * activity re-checks the database and only then resolves (or reopens), so a late or duplicate signal
+ * can never resolve a conversation that had activity. With nothing to wait for, it ends; the next
+ * change starts it again.
+ */
+export async function conversationTimerWorkflow(input: ConversationTimerInput): Promise<string> {
+  let touched = false;
+  setHandler(touchSignal, () => {
+    touched = true;
+  });
+
+  for (let round = 0; round < MAX_ROUNDS_PER_RUN; round++) {
+    touched = false;
+    const plan = await planConversationTimer(input.conversationId);
+    if (!plan) {
+      upsertSearchAttributes([{ key: AutoResolveAtAttribute, value: null }]);
+      setCurrentDetails("No timer: the conversation is not open (or auto-resolve is off)");
+      if (!touched) return "idle";
+      continue;
+    }
+    upsertSearchAttributes([{ key: AutoResolveAtAttribute, value: new Date(plan.at) }]);
+    setCurrentDetails(`${plan.kind === "resolve" ? "Resolves" : "Reopens"} at ${new Date(plan.at).toISOString()} unless it changes first`);
+    const woken = await condition(() => touched, Math.max(plan.at - Date.now(), 1), { summary: `${plan.kind} at ${new Date(plan.at).toISOString()}` });
+    if (!woken) {
+      const outcome = await fireConversationTimer(input.conversationId, plan.kind);
+      if (outcome && !touched) return outcome;
+    }
+    if (workflowInfo().continueAsNewSuggested) break;
+  }
+  // The signal that arrived during this run is not lost: the next run starts by re-planning.
+  return continueAsNew<typeof conversationTimerWorkflow>(input);
+}
