@@ -36,6 +36,12 @@ function fromPgError(err: PgError): ApiError | undefined {
       return ValidationError.of(attribute, "has already been taken");
     case "23503":
       return ValidationError.of(attribute, "must exist");
+    case "22001":
+      return ValidationError.of(attribute, "is too long");
+    case "22021":
+    case "22P05":
+      // A NUL character, which PostgreSQL text and jsonb cannot hold.
+      return ValidationError.of(attribute, "contains a character that is not allowed");
     case "22P02":
     case "22003":
     case "22007":

@@ -34,29 +34,40 @@ export class User extends BaseModel {
     return this.display_name || this.name;
   }
 
-  static async findByEmail(email: string): Promise<User | undefined> {
-    return User.query().whereRaw("lower(email) = lower(?)", [email]).first();
+  static async findByEmail(email: string, trx?: Knex): Promise<User | undefined> {
+    return User.query(trx).whereRaw("lower(email) = lower(?)", [email]).first();
   }
 
-  /** A confirmed user (the platform skips confirmation) with its api_access_token. */
-  static async createWithToken({ password, ...attributes }: UserAttributes, trx?: Knex): Promise<User> {
-    if (!attributes.email) throw ValidationError.of("email", "can't be blank");
-    if (!attributes.name) throw ValidationError.of("name", "can't be blank");
-    await User.assertEmailFree(attributes.email);
-    const create = async (t: Knex) => {
+  /**
+   * A confirmed user (the platform skips confirmation) with its api_access_token; `alsoDo` runs in the
+   * same transaction, so what the caller links to the user commits or rolls back with it.
+   */
+  static async createWithToken(
+    { password, ...attributes }: UserAttributes,
+    alsoDo: (user: User, trx: Knex) => Promise<void> = async () => {},
+  ): Promise<User> {
+    const { email, name } = attributes;
+    if (!email) throw ValidationError.of("email", "can't be blank");
+    if (!name) throw ValidationError.of("name", "can't be blank");
+    // Hashed before the transaction opens, so a slow hash never holds a pooled connection.
+    const encryptedPassword = password ? await hashPassword(password) : null;
+    return User.transaction(async (t) => {
+      // On the transaction's own connection: a second one from the pool while this one is held can
+      // starve the pool under concurrent requests.
+      await User.assertEmailFree(email, undefined, t);
       const user = await User.query(t).insert({
         ...attributes,
-        name: attributes.name,
-        email: attributes.email,
-        uid: attributes.email,
-        encrypted_password: password ? await hashPassword(password) : null,
+        name,
+        email,
+        uid: email,
+        encrypted_password: encryptedPassword,
         pubsub_token: secureToken(),
         confirmed_at: new Date(),
       }).returning("*");
       await AccessToken.issue("User", user.id, t);
+      await alsoDo(user, t);
       return user;
-    };
-    return trx ? create(trx) : User.transaction(create);
+    });
   }
 
   /** Updates the user; custom attributes merge into the stored ones, as Chatwoot's platform update does. */
@@ -79,8 +90,8 @@ export class User extends BaseModel {
     });
   }
 
-  private static async assertEmailFree(email: string, exceptId?: number): Promise<void> {
-    const existing = await User.findByEmail(email);
+  private static async assertEmailFree(email: string, exceptId?: number, trx?: Knex): Promise<void> {
+    const existing = await User.findByEmail(email, trx);
     if (existing && existing.id !== exceptId) throw ValidationError.of("email", "has already been taken");
   }
 }

@@ -155,6 +155,7 @@ test("show, delete (administrators only) and cross-account isolation", async (t)
   t.is(agentDelete.status, 401);
   const deleted = await h.request("DELETE", `${path(account)}/${contact.id}`, { token: account.admin.token });
   t.is(deleted.status, 200);
+  t.is(deleted.body, undefined, "head :ok has an empty body");
   t.is(await h.knex("contacts").where("id", contact.id).first(), undefined);
   t.is((await h.knex("contact_inboxes").where("contact_id", contact.id)).length, 0);
   t.is((await h.request("GET", `${path(account)}/${contact.id}`, { token: account.admin.token })).status, 404);
@@ -227,4 +228,19 @@ test("destroy_custom_attributes removes the listed keys", async (t) => {
   const response = await h.request("POST", `${path(account)}/${contact.id}/destroy_custom_attributes`, { token: account.agent.token, body: { custom_attributes: ["tier"] } });
   t.is(response.status, 200);
   t.deepEqual(response.body.payload.custom_attributes, {});
+});
+
+test("long values are stored as Chatwoot stores them; a NUL character is 422 and writes nothing", async (t) => {
+  const account = await createAccount(h);
+  const city = "C".repeat(300);
+  const long = await h.request("POST", path(account), { token: account.agent.token, body: { name: "Ann", additional_attributes: { city } } });
+  t.is(long.status, 200);
+  t.is(long.body.payload.contact.additional_attributes.city, city);
+  const longName = await h.request("POST", path(account), { token: account.agent.token, body: { name: "N".repeat(256) } });
+  t.deepEqual(longName.body, { message: "Name is too long (maximum is 255 characters)", attributes: ["name"] });
+
+  const nul = await h.request("POST", path(account), { token: account.agent.token, body: { name: "Ann\u0000" } });
+  t.is(nul.status, 422);
+  t.is(nul.body.message, "contains a character that is not allowed");
+  t.is((await h.knex("contacts").where({ account_id: account.id })).length, 1);
 });

@@ -199,6 +199,9 @@ test("toggle_status resolves, reopens, snoozes until a time, and writes activity
   const snoozed = await toggle({ status: "snoozed", snoozed_until: until });
   t.deepEqual(snoozed.body.payload, { success: true, conversation_id: conversation.id, current_status: "snoozed", snoozed_until: new Date(until * 1000).toISOString() });
   t.is((await toggle({})).body.payload.snoozed_until, null);
+  const tooFar = await toggle({ status: "snoozed", snoozed_until: 99999999999999 });
+  t.is(tooFar.status, 422);
+  t.deepEqual(tooFar.body.attributes, ["snoozed_until"]);
   t.is((await toggle({ status: "pending" }, world.account.admin.token)).body.payload.current_status, "pending");
 
   t.deepEqual(await activityTexts(h, world, conversation.id), [

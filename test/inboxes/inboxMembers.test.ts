@@ -55,6 +55,7 @@ test("add, show, replace and remove inbox members, each change audited with its 
 
   const removed = await h.request("DELETE", path(account), { token, body: { inbox_id: inbox.id, user_ids: [third.id, 999999999] } });
   t.is(removed.status, 200);
+  t.is(removed.body, undefined, "head :ok has an empty body");
   t.deepEqual(ids(await h.request("GET", `${path(account)}/${inbox.id}`, { token })), [account.agent.id]);
 
   const audits = await h.knex("audit_logs").where({ auditable_type: "InboxMember", account_id: account.id }).orderBy("id");

@@ -135,6 +135,7 @@ test("update changes inbox and channel settings, audits the inbox change; delete
 
   const removed = await h.request("DELETE", `${path(account)}/${inbox.id}`, { token: account.admin.token });
   t.is(removed.status, 200);
+  t.is(removed.body, undefined, "head :ok has an empty body");
   t.is(await h.knex("inboxes").where("id", inbox.id).first(), undefined);
   t.is(await h.knex("channel_api").where("id", inbox.channel_id).first(), undefined);
   const destroyed = await h.knex("audit_logs").where({ auditable_type: "Inbox", auditable_id: inbox.id, action: "destroy" }).first();

@@ -39,6 +39,7 @@ test("create, list, update and delete a webhook in Chatwoot's shapes", async (t)
 
   const deleted = await h.request("DELETE", `${path(account)}/${webhook.id}`, { token: account.admin.token });
   t.is(deleted.status, 200);
+  t.is(deleted.body, undefined, "head :ok has an empty body");
   t.deepEqual((await h.request("GET", path(account), { token: account.admin.token })).body.payload.webhooks, []);
   t.is((await h.request("DELETE", `${path(account)}/${webhook.id}`, { token: account.admin.token })).status, 404);
 });

@@ -9,6 +9,7 @@ import { authorize, requireAdministrator } from "../../../policies";
 import { presentAgentBot } from "../../../presenters/agentBot";
 import { auditAgentBot } from "./audit";
 import { agentBotBody, agentBotResponse } from "./schema";
+import { headOk } from "../../../http/headOk";
 
 /** As AgentBotPresenter: the token only for the account's own bots, the secret only for administrators. */
 async function present(ctx: AppContext, bot: AgentBot) {
@@ -84,7 +85,7 @@ export function registerAgentBotRoutes(router: ApiRouter) {
         await bot.destroy(trx);
         await auditAgentBot(ctx, trx, bot, undefined);
       });
-      ctx.status = 200;
+      headOk(ctx);
     },
   );
 

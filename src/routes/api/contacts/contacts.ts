@@ -12,6 +12,7 @@ import { canSeeInbox } from "../../../policies/inboxes";
 import { presentContact } from "../../../presenters/contact";
 import { inboxRecord, presentInbox } from "../../../presenters/inbox";
 import { createContact, removeCustomAttributes, updateContact } from "../../../services/contacts";
+import { headOk } from "../../../http/headOk";
 import {
   contactableInboxesEnvelope,
   contactCreate,
@@ -146,7 +147,7 @@ export function registerContactRoutes(router: ApiRouter) {
     requireAdministrator(ctx);
     const contact = await findContact(ctx, params.id);
     await Contact.transaction((trx) => contact.destroyWithDependents(trx));
-    ctx.status = 200;
+    headOk(ctx);
   });
 
   router.route(

@@ -31,9 +31,3 @@ export async function findConversation(ctx: AppContext, displayId: number): Prom
   if (!inbox || !(await canSeeInbox(ctx, inbox))) throw PermissionDenied();
   return conversation;
 }
-
-/** Rails' `head :ok`: 200 with an empty body. */
-export function headOk(ctx: AppContext): void {
-  ctx.status = 200;
-  ctx.body = "";
-}

@@ -11,7 +11,8 @@ import { presentConversation } from "../../../presenters/conversation";
 import { iso } from "../../../presenters/time";
 import { createConversation, loadConversationGraphs, setPriority, toggleStatus } from "../../../services/conversations";
 import { senderFor } from "../../../services/messages";
-import { actorOf, findConversation, headOk, usersOnly } from "./access";
+import { headOk } from "../../../http/headOk";
+import { actorOf, findConversation, usersOnly } from "./access";
 import {
   type ConversationListQuery,
   conversationCreate,

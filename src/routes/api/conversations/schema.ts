@@ -14,6 +14,8 @@ export const timeInput = z
     z.iso.datetime({ offset: true }).transform((value) => Date.parse(value) / 1000),
   ])
   .transform((seconds) => new Date(seconds * 1000))
+  // A number too large for a date is refused here rather than failing when the time is written.
+  .pipe(z.date({ error: "is not a valid time" }).max(new Date("9999-12-31T23:59:59Z"), { error: "is not a valid time" }))
   .nullable();
 
 /** `labels[]=a&labels[]=b`, `labels=a&labels=b` or `labels=a,b`. */

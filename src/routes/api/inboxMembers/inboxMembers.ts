@@ -10,6 +10,7 @@ import { findVisibleInbox } from "../../../policies/inboxes";
 import { presentInboxMember } from "../../../presenters/inbox";
 import { auditActor, recordAudit, snapshot, type AuditActor } from "../../../services/audit";
 import { inboxMembersBody, inboxMembersEnvelope, inboxMembersParams } from "./schema";
+import { headOk } from "../../../http/headOk";
 
 const AUDITED = ["inbox_id", "user_id"] as const;
 
@@ -84,7 +85,7 @@ export function registerInboxMemberRoutes(router: ApiRouter) {
       await InboxMember.transaction(async (trx) => {
         await auditMembers(trx, auditActor(ctx), await InboxMember.removeMembers(trx, inbox.id, body.user_ids), "destroy");
       });
-      ctx.status = 200;
+      headOk(ctx);
     },
   );
 }

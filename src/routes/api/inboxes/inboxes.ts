@@ -12,6 +12,7 @@ import { requireAdministrator } from "../../../policies";
 import { findVisibleInbox, visibleInboxes } from "../../../policies/inboxes";
 import { presentInbox } from "../../../presenters/inbox";
 import { auditActor, diff, recordAudit, snapshot } from "../../../services/audit";
+import { headOk } from "../../../http/headOk";
 import {
   API_CHANNEL_KEYS,
   DEFAULT_WIDGET_FEATURE_FLAGS,
@@ -126,7 +127,7 @@ export function registerInboxRoutes(router: ApiRouter) {
       await inbox.destroyWithDependents(trx);
       await audit(ctx, trx, inbox, "destroy", snapshot(inbox, AUDITED));
     });
-    ctx.status = 200;
+    headOk(ctx);
   });
 
   router.route(
@@ -136,7 +137,7 @@ export function registerInboxRoutes(router: ApiRouter) {
       const botId = body.agent_bot ?? null;
       if (botId !== null && !(await AgentBot.accessibleTo(inbox.account_id).findById(botId))) throw NotFound();
       await AgentBotInbox.transaction((trx) => AgentBotInbox.setBot(trx, inbox.account_id, inbox.id, botId));
-      ctx.status = 200;
+      headOk(ctx);
     },
   );
 

@@ -11,6 +11,7 @@ import { requireAdministrator } from "../../../policies";
 import { presentDelivery, presentWebhook } from "../../../presenters/webhook";
 import { auditActor, diff, recordAudit, snapshot } from "../../../services/audit";
 import { redeliver } from "../../../services/webhookDeliveries";
+import { headOk } from "../../../http/headOk";
 import {
   deliveriesEnvelope,
   deliveriesQuery,
@@ -119,7 +120,7 @@ export function registerWebhookRoutes(router: ApiRouter) {
         changes: snapshot(webhook, AUDITED),
       });
     });
-    ctx.status = 200;
+    headOk(ctx);
   });
 
   router.route(

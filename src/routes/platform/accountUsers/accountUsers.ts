@@ -9,6 +9,7 @@ import { presentAccountUser } from "../../../presenters/user";
 import { auditActor, auditChange } from "../../../services/audit";
 import { permissible } from "../permissible";
 import { accountUserCreate, accountUserDelete, accountUserResponse } from "./schema";
+import { headOk } from "../../../http/headOk";
 
 /** What Chatwoot's Enterprise::Audit::AccountUser audits. */
 const AUDITED = ["availability", "role", "account_id", "inviter_id", "user_id"] as const;
@@ -52,7 +53,7 @@ export function registerPlatformAccountUserRoutes(router: ApiRouter) {
         await trx("inbox_members").where({ account_id: account.id, user_id: body.user_id }).delete();
         await auditChange(trx, auditActor(ctx), { accountId: account.id, auditableType: "AccountUser", keys: AUDITED, before: accountUser });
       });
-      ctx.status = 200;
+      headOk(ctx);
     },
   );
 }

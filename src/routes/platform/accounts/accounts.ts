@@ -9,6 +9,7 @@ import { updateAccount } from "../../../services/accounts";
 import { auditActor } from "../../../services/audit";
 import { permissible, platformApp } from "../permissible";
 import { platformAccountCreate, platformAccountResponse, platformAccountUpdate } from "./schema";
+import { headOk } from "../../../http/headOk";
 
 export function registerPlatformAccountRoutes(router: ApiRouter) {
   const find = (id: number) => () => Account.findLive(id);
@@ -55,7 +56,7 @@ export function registerPlatformAccountRoutes(router: ApiRouter) {
     async (ctx, { params }) => {
       const account = await permissible(ctx, "Account", find(params.id));
       await requestAccountDeletion(ctx.deps, account);
-      ctx.status = 200;
+      headOk(ctx);
     },
   );
 }

@@ -9,6 +9,7 @@ import { presentPlatformAgentBot } from "../../../presenters/agentBot";
 import { auditAgentBot } from "../../api/agentBots/audit";
 import { permissible, platformApp } from "../permissible";
 import { platformAgentBotBody, platformAgentBotResponse } from "./schema";
+import { headOk } from "../../../http/headOk";
 
 async function present(bot: AgentBot, token?: string) {
   return presentPlatformAgentBot(bot, token ?? (await AccessToken.tokenOf("AgentBot", bot.id)));
@@ -75,7 +76,7 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
         await bot.destroy(trx);
         await auditAgentBot(ctx, trx, bot, undefined);
       });
-      ctx.status = 200;
+      headOk(ctx);
     },
   );
 }

@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import type { AppContext } from "../../../http/context";
 import type { ApiRouter } from "../../../http/router";
 import { idParams } from "../../../http/schemas";
@@ -7,6 +8,7 @@ import { User } from "../../../models/User";
 import { presentPlatformUser } from "../../../presenters/user";
 import { permissible, platformApp } from "../permissible";
 import { platformUserCreate, platformUserResponse, platformUserUpdate } from "./schema";
+import { headOk } from "../../../http/headOk";
 
 async function present(user: User) {
   const [token, memberships] = await Promise.all([AccessToken.tokenOf("User", user.id), AccountUser.membershipsOf(user.id)]);
@@ -21,11 +23,9 @@ export function registerPlatformUserRoutes(router: ApiRouter) {
     async (ctx: AppContext, { body }) => {
       // Chatwoot's User.from_email: an existing user is handed to this app unchanged.
       const existing = body.email ? await User.findByEmail(body.email) : undefined;
-      const user = await User.transaction(async (trx) => {
-        const adopted = existing ?? (await User.createWithToken(body, trx));
-        await platformApp(ctx).permit("User", adopted.id, trx);
-        return adopted;
-      });
+      const permit = (user: User, trx?: Knex) => platformApp(ctx).permit("User", user.id, trx);
+      const user = existing ?? (await User.createWithToken(body, permit));
+      if (existing) await permit(existing);
       ctx.body = await present(user);
     },
   );
@@ -49,7 +49,7 @@ export function registerPlatformUserRoutes(router: ApiRouter) {
     { method: "delete", path: "/users/:id", summary: "Delete a user", params: idParams },
     async (ctx, { params }) => {
       await (await permissible(ctx, "User", find(params.id))).destroy();
-      ctx.status = 200;
+      headOk(ctx);
     },
   );
 }
