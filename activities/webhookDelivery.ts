@@ -6,9 +6,12 @@ export function createWebhookDeliveryActivities({ knex }: AppDeps) {
   const config = loadDeliveryConfig();
   return {
     attemptDelivery: (input: DeliveryWorkflowInput) => attemptDelivery(knex, config, input),
-    handleDeliveryFailure: async (deliveryId: string) => {
-      const delivery = await markDeliveryFailed(knex, deliveryId);
-      if (delivery) await onDeliveryFailed(knex, delivery);
-    },
+    // One transaction: if the failure handling throws, the row stays pending and the activity's retry
+    // does both again, instead of finding it already failed and skipping the handling.
+    handleDeliveryFailure: (deliveryId: string) =>
+      knex.transaction(async (trx) => {
+        const delivery = await markDeliveryFailed(trx, deliveryId);
+        if (delivery) await onDeliveryFailed(trx, delivery);
+      }),
   };
 }

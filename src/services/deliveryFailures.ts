@@ -26,7 +26,7 @@ export async function onDeliveryFailed(db: Knex, delivery: WebhookDelivery): Pro
   }
   if (delivery.target_type === "agent_bot" && event?.conversation_id) {
     const conversation = await Conversation.query(db).findOne({ id: event.conversation_id, account_id: delivery.account_id });
-    const account = await Account.findLive(delivery.account_id);
+    const account = await Account.findLive(delivery.account_id, db);
     if (conversation?.status === "pending" && account && !account.settings.keep_pending_on_bot_failure) {
       await openConversation(db, conversation, null, { activityContent: BOT_ERROR_REOPENED_ACTIVITY });
     }

@@ -110,9 +110,20 @@ export async function startDeliveryWorkflow(deps: AppDeps, delivery: WebhookDeli
 
 /** Sends the delivery again from scratch (operator action); refused while an attempt is still running. */
 export async function redeliver(deps: AppDeps, delivery: WebhookDelivery): Promise<WebhookDelivery> {
-  if (delivery.status === "pending") throw CouldNotProcess("Delivery is still in progress");
-  const reset = await WebhookDelivery.query(deps.knex).patchAndFetchById(delivery.id, { status: "pending", last_error: null, updated_at: new Date() });
-  await startDeliveryWorkflow(deps, reset, loadDeliveryConfig(), Date.now());
+  // Conditional, so two operators clicking at once start one redelivery, not two.
+  const [reset] = await WebhookDelivery.query(deps.knex)
+    .patch({ status: "pending", last_error: null, updated_at: new Date() })
+    .where("id", delivery.id)
+    .whereNot("status", "pending")
+    .returning("*");
+  if (!reset) throw CouldNotProcess("Delivery is still in progress");
+  try {
+    await startDeliveryWorkflow(deps, reset, loadDeliveryConfig(), Date.now());
+  } catch (err) {
+    // Not started: put the row back, or it would stay pending and refuse every later redelivery.
+    await WebhookDelivery.query(deps.knex).patch({ status: delivery.status, last_error: delivery.last_error }).where("id", delivery.id);
+    throw err;
+  }
   return reset;
 }
 
