@@ -26,6 +26,11 @@ export interface RouteSpec<P extends ZodObject | undefined, Q extends ZodType | 
   status?: number;
   /** Extra middleware run before the handler, after authentication (e.g. agent-bot allowance). */
   middleware?: RouteMiddleware[];
+  /**
+   * The role check, run before the request is validated: as in Chatwoot, where Pundit's check is a
+   * before_action, a caller without the role gets 401 whatever the body holds.
+   */
+  authorize?: (ctx: AppContext) => void;
 }
 
 type Out<S> = S extends ZodType ? z.output<S> : undefined;
@@ -73,7 +78,10 @@ export class ApiRouter {
       return { params, query, body } as RouteInput<P, Q, B>;
     };
     const middleware = [...(this.options.middleware ?? []), ...(spec.middleware ?? [])];
-    this.koa[spec.method](spec.path, ...middleware, async (ctx) => handler(ctx, await validate(ctx)));
+    this.koa[spec.method](spec.path, ...middleware, async (ctx) => {
+      spec.authorize?.(ctx);
+      await handler(ctx, await validate(ctx));
+    });
     return this;
   }
 

@@ -87,6 +87,7 @@ test("resource validations answer 422 VALIDATION_ERROR with details per field", 
 test("mutations need an administrator; agents read", async (t) => {
   const denied = await api.post("/resources", { name: "X" }, account.agent.token);
   t.deepEqual([denied.status, denied.body], [401, { error: "You are not authorized to do this action" }]);
+  t.is((await api.post("/resources", { slot_duration_min: 1 }, account.agent.token)).status, 401, "the role is checked before the body");
   t.is((await api.get("/resources", account.agent.token)).status, 200);
   const resource = await api.create("/resources", { name: "Z" });
   t.is((await api.patch(`/resources/${resource.id}/work_rules`, { rules: [] }, account.agent.token)).status, 401);

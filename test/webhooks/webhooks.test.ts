@@ -87,6 +87,9 @@ test("webhooks are for administrators of the account only", async (t) => {
   const denied = await h.request("GET", path(account), { token: account.agent.token });
   t.is(denied.status, 401);
   t.deepEqual(denied.body, { error: "You are not authorized to do this action" });
+  // The role is checked before the body, as Pundit's before_action is: an agent learns nothing from validation.
+  const deniedInvalid = await h.request("POST", path(account), { token: account.agent.token, body: { url: 42, subscriptions: ["nope"] } });
+  t.deepEqual([deniedInvalid.status, deniedInvalid.body], [401, { error: "You are not authorized to do this action" }]);
   const other = await createAccount(h, "Other");
   const created = await h.request("POST", path(account), { token: account.admin.token, body: { url: "https://example.com/mine" } });
   const id = created.body.payload.webhook.id;

@@ -50,9 +50,8 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create an agent bot", params: accountParams, body: agentBotBody, response: agentBotResponse },
+    { authorize: requireAdministrator, method: "post", path, summary: "Create an agent bot", params: accountParams, body: agentBotBody, response: agentBotResponse },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       const bot = await AgentBot.transaction(async (trx) => {
         const { bot: created } = await AgentBot.createWithToken({ ...body, account_id: ctx.state.account!.id }, trx);
         await auditAgentBot(ctx, trx, undefined, created);
@@ -63,9 +62,8 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "patch", path: `${path}/:id`, summary: "Update an agent bot", params: accountResourceParams, body: agentBotBody, response: agentBotResponse },
+    { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update an agent bot", params: accountResourceParams, body: agentBotBody, response: agentBotResponse },
     async (ctx, { params, body }) => {
-      requireAdministrator(ctx);
       const bot = await ownBot(ctx, params.id);
       const updated = await AgentBot.transaction(async (trx) => {
         const after = await AgentBot.query(trx).patchAndFetchById(bot.id, body);
@@ -77,9 +75,8 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "delete", path: `${path}/:id`, summary: "Delete an agent bot", params: accountResourceParams },
+    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete an agent bot", params: accountResourceParams },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       const bot = await ownBot(ctx, params.id);
       await AgentBot.transaction(async (trx) => {
         await bot.destroy(trx);
@@ -90,9 +87,8 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${path}/:id/reset_access_token`, summary: "Issue a new access token for the bot", params: accountResourceParams, response: agentBotResponse },
+    { authorize: requireAdministrator, method: "post", path: `${path}/:id/reset_access_token`, summary: "Issue a new access token for the bot", params: accountResourceParams, response: agentBotResponse },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       const bot = await ownBot(ctx, params.id);
       await AccessToken.rotate("AgentBot", bot.id);
       ctx.body = await present(ctx, bot);
@@ -100,9 +96,8 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${path}/:id/reset_secret`, summary: "Issue a new webhook signing secret for the bot", params: accountResourceParams, response: agentBotResponse },
+    { authorize: requireAdministrator, method: "post", path: `${path}/:id/reset_secret`, summary: "Issue a new webhook signing secret for the bot", params: accountResourceParams, response: agentBotResponse },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       const bot = await ownBot(ctx, params.id);
       ctx.body = await present(ctx, await bot.resetSecret());
     },

@@ -143,8 +143,7 @@ export function registerContactRoutes(router: ApiRouter) {
     );
   }
 
-  router.route({ method: "delete", path: `${path}/:id`, summary: "Delete a contact with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
-    requireAdministrator(ctx);
+  router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a contact with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
     const contact = await findContact(ctx, params.id);
     await Contact.transaction((trx) => contact.destroyWithDependents(trx));
     headOk(ctx);

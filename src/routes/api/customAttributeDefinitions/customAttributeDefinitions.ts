@@ -47,9 +47,8 @@ export function registerCustomAttributeDefinitionRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a custom attribute definition", params: accountParams, body: definitionBody, response: definitionResponse },
+    { authorize: requireAdministrator, method: "post", path, summary: "Create a custom attribute definition", params: accountParams, body: definitionBody, response: definitionResponse },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       const attributes = { ...definedOnly(body), account_id: ctx.state.account!.id };
       await CustomAttributeDefinition.validate(CustomAttributeDefinition.knex(), attributes);
       const created = await keyUnique(() => CustomAttributeDefinition.query().insert(attributes).returning("*"));
@@ -59,9 +58,8 @@ export function registerCustomAttributeDefinitionRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:id`, summary: "Update a custom attribute definition", params: accountResourceParams, body: definitionBody, response: definitionResponse },
+      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update a custom attribute definition", params: accountResourceParams, body: definitionBody, response: definitionResponse },
       async (ctx, { params, body }) => {
-        requireAdministrator(ctx);
         const definition = await findDefinition(ctx, params.id);
         const changes = definedOnly(body);
         await CustomAttributeDefinition.validate(CustomAttributeDefinition.knex(), { ...definition, ...changes }, definition);
@@ -71,9 +69,8 @@ export function registerCustomAttributeDefinitionRoutes(router: ApiRouter) {
   }
 
   router.route(
-    { method: "delete", path: `${path}/:id`, summary: "Delete a custom attribute definition", params: accountResourceParams, status: 204 },
+    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a custom attribute definition", params: accountResourceParams, status: 204 },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       await CustomAttributeDefinition.query().deleteById((await findDefinition(ctx, params.id)).id);
       ctx.status = 204;
     },

@@ -33,9 +33,8 @@ async function presentMembers(inbox: Inbox) {
   return { payload: (await InboxMember.membersOf(inbox.account_id, inbox.id)).map(presentInboxMember) };
 }
 
-/** The inbox named in the body, for an administrator changing its members; user ids must be users of the account. */
+/** The inbox named in the body whose members change; user ids must be users of the account. */
 async function inboxToChange(ctx: AppContext, inboxId: number, userIds: number[]): Promise<Inbox> {
-  requireAdministrator(ctx);
   const inbox = await Inbox.findInAccount(ctx.state.account!.id, inboxId);
   if (!inbox) throw NotFound();
   await InboxMember.assertAccountUsers(inbox.account_id, userIds);
@@ -53,7 +52,7 @@ export function registerInboxMemberRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Add agents to an inbox", params: accountParams, body: inboxMembersBody, response: inboxMembersEnvelope },
+    { authorize: requireAdministrator, method: "post", path, summary: "Add agents to an inbox", params: accountParams, body: inboxMembersBody, response: inboxMembersEnvelope },
     async (ctx, { body }) => {
       const inbox = await inboxToChange(ctx, body.inbox_id, body.user_ids);
       await InboxMember.transaction(async (trx) => {
@@ -64,7 +63,7 @@ export function registerInboxMemberRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "patch", path, summary: "Make the inbox's agents exactly user_ids", params: accountParams, body: inboxMembersBody, response: inboxMembersEnvelope },
+    { authorize: requireAdministrator, method: "patch", path, summary: "Make the inbox's agents exactly user_ids", params: accountParams, body: inboxMembersBody, response: inboxMembersEnvelope },
     async (ctx, { body }) => {
       const inbox = await inboxToChange(ctx, body.inbox_id, body.user_ids);
       await InboxMember.transaction(async (trx) => {
@@ -77,9 +76,8 @@ export function registerInboxMemberRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "delete", path, summary: "Remove agents from an inbox", params: accountParams, body: inboxMembersBody },
+    { authorize: requireAdministrator, method: "delete", path, summary: "Remove agents from an inbox", params: accountParams, body: inboxMembersBody },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       const inbox = await Inbox.findInAccount(ctx.state.account!.id, body.inbox_id);
       if (!inbox) throw NotFound();
       await InboxMember.transaction(async (trx) => {

@@ -59,8 +59,7 @@ async function audit(ctx: AppContext, trx: Knex.Transaction, inbox: Inbox, actio
   await recordAudit(trx, auditActor(ctx), { accountId: inbox.account_id, auditableType: "Inbox", auditableId: inbox.id, action, changes });
 }
 
-async function findAdministeredInbox(ctx: AppContext, id: number): Promise<Inbox> {
-  requireAdministrator(ctx);
+async function findAccountInbox(ctx: AppContext, id: number): Promise<Inbox> {
   const inbox = await Inbox.findInAccount(ctx.state.account!.id, id);
   if (!inbox) throw NotFound();
   return inbox;
@@ -81,9 +80,8 @@ export function registerInboxRoutes(router: ApiRouter) {
   });
 
   router.route(
-    { method: "post", path, summary: "Create an API or web widget inbox", params: accountParams, body: inboxCreate, response: inboxResponse },
+    { authorize: requireAdministrator, method: "post", path, summary: "Create an API or web widget inbox", params: accountParams, body: inboxCreate, response: inboxResponse },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       const { channel: channelInput, ...inboxInput } = body;
       const channelType = CHANNEL_REQUEST_TYPES[channelInput.type];
       const channelDefaults = channelType === "Channel::WebWidget" ? { selected_feature_flags: DEFAULT_WIDGET_FEATURE_FLAGS } : {};
@@ -104,9 +102,9 @@ export function registerInboxRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:id`, summary: "Update an inbox and its channel settings", params: accountResourceParams, body: inboxUpdate, response: inboxResponse },
+      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update an inbox and its channel settings", params: accountResourceParams, body: inboxUpdate, response: inboxResponse },
       async (ctx, { params, body }) => {
-        const inbox = await findAdministeredInbox(ctx, params.id);
+        const inbox = await findAccountInbox(ctx, params.id);
         const { channel: channelInput, ...inboxInput } = body;
         const result = await Inbox.transaction(async (trx) => {
           const attributes = definedOnly(inboxInput) as Partial<Inbox>;
@@ -121,8 +119,8 @@ export function registerInboxRoutes(router: ApiRouter) {
     );
   }
 
-  router.route({ method: "delete", path: `${path}/:id`, summary: "Delete an inbox with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
-    const inbox = await findAdministeredInbox(ctx, params.id);
+  router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete an inbox with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
+    const inbox = await findAccountInbox(ctx, params.id);
     await Inbox.transaction(async (trx) => {
       await inbox.destroyWithDependents(trx);
       await audit(ctx, trx, inbox, "destroy", snapshot(inbox, AUDITED));
@@ -131,9 +129,9 @@ export function registerInboxRoutes(router: ApiRouter) {
   });
 
   router.route(
-    { method: "post", path: `${path}/:id/set_agent_bot`, summary: "Attach an agent bot to the inbox (null detaches it)", params: accountResourceParams, body: setAgentBotBody },
+    { authorize: requireAdministrator, method: "post", path: `${path}/:id/set_agent_bot`, summary: "Attach an agent bot to the inbox (null detaches it)", params: accountResourceParams, body: setAgentBotBody },
     async (ctx, { params, body }) => {
-      const inbox = await findAdministeredInbox(ctx, params.id);
+      const inbox = await findAccountInbox(ctx, params.id);
       const botId = body.agent_bot ?? null;
       if (botId !== null && !(await AgentBot.accessibleTo(inbox.account_id).findById(botId))) throw NotFound();
       await AgentBotInbox.transaction((trx) => AgentBotInbox.setBot(trx, inbox.account_id, inbox.id, botId));
@@ -142,9 +140,9 @@ export function registerInboxRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${path}/:id/reset_secret`, summary: "Issue a new webhook signing secret for an API inbox", params: accountResourceParams, response: inboxResponse },
+    { authorize: requireAdministrator, method: "post", path: `${path}/:id/reset_secret`, summary: "Issue a new webhook signing secret for an API inbox", params: accountResourceParams, response: inboxResponse },
     async (ctx, { params }) => {
-      const inbox = await findAdministeredInbox(ctx, params.id);
+      const inbox = await findAccountInbox(ctx, params.id);
       if (inbox.channel_type !== "Channel::Api") throw NotFound();
       const channel = await Inbox.transaction((trx) => inbox.updateChannel(trx, { secret: secureToken() }));
       ctx.body = present(ctx, inbox, channel);

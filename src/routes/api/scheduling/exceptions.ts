@@ -61,26 +61,23 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   });
 
   router.route(
-    { method: "post", path: holidays, summary: "Create a holiday", params: accountParams, body: holidayCreate, response: one(holidayResponse), status: 201 },
+    { authorize: requireAdministrator, method: "post", path: holidays, summary: "Create a holiday", params: accountParams, body: holidayCreate, response: one(holidayResponse), status: 201 },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       created(ctx, presentHoliday(await Holiday.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
     },
   );
 
   router.route(
-    { method: "patch", path: `${holidays}/:id`, summary: "Update a holiday", params: accountItemParams, body: holidayUpdate, response: one(holidayResponse) },
+    { authorize: requireAdministrator, method: "patch", path: `${holidays}/:id`, summary: "Update a holiday", params: accountItemParams, body: holidayUpdate, response: one(holidayResponse) },
     async (ctx, { params, body }) => {
-      requireAdministrator(ctx);
       const holiday = await findHoliday(ctx, params.id);
       ok(ctx, presentHoliday(await holiday.$query().patchAndFetch(body)));
     },
   );
 
   router.route(
-    { method: "delete", path: `${holidays}/:id`, summary: "Delete a holiday", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${holidays}/:id`, summary: "Delete a holiday", params: accountItemParams, response: deleted },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       const holiday = await findHoliday(ctx, params.id);
       await holiday.$query().delete();
       removed(ctx, holiday.id);
@@ -101,9 +98,8 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "post", path: overrides, summary: "Create a workday override", params: accountParams, body: overrideCreate, response: one(overrideResponse), status: 201 },
+    { authorize: requireAdministrator, method: "post", path: overrides, summary: "Create a workday override", params: accountParams, body: overrideCreate, response: one(overrideResponse), status: 201 },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       await requireResources(ctx, [body.resource_id]);
       validateOverride(body);
       created(ctx, presentWorkdayOverride(await WorkdayOverride.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
@@ -111,9 +107,8 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "patch", path: `${overrides}/:id`, summary: "Update a workday override", params: accountItemParams, body: overrideUpdate, response: one(overrideResponse) },
+    { authorize: requireAdministrator, method: "patch", path: `${overrides}/:id`, summary: "Update a workday override", params: accountItemParams, body: overrideUpdate, response: one(overrideResponse) },
     async (ctx, { params, body }) => {
-      requireAdministrator(ctx);
       const override = await findOverride(ctx, params.id);
       if (body.resource_id) await requireResources(ctx, [body.resource_id]);
       validateOverride({ ...presentWorkdayOverride(override), ...body });
@@ -122,9 +117,8 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "delete", path: `${overrides}/:id`, summary: "Delete a workday override", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${overrides}/:id`, summary: "Delete a workday override", params: accountItemParams, response: deleted },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       const override = await findOverride(ctx, params.id);
       await override.$query().delete();
       removed(ctx, override.id);
@@ -145,9 +139,8 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "post", path: timeOffs, summary: "Create time off", params: accountParams, body: timeOffCreate, response: one(timeOffResponse), status: 201 },
+    { authorize: requireAdministrator, method: "post", path: timeOffs, summary: "Create time off", params: accountParams, body: timeOffCreate, response: one(timeOffResponse), status: 201 },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       if (body.resource_id) await requireResources(ctx, [body.resource_id]);
       validateTimeOff(body);
       created(ctx, presentTimeOff(await TimeOff.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
@@ -155,9 +148,8 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "patch", path: `${timeOffs}/:id`, summary: "Update time off", params: accountItemParams, body: timeOffUpdate, response: one(timeOffResponse) },
+    { authorize: requireAdministrator, method: "patch", path: `${timeOffs}/:id`, summary: "Update time off", params: accountItemParams, body: timeOffUpdate, response: one(timeOffResponse) },
     async (ctx, { params, body }) => {
-      requireAdministrator(ctx);
       const timeOff = await findTimeOff(ctx, params.id);
       if (body.resource_id) await requireResources(ctx, [body.resource_id]);
       validateTimeOff({ starts_at: timeOff.starts_at, ends_at: timeOff.ends_at, ...body });
@@ -166,9 +158,8 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "delete", path: `${timeOffs}/:id`, summary: "Delete time off", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${timeOffs}/:id`, summary: "Delete time off", params: accountItemParams, response: deleted },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       const timeOff = await findTimeOff(ctx, params.id);
       await timeOff.$query().delete();
       removed(ctx, timeOff.id);

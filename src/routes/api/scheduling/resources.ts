@@ -58,9 +58,8 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a scheduling resource", params: accountParams, body: resourceCreate, response: one(resourceResponse), status: 201 },
+    { authorize: requireAdministrator, method: "post", path, summary: "Create a scheduling resource", params: accountParams, body: resourceCreate, response: one(resourceResponse), status: 201 },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       await validateResource(ctx, body, body);
       const resource = await Resource.query().insert({ ...body, account_id: ctx.state.account!.id }).returning("*");
       created(ctx, presentResource(resource));
@@ -68,9 +67,8 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "patch", path: `${path}/:id`, summary: "Update a scheduling resource", params: accountItemParams, body: resourceUpdate, response: one(resourceResponse) },
+    { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update a scheduling resource", params: accountItemParams, body: resourceUpdate, response: one(resourceResponse) },
     async (ctx, { params, body }) => {
-      requireAdministrator(ctx);
       const resource = await findResource(ctx, params.id);
       await validateResource(ctx, { compensation_type: resource.compensation_type, compensation_value: resource.compensation_value, ...body }, body);
       ok(ctx, presentResource(await resource.$query().patchAndFetch(body)));
@@ -78,9 +76,8 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "delete", path: `${path}/:id`, summary: "Delete a scheduling resource and its rules, overrides, time off and prices", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a scheduling resource and its rules, overrides, time off and prices", params: accountItemParams, response: deleted },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       const resource = await findResource(ctx, params.id);
       // Bookings keep their history: such a resource is deactivated instead (active: false).
       if (await Resource.hasAppointments(resource.id)) throw invalid({ base: ["Resource has appointments; deactivate it instead"] });
@@ -112,9 +109,8 @@ function registerRuleSetRoutes<R extends WorkRule | BreakRule>(
   );
 
   router.route(
-    { method: "patch", path, summary: `Replace a resource's ${what}`, params: resourceRulesParams, body: bodySchema, response: many(responseSchema) },
+    { authorize: requireAdministrator, method: "patch", path, summary: `Replace a resource's ${what}`, params: resourceRulesParams, body: bodySchema, response: many(responseSchema) },
     async (ctx, { params, body }) => {
-      requireAdministrator(ctx);
       const resource = await findResource(ctx, params.resource_id);
       list(ctx, (await model.replaceSet(resource, body.rules as WeeklyRuleAttributes[])).map(present));
     },

@@ -43,15 +43,15 @@ export function registerServiceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a scheduling service", params: accountParams, body: serviceCreate, response: one(serviceResponse), status: 201 },
+    { authorize: requireAdministrator, method: "post", path, summary: "Create a scheduling service", params: accountParams, body: serviceCreate, response: one(serviceResponse), status: 201 },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       created(ctx, presentService(await save(ctx, undefined, body)));
     },
   );
 
   router.route(
     {
+      authorize: requireAdministrator,
       method: "patch",
       path: `${path}/:id`,
       summary: "Update a scheduling service; `prices` replaces the per-resource price set",
@@ -60,15 +60,13 @@ export function registerServiceRoutes(router: ApiRouter, base: string) {
       response: one(serviceResponse),
     },
     async (ctx, { params, body }) => {
-      requireAdministrator(ctx);
       ok(ctx, presentService(await save(ctx, await findService(ctx, params.id), body)));
     },
   );
 
   router.route(
-    { method: "delete", path: `${path}/:id`, summary: "Delete a scheduling service and its prices", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a scheduling service and its prices", params: accountItemParams, response: deleted },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       const service = await findService(ctx, params.id);
       await service.$query().delete();
       removed(ctx, service.id);

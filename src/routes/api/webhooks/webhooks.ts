@@ -53,16 +53,14 @@ async function present(webhook: Webhook) {
 export function registerWebhookRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/webhooks";
 
-  router.route({ method: "get", path, summary: "List webhooks", params: accountParams, response: webhooksEnvelope }, async (ctx) => {
-    requireAdministrator(ctx);
+  router.route({ authorize: requireAdministrator, method: "get", path, summary: "List webhooks", params: accountParams, response: webhooksEnvelope }, async (ctx) => {
     const webhooks = await Webhook.query().where("account_id", ctx.state.account!.id).orderBy("id");
     ctx.body = { payload: { webhooks: await Promise.all(webhooks.map(present)) } };
   });
 
   router.route(
-    { method: "post", path, summary: "Create a webhook", params: accountParams, body: webhookCreate, response: webhookEnvelope },
+    { authorize: requireAdministrator, method: "post", path, summary: "Create a webhook", params: accountParams, body: webhookCreate, response: webhookEnvelope },
     async (ctx, { body }) => {
-      requireAdministrator(ctx);
       await validate(ctx, body);
       const webhook = await Webhook.transaction(async (trx) => {
         const created = await Webhook.query(trx)
@@ -89,9 +87,8 @@ export function registerWebhookRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:id`, summary: "Update a webhook", params: accountResourceParams, body: webhookUpdate, response: webhookEnvelope },
+      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update a webhook", params: accountResourceParams, body: webhookUpdate, response: webhookEnvelope },
       async (ctx, { params, body }) => {
-        requireAdministrator(ctx);
         const webhook = await findWebhook(ctx, params.id);
         await validate(ctx, body, webhook.id);
         const updated = await Webhook.transaction(async (trx) => {
@@ -107,8 +104,7 @@ export function registerWebhookRoutes(router: ApiRouter) {
     );
   }
 
-  router.route({ method: "delete", path: `${path}/:id`, summary: "Delete a webhook", params: accountResourceParams }, async (ctx, { params }) => {
-    requireAdministrator(ctx);
+  router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a webhook", params: accountResourceParams }, async (ctx, { params }) => {
     const webhook = await findWebhook(ctx, params.id);
     await Webhook.transaction(async (trx) => {
       await Webhook.query(trx).deleteById(webhook.id);
@@ -124,9 +120,8 @@ export function registerWebhookRoutes(router: ApiRouter) {
   });
 
   router.route(
-    { method: "get", path: `${path}/:id/deliveries`, summary: "Delivery log of a webhook, newest first", params: accountResourceParams, query: deliveriesQuery, response: deliveriesEnvelope },
+    { authorize: requireAdministrator, method: "get", path: `${path}/:id/deliveries`, summary: "Delivery log of a webhook, newest first", params: accountResourceParams, query: deliveriesQuery, response: deliveriesEnvelope },
     async (ctx, { params, query }) => {
-      requireAdministrator(ctx);
       const webhook = await findWebhook(ctx, params.id);
       const base = WebhookDelivery.query().where({ webhook_id: webhook.id, account_id: webhook.account_id });
       const [{ count }] = (await base.clone().count("* as count")) as unknown as [{ count: string }];
@@ -139,9 +134,8 @@ export function registerWebhookRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${path}/:id/deliveries/:delivery_id/redeliver`, summary: "Send a delivery again", params: deliveryParams, response: deliveryEnvelope },
+    { authorize: requireAdministrator, method: "post", path: `${path}/:id/deliveries/:delivery_id/redeliver`, summary: "Send a delivery again", params: deliveryParams, response: deliveryEnvelope },
     async (ctx, { params }) => {
-      requireAdministrator(ctx);
       const webhook = await findWebhook(ctx, params.id);
       const delivery = await WebhookDelivery.query().findOne({ id: params.delivery_id, webhook_id: webhook.id });
       if (!delivery) throw NotFound();
