@@ -60,7 +60,8 @@ export async function startWorker(runtime: Runtime, config: Config, temporalAddr
   return {
     async stop() {
       await relay.stop();
-      worker.shutdown();
+      // The SDK's runtime also shuts workers down on SIGINT/SIGTERM; by now it may have done so.
+      if (worker.getState() === "RUNNING") worker.shutdown();
       await finished;
     },
   };
