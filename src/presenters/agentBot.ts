@@ -25,6 +25,19 @@ export function presentAgentBot(bot: AgentBot, visibility: AgentBotVisibility = 
   };
 }
 
+/** app/views/api/v1/models/_agent_bot_slim.json.jbuilder: a bot as a conversation's assignee. */
+export function presentAgentBotSlim(bot: AgentBot) {
+  return {
+    id: bot.id,
+    name: bot.name,
+    description: bot.description,
+    thumbnail: bot.avatar_url ?? "",
+    ...(bot.systemBot ? {} : { outgoing_url: bot.outgoing_url }),
+    bot_type: BOT_TYPES[bot.bot_type] ?? "webhook",
+    assignee_type: "AgentBot",
+  };
+}
+
 /**
  * Platform API agent bot: the app that provisioned the bot always sees its token and its
  * outgoing_url, system bot or not, and never the account-facing secret.

@@ -5,6 +5,7 @@ import type { Conversation } from "../models/Conversation";
 import type { Inbox } from "../models/Inbox";
 import type { Member } from "../models/InboxMember";
 import type { Message } from "../models/Message";
+import { presentAgentBotSlim } from "./agentBot";
 import { contactPushEventData, presentContact } from "./contact";
 import { presentInboxMember } from "./inbox";
 import { type AccountRef, agentBotPushEventData, type MessageConversation, type MessageSender, messagePushEventData, userPushEventData } from "./message";
@@ -55,14 +56,21 @@ function pushMessage(graph: ConversationGraph, loaded: LoadedMessage | null) {
 /** Rails' `time.to_i` on a nil time is 0. */
 const seconds = (date: Date | null) => unixSeconds(date) ?? 0;
 
+/** The assigned entity: a bot (agent_bot_slim) or a user of the account (agent), with its type. */
+function assigneeMeta({ assignee, assigneeBot }: ConversationGraph) {
+  if (assigneeBot) return { assignee: presentAgentBotSlim(assigneeBot), assignee_type: "AgentBot" };
+  if (assignee) return { assignee: presentInboxMember(assignee), assignee_type: "User" };
+  return {};
+}
+
 /** app/views/api/v1/conversations/partials/_conversation.json.jbuilder */
 export function presentConversation(graph: ConversationGraph) {
-  const { conversation, inbox, contact, contactInbox, assignee } = graph;
+  const { conversation, inbox, contact, contactInbox } = graph;
   return {
     meta: {
       sender: contact ? presentContact(contact) : null,
       channel: inbox.channel_type,
-      ...(assignee ? { assignee: presentInboxMember(assignee) } : {}),
+      ...assigneeMeta(graph),
       hmac_verified: contactInbox?.hmac_verified ?? null,
     },
     id: conversation.display_id,

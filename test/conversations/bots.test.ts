@@ -36,6 +36,11 @@ test("an agent bot may call exactly Chatwoot's bot endpoints, with its own token
   const assigned = await call("POST", `${url}/assignments`, { assignee_id: bot.id, assignee_type: "AgentBot" });
   t.like(assigned.body, { id: bot.id, name: "Helper Bot" });
   t.false("access_token" in assigned.body);
+  const shown = await call("GET", url);
+  t.deepEqual(shown.body.meta.assignee, {
+    id: bot.id, name: "Helper Bot", description: null, thumbnail: "", outgoing_url: "https://bot.test/hook", bot_type: "webhook", assignee_type: "AgentBot",
+  });
+  t.is(shown.body.meta.assignee_type, "AgentBot");
   const message = await call("POST", `${url}/messages`, { content: "I am a bot" });
   t.is(message.status, 200);
   t.like(message.body, { sender_type: "AgentBot", sender_id: bot.id, message_type: 1 });

@@ -66,6 +66,7 @@ test("create by source_id, with a first message, status and assignee", async (t)
   t.is(created.status, 200);
   t.is(created.body.status, "pending");
   t.like(created.body.meta.assignee, { id: world.account.agent.id, name: "Agent Person", role: "agent", available_name: "Agent Person" });
+  t.is(created.body.meta.assignee_type, "User");
   t.is(created.body.messages.length, 1);
   t.like(created.body.messages[0], { content: "We got your request", message_type: 1, sender_type: "User", sender_id: world.account.agent.id, conversation_id: created.body.id });
   t.like(created.body.messages[0].sender, { id: world.account.agent.id, type: "user" });
@@ -230,12 +231,17 @@ test("priority by toggle_priority and update, with activity messages", async (t)
   t.is(updated.status, 200);
   t.is(updated.body.priority, "urgent");
   t.is((await h.request("POST", `${url}/toggle_priority`, { token, body: { priority: "" } })).status, 200);
+  await h.request("POST", `${url}/toggle_priority`, { token, body: { priority: "low" } });
+  t.is((await h.request("POST", `${url}/toggle_priority`, { token, body: {} })).status, 200);
+  t.is((await h.request("GET", url, { token })).body.priority, null, "an absent priority clears it, as Chatwoot's presence does");
   const bad = await h.request("POST", `${url}/toggle_priority`, { token, body: { priority: "critical" } });
   t.is(bad.status, 422);
   t.deepEqual(bad.body.attributes, ["priority"]);
   t.deepEqual(await activityTexts(h, world, conversation.id), [
     "Admin Person set the priority to high",
     "Admin Person changed the priority from high to urgent",
+    "Admin Person removed the priority",
+    "Admin Person set the priority to low",
     "Admin Person removed the priority",
   ]);
 });

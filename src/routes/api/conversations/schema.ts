@@ -66,7 +66,8 @@ export const toggleStatusBody = z
 
 /** An empty priority clears it, as Chatwoot's `priority.presence`. */
 export const togglePriorityBody = z
-  .object({ priority: z.union([z.enum(PRIORITIES), z.literal("").transform(() => null), z.null()]) })
+  // Conversation#toggle_priority assigns `priority.presence`: blank or absent clears it.
+  .object({ priority: z.union([z.enum(PRIORITIES), z.literal("").transform(() => null), z.null()]).optional().transform((p) => p ?? null) })
   .openapi("ConversationTogglePriority");
 
 export const typingBody = z.object({ typing_status: z.enum(["on", "off", "recording"]), is_private: z.boolean().optional() }).openapi("ConversationTyping");
