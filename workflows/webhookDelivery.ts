@@ -1,39 +1,48 @@
-import { ActivityFailure, proxyActivities, setCurrentDetails } from "@temporalio/workflow";
+import { ActivityFailure, ApplicationFailure, proxyActivities, setCurrentDetails, sleep } from "@temporalio/workflow";
 import type { Activities } from "../activities";
 import type { DeliveryWorkflowInput } from "../src/services/webhookDeliveries";
 
 /**
- * Delivers one event to one target. Attempts are Temporal activity retries on the delivery's
- * schedule (exponential backoff within a window); the UI shows the pending attempt and its last error.
+ * Delivers one event to one target. The retry loop lives here rather than in the activity's retry
+ * policy so the workflow's details in the Temporal UI always say which attempt this is, how the last
+ * one failed and when the next one runs; each attempt is one activity in the history.
  * When the window closes or the receiver refuses for good, the delivery is marked failed and the
  * target's failure handling runs (failed message for API inboxes, reopened conversation for bots).
  */
 export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Promise<"delivered" | "failed"> {
-  const { schedule } = input;
+  const { schedule, deliveryId } = input;
   const { attemptDelivery } = proxyActivities<Activities>({
     startToCloseTimeout: input.timeoutMs + 10_000,
-    scheduleToCloseTimeout: schedule.windowMs,
-    retry: {
-      initialInterval: schedule.initialIntervalMs,
-      backoffCoefficient: schedule.backoffCoefficient,
-      maximumInterval: schedule.maximumIntervalMs,
-      nonRetryableErrorTypes: ["PermanentDeliveryFailure"],
-    },
+    retry: { maximumAttempts: 1 },
   });
   const { handleDeliveryFailure } = proxyActivities<Activities>({
     startToCloseTimeout: "30 seconds",
     retry: { maximumInterval: "1 minute" },
   });
 
-  setCurrentDetails(`Delivery ${input.deliveryId}: sending`);
-  try {
-    await attemptDelivery(input);
-    setCurrentDetails(`Delivery ${input.deliveryId}: delivered`);
-    return "delivered";
-  } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
-    setCurrentDetails(`Delivery ${input.deliveryId}: failed (${err.cause?.message ?? err.message})`);
-    await handleDeliveryFailure(input.deliveryId);
-    return "failed";
+  const startedAt = Date.now();
+  let waitMs = schedule.initialIntervalMs;
+  for (let attempt = 1; ; attempt++) {
+    setCurrentDetails(`Delivery ${deliveryId}: attempt ${attempt} sending`);
+    try {
+      await attemptDelivery(input);
+      setCurrentDetails(`Delivery ${deliveryId}: delivered on attempt ${attempt}`);
+      return "delivered";
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      const reason = err.cause?.message ?? err.message;
+      const permanent = err.cause instanceof ApplicationFailure && err.cause.nonRetryable;
+      const windowLeftMs = schedule.windowMs - (Date.now() - startedAt);
+      if (permanent || waitMs > windowLeftMs) {
+        setCurrentDetails(`Delivery ${deliveryId}: failed after ${attempt} attempt(s): ${reason}`);
+        await handleDeliveryFailure(deliveryId);
+        return "failed";
+      }
+      setCurrentDetails(
+        `Delivery ${deliveryId}: attempt ${attempt} failed (${reason}); attempt ${attempt + 1} at ${new Date(Date.now() + waitMs).toISOString()}`,
+      );
+      await sleep(waitMs);
+      waitMs = Math.min(waitMs * schedule.backoffCoefficient, schedule.maximumIntervalMs);
+    }
   }
 }

@@ -74,6 +74,14 @@ test("a receiver answering 500 twice then 200 gets exactly one success after thr
   t.is(ids.size, 1, "every attempt carries the same delivery id");
   await new Promise((resolve) => setTimeout(resolve, 1500));
   t.is(receiver.requests.length, 3);
+
+  // What an operator reads on the workflow in the Temporal UI.
+  const handle = h.deps.temporal.client.workflow.getHandle(`webhook-delivery-${log.payload[0].id}`);
+  t.is(await handle.result(), "delivered");
+  const { currentDetails } = await handle.query<{ currentDetails: string }>("__temporal_workflow_metadata");
+  t.is(currentDetails, `Delivery ${log.payload[0].id}: delivered on attempt 3`);
+  const described = await handle.describe();
+  t.regex((await described.staticSummary()) ?? "", /^contact_created → http:\/\/127\.0\.0\.1:\d+\/hook \(account webhook\)$/);
 });
 
 test("a receiver that is down for a while gets every event once it is back", async (t) => {
