@@ -10,6 +10,7 @@ import { registerContactRoutes } from "./api/contacts/contacts";
 import { registerContactMergeRoutes } from "./api/contactMerge/contactMerge";
 import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDefinitions/customAttributeDefinitions";
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
+import { registerAutomationRuleRoutes } from "./api/automationRules/automationRules";
 import { registerPlatformAccountRoutes } from "./platform/accounts/accounts";
 import { registerPlatformAccountUserRoutes } from "./platform/accountUsers/accountUsers";
 import { registerPlatformAgentBotRoutes } from "./platform/agentBots/agentBots";
@@ -47,5 +48,6 @@ export function accountScopedRouter(): ApiRouter {
   registerContactMergeRoutes(router);
   registerCustomAttributeDefinitionRoutes(router);
   registerAuditLogRoutes(router);
+  registerAutomationRuleRoutes(router);
   return router;
 }

@@ -65,6 +65,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("inboxes"),
   ownedRows("channel_api"),
   ownedRows("channel_web_widgets"),
+  ownedRows("automation_rules"),
   ownedRows("custom_attribute_definitions"),
   ownedRows("audit_logs"),
   rowsOfAccountBots("access_tokens", "owner_type", "owner_id"),

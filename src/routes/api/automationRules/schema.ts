@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { jsonObject, wrappedUnder } from "../../../http/schemas";
+
+// Loose: Chatwoot keeps whatever else a client puts in a condition or action.
+const condition = z
+  .looseObject({
+    attribute_key: z.string(),
+    filter_operator: z.string().optional(),
+    // An array, or {from: [...], to: [...]} for the attribute_changed operator.
+    values: z.union([z.array(z.unknown()), jsonObject()]).optional(),
+    query_operator: z.string().nullable().optional(),
+    custom_attribute_type: z.string().optional(),
+  })
+  .openapi("AutomationRuleCondition");
+
+const action = z
+  .looseObject({ action_name: z.string(), action_params: z.array(z.unknown()).optional() })
+  .openapi("AutomationRuleAction");
+
+/**
+ * Create and update alike: a missing or null required field is left to the model, which answers it in
+ * the automation-rule 422 shape (`{"error": {"name": ["can't be blank"]}}`) as it does its other errors.
+ */
+export const automationRuleBody = z
+  .preprocess(
+    wrappedUnder("automation_rule"),
+    z
+      .object({
+        name: z.string().nullable(),
+        description: z.string().nullable(),
+        event_name: z.string().nullable(),
+        conditions: z.array(condition).nullable(),
+        actions: z.array(action).nullable(),
+        active: z.boolean(),
+      })
+      .partial(),
+  )
+  .openapi("AutomationRuleRequest");
+
+export const automationRuleResponse = z
+  .object({
+    id: z.number(),
+    account_id: z.number(),
+    name: z.string(),
+    description: z.string().nullable(),
+    event_name: z.string(),
+    conditions: z.array(condition),
+    actions: z.array(action),
+    created_on: z.number().int(),
+    active: z.boolean(),
+  })
+  .openapi("AutomationRule");
+
+export const automationRuleEnvelope = z.object({ payload: automationRuleResponse }).openapi("AutomationRuleEnvelope");
+export const automationRulesEnvelope = z.object({ payload: z.array(automationRuleResponse) }).openapi("AutomationRules");
