@@ -29,7 +29,10 @@ export interface Calendar extends ScheduleRows {
   slots: ResourceSlots[];
 }
 
-/** Everything a calendar view draws for a range, and (on request) the bookable slots of active resources. */
+/**
+ * Everything a calendar view draws for a range, and (on request) the free slots of every selected
+ * resource: the fork's calendar does not skip inactive ones, it lists and slots them alike.
+ */
 export async function buildCalendar(accountId: number, query: CalendarQuery): Promise<Calendar> {
   const resourceQuery = Resource.ofAccount(accountId).orderBy("id");
   if (query.resourceIds) resourceQuery.whereIn("id", query.resourceIds);
@@ -41,9 +44,7 @@ export async function buildCalendar(accountId: number, query: CalendarQuery): Pr
   const [payments, expenses] = await Promise.all([Payment.ofAppointments(appointmentIds), Expense.ofAppointments(appointmentIds)]);
 
   const slots = query.includeSlots
-    ? resources
-        .filter((resource) => resource.active)
-        .map((resource) => ({ resource, slots: slotsOf(scheduleOf(resource, rows), query.range, query.durationMin ?? resource.slot_duration_min) }))
+    ? resources.map((resource) => ({ resource, slots: slotsOf(scheduleOf(resource, rows), query.range, query.durationMin ?? resource.slot_duration_min) }))
     : [];
   return { ...rows, query, resources, payments, expenses, slots };
 }

@@ -31,30 +31,46 @@ interface ContactChanges {
   phone_number?: string;
   identifier?: string;
   attributes: Record<string, unknown>;
+  /** What a valid IIN in the request encodes: a fallback for birth_date and gender, never an override. */
+  encoded?: { birth_date: string; gender: string };
 }
 
 const present = (value: string | undefined) => (value !== undefined && value.trim() !== "" ? value.trim() : undefined);
 
-/** The request in the contacts table's terms, with the IIN checked and what it encodes filled in. */
+/**
+ * The request in the contacts table's terms. Only `iin` is checked as an IIN: the fork passes
+ * `identifier` through as a free identifier, whatever it looks like.
+ */
 function changesFrom(input: SchedulingContactInput): ContactChanges {
   const rawPhone = present(input.phone ?? input.phone_number);
   const phone = rawPhone === undefined ? undefined : normalizePhone(rawPhone);
   if (rawPhone !== undefined && phone === undefined) throw invalidAttribute("phone", "is invalid");
 
   const iin = present(input.iin) === undefined ? undefined : normalizeIdentifier(input.iin!);
-  const identifier = present(input.identifier) === undefined ? iin : normalizeIdentifier(input.identifier!);
-  const knownIin = [iin, identifier].find((value) => value !== undefined && iinDigits(value) === value);
-  const encoded = knownIin ? iinMetadata(knownIin) : undefined;
+  const encoded = iin !== undefined && iinDigits(iin) === iin ? iinMetadata(iin) : undefined;
 
   const attributes: Record<string, unknown> = { ...input.custom_attributes };
   const set = (key: string, value: unknown) => {
     if (value !== undefined) attributes[key] = value;
   };
-  set("iin", knownIin ?? iin);
-  set("birth_date", present(input.birth_date) ?? encoded?.birth_date);
-  set("gender", present(input.gender) ?? encoded?.gender);
+  set("iin", iin);
+  set("birth_date", present(input.birth_date));
+  set("gender", present(input.gender));
   set("company_id", input.company_id);
-  return { name: present(input.full_name ?? input.name), phone_number: phone, identifier, attributes };
+  return { name: present(input.full_name ?? input.name), phone_number: phone, identifier: present(input.identifier) ?? iin, attributes, encoded };
+}
+
+const blank = (value: unknown) => value === undefined || value === null || value === "";
+
+/**
+ * The stored attributes with the request's merged over them. The fork derives nothing server-side
+ * (only its form pre-fills from the IIN), so the IIN's birth date and gender may fill a gap but
+ * never replace a value the contact or the request already holds.
+ */
+function attributesAfter(stored: Record<string, unknown>, changes: ContactChanges): Record<string, unknown> {
+  const merged = { ...stored, ...changes.attributes };
+  for (const [key, value] of Object.entries(changes.encoded ?? {})) if (blank(merged[key])) merged[key] = value;
+  return merged;
 }
 
 async function findKnown(trx: Knex.Transaction, accountId: number, changes: ContactChanges): Promise<Contact | undefined> {
@@ -72,7 +88,7 @@ function enrich(trx: Knex.Transaction, account: Account, contact: Contact, chang
     ...(changes.name !== undefined ? { name: changes.name } : {}),
     ...(changes.phone_number !== undefined ? { phone_number: changes.phone_number } : {}),
     ...(changes.identifier !== undefined ? { identifier: changes.identifier } : {}),
-    custom_attributes: { ...contact.custom_attributes, ...changes.attributes },
+    custom_attributes: attributesAfter(contact.custom_attributes, changes),
   });
 }
 
@@ -89,7 +105,7 @@ export async function createOrEnrichContact(account: Account, input: SchedulingC
       name: changes.name ?? "",
       phone_number: changes.phone_number ?? null,
       identifier: changes.identifier ?? null,
-      custom_attributes: changes.attributes,
+      custom_attributes: attributesAfter({}, changes),
     });
     return { contact, created: true };
   });

@@ -119,6 +119,15 @@ test("slots honour holidays, overrides cancelling them, time off and live appoin
   t.like(calendar.appointments[0], { id: booked.id, resource_id: resource.id, starts_at: "2026-03-02T10:00:00.000Z", payments: [], expense: null });
 });
 
+test("an inactive resource is listed and slotted like any other selected resource, as in the fork", async (t) => {
+  const { api, resource } = await clinic();
+  await api.patch(`/resources/${resource.id}`, { active: false });
+  const payload = (await api.get(`/calendar?${MONDAY}&include_slots=true`)).body.payload;
+  t.deepEqual(payload.resources.map((r: { id: number; active: boolean }) => [r.id, r.active]), [[resource.id, false]]);
+  t.is(payload.slots.length, 86);
+  t.true(payload.slots.every((s: { resource_id: number }) => s.resource_id === resource.id));
+});
+
 test("the database refuses two live appointments of one resource that overlap", async (t) => {
   const { account, resource } = await clinic();
   await insertAppointment(account, resource.id, "2026-03-03T04:00:00Z", "2026-03-03T05:00:00Z");

@@ -51,12 +51,47 @@ test("an explicit birth date and gender win over the IIN's", async (t) => {
   t.like(contact, { identifier: "emp-1", gender: "other", birth_date: "1994-07-21", custom_attributes: { iin: "940720300129" } });
 });
 
-test("a 12-digit IIN with a wrong check digit is refused with INVALID_IIN, and nothing is stored", async (t) => {
-  for (const body of [{ name: "Bad", iin: "940720300128" }, { name: "Bad", identifier: "9407 2030 0128" }]) {
-    const response = await api.post("/contacts", body);
-    t.deepEqual([response.status, response.body], [422, { error: "IIN checksum is invalid", code: "INVALID_IIN" }]);
-  }
+test("a 12-digit iin with a wrong check digit is refused with INVALID_IIN, and nothing is stored", async (t) => {
+  const response = await api.post("/contacts", { name: "Bad", iin: "940720300128" });
+  t.deepEqual([response.status, response.body], [422, { error: "IIN checksum is invalid", code: "INVALID_IIN" }]);
   t.deepEqual(await h.knex("contacts").where({ account_id: account.id, name: "Bad" }), []);
+});
+
+test("identifier is a free identifier, as in the fork: 12 digits there are neither checked nor read as an IIN", async (t) => {
+  const own = schedulingApi(h, await createAccount(h, "Free identifiers"));
+  const response = await own.post("/contacts", { name: "Card 12", identifier: "9407 2030 0128" });
+  t.is(response.status, 201);
+  t.like(response.body.payload, { identifier: "9407 2030 0128", birth_date: null, gender: null, custom_attributes: {} });
+  const valid = await own.create("/contacts", { name: "Valid 12", identifier: "940720300129" });
+  t.like(valid, { identifier: "940720300129", birth_date: null, gender: null, custom_attributes: {} });
+});
+
+test("the IIN's birth date and gender never replace values given in the request", async (t) => {
+  const own = schedulingApi(h, await createAccount(h, "Given values"));
+  const inAttributes = await own.create("/contacts", {
+    name: "Attributes",
+    iin: "940720300129",
+    custom_attributes: { birth_date: "1994-07-19", gender: "other" },
+  });
+  t.like(inAttributes, { birth_date: "1994-07-19", gender: "other", custom_attributes: { iin: "940720300129", birth_date: "1994-07-19", gender: "other" } });
+  const halfGiven = await own.create("/contacts", { name: "Half", iin: "050101600007", gender: "unknown" });
+  t.like(halfGiven, { birth_date: "2005-01-01", gender: "unknown" }, "only the missing birth date is derived");
+});
+
+test("the IIN's birth date and gender never replace values the contact already holds", async (t) => {
+  const own = schedulingApi(h, await createAccount(h, "Known contacts"));
+  const known = await own.create("/contacts", { name: "Known", phone: "7012220000", birth_date: "1990-01-31", gender: "female" });
+  const enriched = await own.post("/contacts", { phone: "7012220000", iin: "940720300129" });
+  t.is(enriched.status, 200);
+  t.like(enriched.body.payload, { id: known.id, identifier: "940720300129", birth_date: "1990-01-31", gender: "female", custom_attributes: { iin: "940720300129" } });
+
+  const genderOnly = await own.create("/contacts", { name: "Gender only", custom_attributes: { gender: "other" } });
+  const patched = await own.patch(`/contacts/${genderOnly.id}`, { iin: "911211-300456" });
+  t.like(patched.body.payload, { identifier: "911211300456", birth_date: "1991-12-11", gender: "other" }, "the gap is filled, the known gender kept");
+  t.like((await own.get(`/contacts/${genderOnly.id}`)).body.payload, { birth_date: "1991-12-11", gender: "other" });
+
+  const corrected = await own.patch(`/contacts/${genderOnly.id}`, { iin: "911211300456", birth_date: "1991-12-12" });
+  t.like(corrected.body.payload, { birth_date: "1991-12-12", gender: "other" }, "an explicit value still replaces the stored one");
 });
 
 test("contact validation errors", async (t) => {

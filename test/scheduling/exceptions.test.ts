@@ -34,7 +34,8 @@ test("holidays: create, list, update, delete", async (t) => {
   t.deepEqual(listed.body, { payload: [holiday], meta: { count: 1 } });
   const updated = await api.patch(`/holidays/${holiday.id}`, { working_day_override: true });
   t.like(updated.body.payload, { working_day_override: true, date: "2026-03-08" });
-  t.deepEqual((await api.delete(`/holidays/${holiday.id}`)).body, { payload: { id: holiday.id } });
+  const removed = await api.delete(`/holidays/${holiday.id}`);
+  t.deepEqual([removed.status, removed.body], [204, undefined]);
   t.is((await api.patch(`/holidays/${holiday.id}`, { title: "x" })).status, 404);
 });
 
@@ -83,7 +84,7 @@ test("workday overrides: one per resource and date, break inside the hours", asy
   t.like(cleared.body.payload, { end_minute: 700, break_start_minute: null, break_end_minute: null });
 
   t.is((await api.get(`/workday_overrides?resource_id=${resourceId}`)).body.meta.count, 1);
-  t.is((await api.delete(`/workday_overrides/${create.body.payload.id}`)).status, 200);
+  t.is((await api.delete(`/workday_overrides/${create.body.payload.id}`)).status, 204);
 });
 
 test("time off: per resource or account-wide; S5 update keeps starts before ends", async (t) => {
@@ -122,9 +123,56 @@ test("time off: per resource or account-wide; S5 update keeps starts before ends
 
   const made_global = await api.patch(`/time_offs/${own.body.payload.id}`, { resource_id: null });
   t.is(made_global.body.payload.resource_id, null);
-  const listed = await api.get(`/time_offs?resource_id=${resourceId}`);
-  t.is(listed.body.meta.count, 2, "account-wide time off applies to the resource");
-  t.is((await api.delete(`/time_offs/${everyone.id}`)).status, 200);
+  t.is((await api.delete(`/time_offs/${everyone.id}`)).status, 204);
   t.is((await api.patch(`/time_offs/${everyone.id}`, { kind: "x" })).status, 404);
   t.is((await api.post("/time_offs", { kind: "x", starts_at: "2026-03-01", ends_at: "2026-03-02" }, account.agent.token)).status, 401);
+});
+
+test("time off list filters as the fork's: exactly that resource_id, and starts_at within [from, to)", async (t) => {
+  const own = schedulingApi(h, await createAccount(h, "Time off filters"));
+  const resource = await own.create("/resources", { name: "Filtered" });
+  const mine = await own.create("/time_offs", { resource_id: resource.id, kind: "vacation", starts_at: "2026-04-01T09:00:00+05:00", ends_at: "2026-04-03T09:00:00+05:00" });
+  const global = await own.create("/time_offs", { kind: "day_off", starts_at: "2026-04-02T00:00:00+05:00", ends_at: "2026-04-05T00:00:00+05:00" });
+  const later = await own.create("/time_offs", { resource_id: resource.id, kind: "other", starts_at: "2026-05-01T09:00:00+05:00", ends_at: "2026-05-01T10:00:00+05:00" });
+  const ids = async (query: string) => (await own.get(`/time_offs${query}`)).body.payload.map((row: { id: number }) => row.id);
+
+  t.deepEqual(await ids(""), [mine.id, global.id, later.id], "ordered by starts_at");
+  t.deepEqual(await ids(`?resource_id=${resource.id}`), [mine.id, later.id], "account-wide rows only without resource_id");
+  t.deepEqual(await ids("?from=2026-04-02T00:00:00%2B05:00"), [global.id, later.id], "from is inclusive on starts_at");
+  t.deepEqual(await ids("?to=2026-04-02T00:00:00%2B05:00"), [mine.id], "to is exclusive on starts_at");
+  t.deepEqual(await ids(`?resource_id=${resource.id}&from=2026-04-01&to=2026-04-30`), [mine.id], "a bare date is midnight in Asia/Almaty");
+  t.deepEqual((await own.get("/time_offs?from=someday")).body.details, { from: ["is not a valid date-time"] });
+});
+
+test("holiday, workday override and time off mutations need an administrator, checked before the body", async (t) => {
+  const own = await createAccount(h, "Exception roles");
+  const ownApi = schedulingApi(h, own);
+  const agent = own.agent.token;
+  const resource = await ownApi.create("/resources", { name: "Guarded" });
+  const holiday = await ownApi.create("/holidays", { date: "2026-05-01", title: "Unity Day" });
+  const override = await ownApi.create("/workday_overrides", { resource_id: resource.id, date: "2026-05-04", start_minute: 600, end_minute: 900 });
+  const timeOff = await ownApi.create("/time_offs", { resource_id: resource.id, kind: "vacation", starts_at: "2026-05-05", ends_at: "2026-05-06" });
+  const overrideBody = { resource_id: resource.id, date: "2026-05-06", start_minute: 600, end_minute: 900 };
+
+  const attempts: [string, () => Promise<{ status: number; body: unknown }>][] = [
+    ["PATCH holiday", () => ownApi.patch(`/holidays/${holiday.id}`, { title: "Renamed" }, agent)],
+    ["PATCH holiday, invalid body", () => ownApi.patch(`/holidays/${holiday.id}`, { date: "2026-02-30" }, agent)],
+    ["DELETE holiday", () => ownApi.delete(`/holidays/${holiday.id}`, agent)],
+    ["POST override", () => ownApi.post("/workday_overrides", overrideBody, agent)],
+    ["POST override, invalid body", () => ownApi.post("/workday_overrides", { start_minute: 2000 }, agent)],
+    ["PATCH override", () => ownApi.patch(`/workday_overrides/${override.id}`, { end_minute: 960 }, agent)],
+    ["PATCH override, invalid body", () => ownApi.patch(`/workday_overrides/${override.id}`, { end_minute: 0 }, agent)],
+    ["DELETE override", () => ownApi.delete(`/workday_overrides/${override.id}`, agent)],
+    ["PATCH time off", () => ownApi.patch(`/time_offs/${timeOff.id}`, { kind: "sick_leave" }, agent)],
+    ["PATCH time off, invalid body", () => ownApi.patch(`/time_offs/${timeOff.id}`, { starts_at: "never" }, agent)],
+    ["DELETE time off", () => ownApi.delete(`/time_offs/${timeOff.id}`, agent)],
+  ];
+  for (const [what, attempt] of attempts) {
+    const response = await attempt();
+    t.deepEqual([response.status, response.body], [401, { error: "You are not authorized to do this action" }], what);
+  }
+
+  t.deepEqual((await ownApi.get("/holidays", agent)).body.payload, [holiday], "agents still read");
+  t.deepEqual((await ownApi.get("/workday_overrides", agent)).body.payload, [override]);
+  t.deepEqual((await ownApi.get("/time_offs", agent)).body.payload, [timeOff]);
 });

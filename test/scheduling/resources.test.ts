@@ -48,10 +48,23 @@ test("resource CRUD: defaults, envelope, update and delete", async (t) => {
   t.true(listed.body.payload.some((r: { id: number }) => r.id === resource.id));
 
   const removed = await api.delete(`/resources/${resource.id}`);
-  t.deepEqual([removed.status, removed.body], [200, { payload: { id: resource.id } }]);
+  t.deepEqual([removed.status, removed.body], [204, undefined]);
   t.is(await h.knex("scheduling_resources").where("id", resource.id).first(), undefined);
   const gone = await api.get(`/resources/${resource.id}`);
   t.deepEqual([gone.status, gone.body], [404, { error: "Resource not found", code: "NOT_FOUND" }]);
+});
+
+test("the list hides inactive resources unless include_inactive", async (t) => {
+  const own = schedulingApi(h, await createAccount(h, "Inactive resources"));
+  const active = await own.create("/resources", { name: "Active" });
+  const inactive = await own.create("/resources", { name: "Inactive", active: false });
+  const ids = async (query = "") => (await own.get(`/resources${query}`)).body.payload.map((r: { id: number }) => r.id);
+  t.deepEqual(await ids(), [active.id]);
+  t.deepEqual(await ids("?include_inactive=false"), [active.id]);
+  t.deepEqual(await ids("?include_inactive=true"), [active.id, inactive.id]);
+  t.deepEqual(await ids("?include_inactive=1"), [active.id, inactive.id]);
+  t.is((await own.get(`/resources/${inactive.id}`)).status, 200, "an inactive resource is still shown by id");
+  t.deepEqual((await own.get("/resources?include_inactive=maybe")).body.details, { include_inactive: ["is not included in the list"] });
 });
 
 test("resource validations answer 422 VALIDATION_ERROR with details per field", async (t) => {

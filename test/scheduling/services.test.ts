@@ -66,7 +66,8 @@ test("services: create with prices; PATCH prices upserts listed resources and re
   const listed = (await api.get("/services")).body;
   t.is(listed.meta.count, listed.payload.length);
   t.true(listed.payload.some((s: { id: number }) => s.id === service.id));
-  t.deepEqual((await api.delete(`/services/${service.id}`)).body, { payload: { id: service.id } });
+  const removed = await api.delete(`/services/${service.id}`);
+  t.deepEqual([removed.status, removed.body], [204, undefined]);
   t.deepEqual(await h.knex("scheduling_service_prices").where("service_id", service.id), []);
 });
 
@@ -88,16 +89,27 @@ test("service and price validations; a failed update writes nothing", async (t) 
       },
       { "prices.1.resource_id": ["has already been taken"] },
     ],
-    [{ prices: [{ resource_id: 999999, price: 100 }] }, { "prices.resource_id": ["must exist"] }],
   ];
   for (const [body, details] of cases) {
     const response = await api.patch(`/services/${service.id}`, body);
     t.is(response.status, 422, JSON.stringify(body));
     t.deepEqual({ code: response.body.code, details: response.body.details }, { code: "VALIDATION_ERROR", details });
   }
+  const unknownResource = await api.patch(`/services/${service.id}`, { base_price: 7000, prices: [{ resource_id: 999999, price: 100 }] });
+  t.deepEqual([unknownResource.status, unknownResource.body], [404, { error: "Resource not found", code: "NOT_FOUND" }], "the fork's find, not a validation");
   const after = (await api.get(`/services/${service.id}`)).body.payload;
   t.deepEqual([after.base_price, after.prices.map((p: { price: number }) => p.price)], [5000, [6000]]);
   t.deepEqual((await api.post("/services", { base_price: 1 })).body.details, { name: ["can't be blank"] });
   t.is((await api.patch(`/services/${service.id}`, { name: "x" }, account.agent.token)).status, 401);
   t.is((await api.get(`/services/999999`)).body.code, "NOT_FOUND");
+});
+
+test("the list hides inactive services unless include_inactive", async (t) => {
+  const own = schedulingApi(h, await createAccount(h, "Inactive services"));
+  const active = await own.create("/services", { name: "Active" });
+  const inactive = await own.create("/services", { name: "Inactive", active: false });
+  const ids = async (query = "") => (await own.get(`/services${query}`)).body.payload.map((s: { id: number }) => s.id);
+  t.deepEqual(await ids(), [active.id]);
+  t.deepEqual(await ids("?include_inactive=true"), [active.id, inactive.id]);
+  t.is((await own.get(`/services/${inactive.id}`)).status, 200, "an inactive service is still shown by id");
 });

@@ -7,11 +7,10 @@ import { WorkdayOverride } from "../../../models/scheduling/WorkdayOverride";
 import { requireAdministrator } from "../../../policies";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "../../../presenters/scheduling/exceptions";
 import { checks } from "../../../scheduling/validation";
-import { requireResources } from "./resources";
+import { requireResource } from "./resources";
 import { created, list, mustExist, ok, removed } from "./respond";
 import {
   accountItemParams,
-  deleted,
   holidayCreate,
   holidayResponse,
   holidayUpdate,
@@ -76,11 +75,11 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${holidays}/:id`, summary: "Delete a holiday", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${holidays}/:id`, summary: "Delete a holiday", params: accountItemParams, status: 204 },
     async (ctx, { params }) => {
       const holiday = await findHoliday(ctx, params.id);
       await holiday.$query().delete();
-      removed(ctx, holiday.id);
+      removed(ctx);
     },
   );
 
@@ -100,7 +99,7 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   router.route(
     { authorize: requireAdministrator, method: "post", path: overrides, summary: "Create a workday override", params: accountParams, body: overrideCreate, response: one(overrideResponse), status: 201 },
     async (ctx, { body }) => {
-      await requireResources(ctx, [body.resource_id]);
+      await requireResource(ctx, body.resource_id);
       validateOverride(body);
       created(ctx, presentWorkdayOverride(await WorkdayOverride.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
     },
@@ -110,18 +109,18 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
     { authorize: requireAdministrator, method: "patch", path: `${overrides}/:id`, summary: "Update a workday override", params: accountItemParams, body: overrideUpdate, response: one(overrideResponse) },
     async (ctx, { params, body }) => {
       const override = await findOverride(ctx, params.id);
-      if (body.resource_id) await requireResources(ctx, [body.resource_id]);
+      if (body.resource_id) await requireResource(ctx, body.resource_id);
       validateOverride({ ...presentWorkdayOverride(override), ...body });
       ok(ctx, presentWorkdayOverride(await override.$query().patchAndFetch(body)));
     },
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${overrides}/:id`, summary: "Delete a workday override", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${overrides}/:id`, summary: "Delete a workday override", params: accountItemParams, status: 204 },
     async (ctx, { params }) => {
       const override = await findOverride(ctx, params.id);
       await override.$query().delete();
-      removed(ctx, override.id);
+      removed(ctx);
     },
   );
 
@@ -133,7 +132,9 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
     { method: "get", path: timeOffs, summary: "List time off", params: accountParams, query: timeOffsQuery, response: many(timeOffResponse) },
     async (ctx, { query }) => {
       const rows = TimeOff.ofAccount(accountId(ctx));
-      if (query.resource_id) rows.where((q) => q.where("resource_id", query.resource_id!).orWhereNull("resource_id"));
+      if (query.resource_id) rows.where("resource_id", query.resource_id);
+      if (query.from) rows.where("starts_at", ">=", query.from);
+      if (query.to) rows.where("starts_at", "<", query.to);
       list(ctx, (await rows).map(presentTimeOff));
     },
   );
@@ -141,7 +142,7 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   router.route(
     { authorize: requireAdministrator, method: "post", path: timeOffs, summary: "Create time off", params: accountParams, body: timeOffCreate, response: one(timeOffResponse), status: 201 },
     async (ctx, { body }) => {
-      if (body.resource_id) await requireResources(ctx, [body.resource_id]);
+      if (body.resource_id) await requireResource(ctx, body.resource_id);
       validateTimeOff(body);
       created(ctx, presentTimeOff(await TimeOff.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
     },
@@ -151,18 +152,18 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
     { authorize: requireAdministrator, method: "patch", path: `${timeOffs}/:id`, summary: "Update time off", params: accountItemParams, body: timeOffUpdate, response: one(timeOffResponse) },
     async (ctx, { params, body }) => {
       const timeOff = await findTimeOff(ctx, params.id);
-      if (body.resource_id) await requireResources(ctx, [body.resource_id]);
+      if (body.resource_id) await requireResource(ctx, body.resource_id);
       validateTimeOff({ starts_at: timeOff.starts_at, ends_at: timeOff.ends_at, ...body });
       ok(ctx, presentTimeOff(await timeOff.$query().patchAndFetch(body)));
     },
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${timeOffs}/:id`, summary: "Delete time off", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${timeOffs}/:id`, summary: "Delete time off", params: accountItemParams, status: 204 },
     async (ctx, { params }) => {
       const timeOff = await findTimeOff(ctx, params.id);
       await timeOff.$query().delete();
-      removed(ctx, timeOff.id);
+      removed(ctx);
     },
   );
 }

@@ -13,7 +13,7 @@ import {
   accountItemParams,
   breakRuleResponse,
   breakRulesBody,
-  deleted,
+  catalogQuery,
   many,
   one,
   type ResourceInput,
@@ -27,12 +27,16 @@ import {
 
 export const findResource = (ctx: AppContext, id: number) => mustExist(Resource.ofAccount(ctx.state.account!.id).findById(id), "Resource");
 
-/** Resources named in a body must be the account's own: 422 on the attribute that names them. */
-export async function requireResources(ctx: AppContext, ids: readonly number[], attribute = "resource_id") {
+/** Whether any of `ids` is not one of the account's resources. */
+export async function anyUnknownResource(ctx: AppContext, ids: readonly number[]): Promise<boolean> {
   const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const found = await Resource.ofAccount(ctx.state.account!.id).whereIn("id", unique).resultSize();
-  if (found !== unique.length) throw invalidAttribute(attribute, "must exist");
+  if (unique.length === 0) return false;
+  return (await Resource.ofAccount(ctx.state.account!.id).whereIn("id", unique).resultSize()) !== unique.length;
+}
+
+/** A record's resource_id must name one of the account's resources: 422, as Rails' belongs_to validation answers. */
+export async function requireResource(ctx: AppContext, id: number) {
+  if (await anyUnknownResource(ctx, [id])) throw invalidAttribute("resource_id", "must exist");
 }
 
 /** Cross-field rules of a resource as it will be saved, and a user_id that must be a member of the account. */
@@ -48,9 +52,14 @@ async function validateResource(ctx: AppContext, merged: ResourceInput, changes:
 export function registerResourceRoutes(router: ApiRouter, base: string) {
   const path = `${base}/resources`;
 
-  router.route({ method: "get", path, summary: "List scheduling resources", params: accountParams, response: many(resourceResponse) }, async (ctx) => {
-    list(ctx, (await Resource.ofAccount(ctx.state.account!.id).orderBy("id")).map(presentResource));
-  });
+  router.route(
+    { method: "get", path, summary: "List scheduling resources; inactive ones only with include_inactive", params: accountParams, query: catalogQuery, response: many(resourceResponse) },
+    async (ctx, { query }) => {
+      const resources = Resource.ofAccount(ctx.state.account!.id).orderBy("id");
+      if (!query.include_inactive) resources.where("active", true);
+      list(ctx, (await resources).map(presentResource));
+    },
+  );
 
   router.route(
     { method: "get", path: `${path}/:id`, summary: "Get a scheduling resource", params: accountItemParams, response: one(resourceResponse) },
@@ -76,13 +85,13 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a scheduling resource and its rules, overrides, time off and prices", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a scheduling resource and its rules, overrides, time off and prices", params: accountItemParams, status: 204 },
     async (ctx, { params }) => {
       const resource = await findResource(ctx, params.id);
       // Bookings keep their history: such a resource is deactivated instead (active: false).
       if (await Resource.hasAppointments(resource.id)) throw invalid({ base: ["Resource has appointments; deactivate it instead"] });
       await resource.$query().delete();
-      removed(ctx, resource.id);
+      removed(ctx);
     },
   );
 

@@ -1,7 +1,7 @@
 import type { AppContext } from "../../../http/context";
 import { notFound } from "../../../scheduling/errors";
 
-/** The scheduling envelope: `{payload}`, lists with `meta.count`; creates answer 201, the rest 200. */
+/** The scheduling envelope: `{payload}`, lists with `meta.count`; creates answer 201, deletes 204, the rest 200. */
 export function ok(ctx: AppContext, payload: unknown, status = 200) {
   ctx.status = status;
   ctx.body = { payload };
@@ -14,8 +14,11 @@ export function list(ctx: AppContext, items: readonly unknown[]) {
   ctx.body = { payload: items, meta: { count: items.length } };
 }
 
-/** A delete answers the id that is gone. */
-export const removed = (ctx: AppContext, id: number) => ok(ctx, { id });
+/** The fork's destroy actions answer `head :no_content`. */
+export function removed(ctx: AppContext) {
+  ctx.status = 204;
+  ctx.body = null;
+}
 
 /** A row of the account, or 404 NOT_FOUND. */
 export async function mustExist<T>(row: Promise<T | undefined> | PromiseLike<T | undefined>, what: string): Promise<T> {

@@ -18,6 +18,8 @@ const durationMin = () => z.number().int().min(MIN_DURATION_MINUTES).max(MAX_DUR
 const startMinute = () => z.number().int().min(0).max(1439);
 const endMinute = () => z.number().int().min(1).max(1440);
 
+const booleanParam = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
+
 const timezone = () =>
   z.string().transform((value, ctx) => {
     const zone = canonicalTimeZone(value.trim());
@@ -55,10 +57,12 @@ const body = <S extends ZodType>(key: string, schema: S, name: string) => z.prep
 
 export const one = (schema: ZodType) => z.object({ payload: schema });
 export const many = (schema: ZodType) => z.object({ payload: z.array(schema), meta: z.object({ count: z.number() }) });
-export const deleted = z.object({ payload: z.object({ id: z.number() }) }).openapi("SchedulingDeleted");
 
 export const accountItemParams = z.object({ account_id: id(), id: id() });
 export const resourceRulesParams = z.object({ account_id: id(), resource_id: id() });
+
+/** Resource and service lists: the active rows, unless `include_inactive` asks for all. */
+export const catalogQuery = z.object({ include_inactive: booleanParam.default(false) });
 
 // ---- resources
 
@@ -241,8 +245,8 @@ export const timeOffResponse = z
   })
   .openapi("SchedulingTimeOff");
 
-/** A resource's time off includes the account-wide entries, which apply to it too. */
-export const timeOffsQuery = z.object({ resource_id: id().optional() });
+/** As the fork filters: exactly that resource (account-wide rows are NULL), and entries starting in [from, to). */
+export const timeOffsQuery = z.object({ resource_id: id().optional(), from: instant().optional(), to: instant().optional() });
 
 // ---- services
 
@@ -351,8 +355,6 @@ const csvIds = z.string().transform((value, ctx) => {
   }
   return [...new Set(ids)];
 });
-
-const booleanParam = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
 
 export const calendarQuery = z
   .object({

@@ -4,13 +4,18 @@ import { accountParams } from "../../../http/schemas";
 import { Service } from "../../../models/scheduling/Service";
 import { requireAdministrator } from "../../../policies";
 import { presentService } from "../../../presenters/scheduling/services";
+import { notFound } from "../../../scheduling/errors";
 import { checks } from "../../../scheduling/validation";
-import { requireResources } from "./resources";
+import { anyUnknownResource } from "./resources";
 import { created, list, mustExist, ok, removed } from "./respond";
-import { accountItemParams, deleted, many, one, type ServiceInput, serviceCreate, serviceResponse, serviceUpdate } from "./schema";
+import { accountItemParams, catalogQuery, many, one, type ServiceInput, serviceCreate, serviceResponse, serviceUpdate } from "./schema";
 
-/** Per-resource prices: one per resource of the account, positive while active, percent within 0..100. */
+/**
+ * Per-resource prices: one per resource of the account, positive while active, percent within 0..100.
+ * An unknown resource is 404, not 422: the fork looks each one up with `find` before saving its price.
+ */
 async function validatePrices(ctx: AppContext, prices: NonNullable<ServiceInput["prices"]>) {
+  if (await anyUnknownResource(ctx, prices.map((p) => p.resource_id))) throw notFound("Resource");
   const c = checks();
   const seen = new Set<number>();
   prices.forEach((price, index) => {
@@ -20,7 +25,6 @@ async function validatePrices(ctx: AppContext, prices: NonNullable<ServiceInput[
     c.compensation(price.compensation_type, price.compensation_value, `prices.${index}.compensation_value`);
   });
   c.done();
-  await requireResources(ctx, prices.map((p) => p.resource_id), "prices.resource_id");
 }
 
 async function save(ctx: AppContext, existing: Service | undefined, body: ServiceInput): Promise<Service> {
@@ -33,9 +37,21 @@ export function registerServiceRoutes(router: ApiRouter, base: string) {
   const path = `${base}/services`;
   const findService = (ctx: AppContext, id: number) => mustExist(Service.ofAccount(ctx.state.account!.id).findById(id), "Service");
 
-  router.route({ method: "get", path, summary: "List scheduling services with their prices", params: accountParams, response: many(serviceResponse) }, async (ctx) => {
-    list(ctx, (await Service.ofAccount(ctx.state.account!.id)).map(presentService));
-  });
+  router.route(
+    {
+      method: "get",
+      path,
+      summary: "List scheduling services with their prices; inactive ones only with include_inactive",
+      params: accountParams,
+      query: catalogQuery,
+      response: many(serviceResponse),
+    },
+    async (ctx, { query }) => {
+      const services = Service.ofAccount(ctx.state.account!.id);
+      if (!query.include_inactive) services.where("active", true);
+      list(ctx, (await services).map(presentService));
+    },
+  );
 
   router.route(
     { method: "get", path: `${path}/:id`, summary: "Get a scheduling service", params: accountItemParams, response: one(serviceResponse) },
@@ -65,11 +81,11 @@ export function registerServiceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a scheduling service and its prices", params: accountItemParams, response: deleted },
+    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a scheduling service and its prices", params: accountItemParams, status: 204 },
     async (ctx, { params }) => {
       const service = await findService(ctx, params.id);
       await service.$query().delete();
-      removed(ctx, service.id);
+      removed(ctx);
     },
   );
 }
