@@ -8,8 +8,8 @@ export interface AgentBotVisibility {
   showSecret?: boolean;
 }
 
-/** app/views/api/v1/models/_agent_bot.json.jbuilder with AgentBotPresenter. */
-export function presentAgentBot(bot: AgentBot, visibility: AgentBotVisibility = {}) {
+/** What every bot partial shows; a system bot's webhook stays hidden. */
+function botIdentity(bot: AgentBot) {
   return {
     id: bot.id,
     name: bot.name,
@@ -17,6 +17,13 @@ export function presentAgentBot(bot: AgentBot, visibility: AgentBotVisibility = 
     thumbnail: bot.avatar_url ?? "",
     ...(bot.systemBot ? {} : { outgoing_url: bot.outgoing_url }),
     bot_type: BOT_TYPES[bot.bot_type] ?? "webhook",
+  };
+}
+
+/** app/views/api/v1/models/_agent_bot.json.jbuilder with AgentBotPresenter. */
+export function presentAgentBot(bot: AgentBot, visibility: AgentBotVisibility = {}) {
+  return {
+    ...botIdentity(bot),
     bot_config: bot.bot_config,
     account_id: bot.account_id,
     ...(visibility.accessToken ? { access_token: visibility.accessToken } : {}),
@@ -27,15 +34,7 @@ export function presentAgentBot(bot: AgentBot, visibility: AgentBotVisibility = 
 
 /** app/views/api/v1/models/_agent_bot_slim.json.jbuilder: a bot as a conversation's assignee. */
 export function presentAgentBotSlim(bot: AgentBot) {
-  return {
-    id: bot.id,
-    name: bot.name,
-    description: bot.description,
-    thumbnail: bot.avatar_url ?? "",
-    ...(bot.systemBot ? {} : { outgoing_url: bot.outgoing_url }),
-    bot_type: BOT_TYPES[bot.bot_type] ?? "webhook",
-    assignee_type: "AgentBot",
-  };
+  return { ...botIdentity(bot), assignee_type: "AgentBot" };
 }
 
 /**
