@@ -20,7 +20,7 @@ const { planConversationTimer, fireConversationTimer } = proxyActivities<Activit
 });
 
 /** Keeps history small for conversations that see a lot of activity. */
-const MAX_ROUNDS_PER_RUN = 200;
+const DEFAULT_ROUNDS_PER_RUN = 200;
 
 /**
  * A conversation's own durable timer. Every change to the conversation signals it; it re-plans from
@@ -35,7 +35,9 @@ export async function conversationTimerWorkflow(input: ConversationTimerInput): 
     touched = true;
   });
 
-  for (let round = 0; round < MAX_ROUNDS_PER_RUN; round++) {
+  // At least one round, or a run would only ever continue as new.
+  const roundsPerRun = Math.max(input.roundsPerRun ?? DEFAULT_ROUNDS_PER_RUN, 1);
+  for (let round = 0; round < roundsPerRun; round++) {
     touched = false;
     const plan = await planConversationTimer(input.conversationId);
     if (!plan) {

@@ -18,6 +18,11 @@ export interface ConversationTimerInput {
   accountId: number;
   conversationId: number;
   displayId: number;
+  /**
+   * Rounds (plan, then wait) per run before continuing as new; unset means the workflow's default.
+   * Part of the input so that tests reach the switch in a few signals and each run carries it on.
+   */
+  roundsPerRun?: number;
 }
 
 export const TOUCH_SIGNAL = "touch";

@@ -2,12 +2,18 @@ import { randomUUID } from "node:crypto";
 import test from "ava";
 import type { AppDeps } from "../../src/deps";
 import { fireConversationTimer } from "../../src/services/autoResolve";
-import { conversationTimerWorkflowId, touchConversationTimer } from "../../src/services/conversationTimers";
+import { conversationTimerWorkflowId } from "../../src/services/conversationTimers";
 import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
 import { createWorker } from "../../src/temporal/worker";
-import { createContact, createInbox } from "../support/conversationFactories";
-import { createAccount, type TestAccount } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
+import {
+  contents as messagesOf,
+  deadlineIn as moveDeadlineAndTouch,
+  openConversation,
+  show as showConversation,
+  until,
+  type TimedConversation,
+} from "./support";
 
 let h: Harness;
 test.before(async () => {
@@ -17,49 +23,12 @@ test.after.always(async () => {
   await h?.close();
 });
 
-interface Setup {
-  account: TestAccount;
-  conversation: { id: number; dbId: number };
-}
+type Setup = TimedConversation;
 
-async function setup(settings: Record<string, unknown>): Promise<Setup> {
-  const account = await createAccount(h);
-  const patched = await h.request("PATCH", `/api/v1/accounts/${account.id}`, { token: account.admin.token, body: settings });
-  if (patched.status !== 200) throw new Error(JSON.stringify(patched.body));
-  const inbox = await createInbox(h, account);
-  const { contact } = await createContact(h, account, { inbox_id: inbox.id });
-  const created = await h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
-    token: account.admin.token,
-    body: { inbox_id: inbox.id, contact_id: contact.id, status: "open" },
-  });
-  if (created.status !== 200) throw new Error(JSON.stringify(created.body));
-  const row = await h.knex("conversations").where({ account_id: account.id, display_id: created.body.id }).first("id");
-  return { account, conversation: { id: created.body.id, dbId: row.id } };
-}
-
-/** Moves the conversation's last activity so that its deadline falls `inMs` from now, and tells its timer. */
-async function deadlineIn({ account, conversation }: Setup, inMs: number, minutes = 10, deps: AppDeps = h.deps) {
-  const lastActivity = new Date(Date.now() + inMs - minutes * 60_000);
-  await h.knex("conversations").where("id", conversation.dbId).update({ last_activity_at: lastActivity });
-  await touchConversationTimer(deps, { accountId: account.id, conversationId: conversation.dbId, displayId: conversation.id });
-}
-
-async function show({ account, conversation }: Setup) {
-  return (await h.request("GET", `/api/v1/accounts/${account.id}/conversations/${conversation.id}`, { token: account.admin.token })).body;
-}
-
-async function contents({ conversation }: Setup): Promise<{ content: string; message_type: number }[]> {
-  return h.knex("messages").where("conversation_id", conversation.dbId).orderBy("id").select("content", "message_type");
-}
-
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const setup = (settings: Record<string, unknown>) => openConversation(h, settings);
+const deadlineIn = (s: Setup, inMs: number, minutes = 10, deps: AppDeps = h.deps) => moveDeadlineAndTouch(h, s, inMs, minutes, deps);
+const show = (s: Setup) => showConversation(h, s);
+const contents = (s: Setup) => messagesOf(h, s);
 
 test("an idle open conversation resolves at its deadline, with the message, the label and Chatwoot's activity", async (t) => {
   const s = await setup({ auto_resolve_after: 10, auto_resolve_message: "We are closing this for now.", auto_resolve_label: "auto-closed" });

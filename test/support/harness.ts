@@ -56,11 +56,15 @@ export interface HarnessOptions {
   worker?: boolean;
   /** Run the event relay (needs a worker somewhere; implies worker). */
   relay?: boolean | RelayOptions;
+  /** A Temporal server of the test's own (one it stops and starts), instead of TEMPORAL_ADDRESS. */
+  temporalAddress?: string;
+  /** A database of the test's own, so no other file's relay hands its events to another Temporal. */
+  databaseUrl?: string;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const knex = connectDatabase(env("DATABASE_URL"), { min: 0, max: 5 });
-  const temporalAddress = env("TEMPORAL_ADDRESS");
+  const knex = connectDatabase(options.databaseUrl ?? env("DATABASE_URL"), { min: 0, max: 5 });
+  const temporalAddress = options.temporalAddress ?? env("TEMPORAL_ADDRESS");
   const client = await connectTemporalClient(temporalAddress, "default");
   // Every test worker polls the same queue: any live worker can finish any file's workflows, so a
   // workflow started by one file's relay never waits on a worker that has already gone.

@@ -1,0 +1,97 @@
+import type { WorkflowExecutionDescription, WorkflowHandle } from "@temporalio/client";
+import type { AppDeps } from "../../src/deps";
+import { touchConversationTimer, type ConversationTimerInput } from "../../src/services/conversationTimers";
+import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
+import { createContact, createInbox } from "../support/conversationFactories";
+import { createAccount, type TestAccount } from "../support/factories";
+import type { Harness } from "../support/harness";
+
+export interface TimedConversation {
+  account: TestAccount;
+  conversation: { id: number; dbId: number };
+}
+
+/** An account with the given auto-resolve settings and one open conversation with a contact. */
+export async function openConversation(h: Harness, settings: Record<string, unknown>): Promise<TimedConversation> {
+  const account = await createAccount(h);
+  const patched = await h.request("PATCH", `/api/v1/accounts/${account.id}`, { token: account.admin.token, body: settings });
+  if (patched.status !== 200) throw new Error(JSON.stringify(patched.body));
+  const inbox = await createInbox(h, account);
+  const { contact } = await createContact(h, account, { inbox_id: inbox.id });
+  const created = await h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
+    token: account.admin.token,
+    body: { inbox_id: inbox.id, contact_id: contact.id, status: "open" },
+  });
+  if (created.status !== 200) throw new Error(JSON.stringify(created.body));
+  const row = await h.knex("conversations").where({ account_id: account.id, display_id: created.body.id }).first("id");
+  return { account, conversation: { id: created.body.id, dbId: row.id } };
+}
+
+export function timerInput({ account, conversation }: TimedConversation): ConversationTimerInput {
+  return { accountId: account.id, conversationId: conversation.dbId, displayId: conversation.id };
+}
+
+/**
+ * Moves the conversation's last activity so that its deadline falls `inMs` from now, without an
+ * event (so no relay touches the timer); answers the deadline in Unix milliseconds.
+ */
+export async function moveDeadline(h: Harness, s: TimedConversation, inMs: number, minutes = 10): Promise<number> {
+  const deadline = Date.now() + inMs;
+  await h.knex("conversations").where("id", s.conversation.dbId).update({ last_activity_at: new Date(deadline - minutes * 60_000) });
+  return deadline;
+}
+
+/** moveDeadline, then tells the conversation's timer. */
+export async function deadlineIn(h: Harness, s: TimedConversation, inMs: number, minutes = 10, deps: AppDeps = h.deps): Promise<number> {
+  const deadline = await moveDeadline(h, s, inMs, minutes);
+  await touchConversationTimer(deps, timerInput(s));
+  return deadline;
+}
+
+export async function show(h: Harness, { account, conversation }: TimedConversation) {
+  return (await h.request("GET", `/api/v1/accounts/${account.id}/conversations/${conversation.id}`, { token: account.admin.token })).body;
+}
+
+export async function contents(h: Harness, { conversation }: TimedConversation): Promise<{ content: string; message_type: number; created_at: Date }[]> {
+  return h.knex("messages").where("conversation_id", conversation.dbId).orderBy("id").select("content", "message_type", "created_at");
+}
+
+/**
+ * Waits until nothing the setup set off can still touch the timer: every event of the account has
+ * gone through a relay, and every settings re-plan those events started has finished.
+ */
+export async function setupSettled(h: Harness, { account }: TimedConversation): Promise<void> {
+  const pending = await until(() => h.knex("events").where("account_id", account.id).whereNull("dispatched_at").first("id"), (row) => !row);
+  if (pending) throw new Error(`event ${pending.id} of account ${account.id} was never dispatched`);
+  const settingsEvents = await h.knex("events").where({ account_id: account.id, name: "account_auto_resolve_changed" }).pluck("id");
+  for (const id of settingsEvents) await h.deps.temporal.client.workflow.getHandle(`auto-resolve-settings-${account.id}-${id}`).result();
+}
+
+/**
+ * Waits until the timer waits for `deadline` with no task or activity in flight, so what the test
+ * does next (stopping a server or a worker) cannot catch it halfway through a round.
+ */
+export async function waitingFor(handle: WorkflowHandle, deadline: number): Promise<WorkflowExecutionDescription> {
+  const description = await until(
+    () => handle.describe(),
+    (d) =>
+      (d.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() === deadline &&
+      !d.raw.pendingWorkflowTask &&
+      !d.raw.pendingActivities?.length,
+  );
+  if ((description.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() !== deadline) {
+    throw new Error(`the timer never settled on ${new Date(deadline).toISOString()}`);
+  }
+  return description;
+}
+
+export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import test from "ava";
+import pg from "pg";
+import { connectDatabase, migrate } from "../../src/db";
+import { startTemporalDevServer, type RunningTemporal } from "../../src/infra/temporalDevServer";
+import { conversationTimerWorkflowId } from "../../src/services/conversationTimers";
+import { startHarness, type Harness } from "../support/harness";
+import { contents, deadlineIn, openConversation, setupSettled, show, until, waitingFor } from "./support";
+
+// This file takes its Temporal server down, so it runs a server of its own (persisting to a SQLite
+// file, as `npm start` does) and a database of its own: a relay on the shared database would hand
+// other files' events to a server that is about to stop, and theirs would take ours elsewhere.
+const adminUrl = process.env.DATABASE_URL!;
+const databaseName = `${new URL(adminUrl).pathname.slice(1)}_temporal_restart`;
+const dir = mkdtempSync(path.join(tmpdir(), "convo-sched-temporal-restart-"));
+const dbFile = path.join(dir, "temporal.db");
+let port: number;
+let temporal: RunningTemporal | undefined;
+let h: Harness | undefined;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port: free } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return free;
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Same port and same file: the worker, relay and client reconnect to what they knew. */
+const startTemporal = () => startTemporalDevServer({ port, dbFile, namespace: "default" });
+
+test.before(async () => {
+  port = await freePort();
+  temporal = await startTemporal();
+  await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${databaseName}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${databaseName}`;
+  const knex = connectDatabase(url.toString());
+  await migrate(knex);
+  await knex.destroy();
+  h = await startHarness({ relay: true, temporalAddress: temporal.address, databaseUrl: url.toString() });
+});
+
+test.after.always(async () => {
+  await h?.close();
+  await temporal?.stop();
+  await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("a pending timer survives a restart of the Temporal server and resolves at its deadline", async (t) => {
+  const s = await openConversation(h!, { auto_resolve_after: 10 });
+  await setupSettled(h!, s);
+  const deadline = await deadlineIn(h!, s, 8000);
+  const handle = h!.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const planned = await waitingFor(handle, deadline);
+
+  await temporal!.stop();
+  t.true(Date.now() < deadline, "the server went down while the timer was pending");
+  temporal = await startTemporal();
+  const restartedAt = Date.now();
+  t.log(`server back ${deadline - restartedAt} ms before the deadline`);
+  t.is((await show(h!, s)).status, "open");
+
+  // The very run that was waiting came back from the file; nothing started a new one.
+  const run = h!.deps.temporal.client.workflow.getHandle(handle.workflowId, planned.runId);
+  t.is((await run.describe()).status.name, "RUNNING");
+  t.is((await handle.describe()).runId, planned.runId);
+
+  const conversation = await until(() => show(h!, s), (c) => c.status === "resolved", 30_000);
+  const seenAt = Date.now();
+  t.is(conversation.status, "resolved");
+  // It cannot fire while the server is down; once the server is back, it fires within seconds of its deadline.
+  const due = Math.max(deadline, restartedAt);
+  t.true(seenAt - due < 5000, `resolved ${seenAt - due} ms after it was due`);
+  const activity = (await contents(h!, s)).find((m) => m.message_type === 2 && m.content === "Conversation was marked resolved by system due to 10 minutes of inactivity");
+  t.truthy(activity);
+  t.true(activity!.created_at.getTime() >= deadline, "not before the deadline");
+  await run.result();
+  t.is((await run.describe()).status.name, "COMPLETED");
+});
