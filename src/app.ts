@@ -8,6 +8,7 @@ import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
 import { conversationsRouter } from "./routes/api/conversations/router";
 import { serviceRoutes } from "./routes/health";
 import { schedulingRouter } from "./routes/api/scheduling/scheduling";
+import { widgetRouter } from "./routes/widget/router";
 
 export interface AppOptions {
   bodyLimit?: string;
@@ -19,7 +20,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
   app.use(errorHandler);
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
 
-  for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa]) {
+  for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

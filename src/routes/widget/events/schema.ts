@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { jsonObject } from "../../../http/schemas";
+import { websiteTokenFields } from "../schema";
+
+const localeField = { locale: z.string().optional() };
+
+/** `locale` is the widget's language, reported as event_info.widget_language. */
+export const widgetEventQuery = z.object({ ...websiteTokenFields, ...localeField });
+
+export const widgetEventBody = z
+  .object({
+    ...websiteTokenFields,
+    ...localeField,
+    /** Chatwoot's dotted event name; the widget sends "webwidget.triggered". */
+    name: z.string().optional(),
+    event_info: jsonObject().optional(),
+  })
+  .openapi("WidgetEventRequest");

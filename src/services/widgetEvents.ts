@@ -1,0 +1,41 @@
+import type { Knex } from "knex";
+import { Conversation } from "../models/Conversation";
+import { contactWebhookData } from "../presenters/contact";
+import { conversationWebhookData } from "../presenters/conversation";
+import { loadConversationGraph } from "./conversations";
+import { recordEvent } from "./events";
+import type { Visitor, WebWidgetScope } from "./widget";
+
+/**
+ * The event names the widget posts are Chatwoot's dotted dispatcher names; webwidget.triggered is
+ * the only one Chatwoot's listeners act on, so it is the only one recorded.
+ */
+export function isWebwidgetTriggered(name: string | undefined): boolean {
+  return name?.replace(/\./g, "_") === "webwidget_triggered";
+}
+
+/** ContactInbox#webhook_data, reference/chatwoot.md section 1.2, read in the caller's transaction. */
+async function contactInboxWebhookData(trx: Knex.Transaction, { account, inbox }: WebWidgetScope, { contactInbox, contact }: Visitor) {
+  // ContactInbox#current_conversation is the contact inbox's newest conversation.
+  const current = await Conversation.query(trx).where("contact_inbox_id", contactInbox.id).orderBy("id", "desc").first();
+  return {
+    id: contactInbox.id,
+    contact: contactWebhookData(contact, account),
+    inbox: { id: inbox.id, name: inbox.name },
+    account: { id: account.id, name: account.name },
+    current_conversation: current ? conversationWebhookData(await loadConversationGraph(trx, current)) : null,
+    source_id: contactInbox.source_id,
+  };
+}
+
+/** Records webwidget_triggered for the inbox's webhooks and bot (Chatwoot's WebhookListener and AgentBotListener). */
+export async function recordWebwidgetTriggered(db: Knex, scope: WebWidgetScope, visitor: Visitor, eventInfo: Record<string, unknown>): Promise<void> {
+  await db.transaction(async (trx) => {
+    await recordEvent(trx, {
+      accountId: scope.account.id,
+      name: "webwidget_triggered",
+      payload: { ...(await contactInboxWebhookData(trx, scope, visitor)), event: "webwidget_triggered", event_info: eventInfo },
+      inboxId: scope.inbox.id,
+    });
+  });
+}
