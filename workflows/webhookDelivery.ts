@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, setCurrentDetails, sleep } from "@temporalio/workflow";
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, setCurrentDetails, sleep, TemporalFailure } from "@temporalio/workflow";
 import type { Activities } from "../activities";
 import type { DeliveryWorkflowInput } from "../src/services/webhookDeliveries";
 
@@ -11,7 +11,9 @@ import type { DeliveryWorkflowInput } from "../src/services/webhookDeliveries";
  */
 export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Promise<"delivered" | "failed"> {
   const { schedule, deliveryId } = input;
-  const { attemptDelivery } = proxyActivities<Activities>({
+  // A local activity: one POST of a few seconds at most needs no task queue round trip, so a
+  // delivery that succeeds at once costs the server a single workflow task.
+  const { attemptDelivery } = proxyLocalActivities<Activities>({
     startToCloseTimeout: input.timeoutMs + 10_000,
     retry: { maximumAttempts: 1 },
   });
@@ -29,9 +31,12 @@ export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Pro
       setCurrentDetails(`Delivery ${deliveryId}: delivered on attempt ${attempt}`);
       return "delivered";
     } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      const reason = err.cause?.message ?? err.message;
-      const permanent = err.cause instanceof ApplicationFailure && err.cause.nonRetryable;
+      // A failed attempt may arrive wrapped in an ActivityFailure or as its cause itself; anything
+      // that is not a Temporal failure is a bug in this workflow and must fail the task, not the delivery.
+      const failure = err instanceof ActivityFailure ? (err.cause ?? err) : err;
+      if (!(failure instanceof TemporalFailure)) throw err;
+      const reason = failure.message;
+      const permanent = failure instanceof ApplicationFailure && failure.nonRetryable;
       const windowLeftMs = schedule.windowMs - (Date.now() - startedAt);
       if (permanent || waitMs > windowLeftMs) {
         setCurrentDetails(`Delivery ${deliveryId}: failed after ${attempt} attempt(s): ${reason}`);
