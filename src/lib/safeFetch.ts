@@ -1,5 +1,7 @@
-import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import { BlockList, isIP, type LookupFunction } from "node:net";
 
 /** Addresses a webhook may not reach unless private networks are allowed (SSRF protection). */
 const PRIVATE = new BlockList();
@@ -10,15 +12,23 @@ for (const [net, prefix] of [
   ["127.0.0.0", 8],
   ["169.254.0.0", 16],
   ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
   ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  // Multicast, reserved and broadcast.
+  ["224.0.0.0", 3],
 ] as const) {
   PRIVATE.addSubnet(net, prefix, "ipv4");
 }
 for (const [net, prefix] of [
   ["::", 128],
   ["::1", 128],
+  // NAT64 and 6to4 wrap IPv4 addresses, so they could reach any of the ranges above.
+  ["64:ff9b::", 96],
+  ["2002::", 16],
   ["fc00::", 7],
   ["fe80::", 10],
+  ["ff00::", 8],
 ] as const) {
   PRIVATE.addSubnet(net, prefix, "ipv6");
 }
@@ -34,6 +44,8 @@ export class UnsafeUrlError extends Error {
   readonly name = "UnsafeUrlError";
 }
 
+const refused = (host: string, address: string) => new UnsafeUrlError(`Refused: ${host} resolves to a private address (${address})`);
+
 /** Checks scheme and host, and that every address the host resolves to is public unless allowed. */
 export async function assertSafeUrl(rawUrl: string, allowPrivateNetworks: boolean): Promise<URL> {
   let url: URL;
@@ -46,8 +58,70 @@ export async function assertSafeUrl(rawUrl: string, allowPrivateNetworks: boolea
   if (!url.hostname) throw new UnsafeUrlError("URL has no host");
   if (allowPrivateNetworks) return url;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((entry) => entry.address);
+  const addresses = isIP(host) ? [host] : await new Promise<string[]>((resolve, reject) =>
+    dnsLookup(host, { all: true }, (err, entries) => (err ? reject(err) : resolve(entries.map((entry) => entry.address)))),
+  );
   const blocked = addresses.find(isPrivate);
-  if (blocked) throw new UnsafeUrlError(`Refused: ${url.hostname} resolves to a private address (${blocked})`);
+  if (blocked) throw refused(url.hostname, blocked);
   return url;
+}
+
+/**
+ * The DNS lookup the connection itself uses: checking the addresses it connects to, rather than a
+ * lookup made beforehand, leaves no window for a name to re-resolve to a private address.
+ */
+function guardedLookup(allowPrivateNetworks: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, entries: LookupAddress[]) => {
+      if (err) return callback(err, "", 0);
+      const blocked = allowPrivateNetworks ? undefined : entries.find((entry) => isPrivate(entry.address));
+      if (blocked) return callback(refused(hostname, blocked.address), "", 0);
+      if (options.all) return callback(null, entries);
+      const [first] = entries;
+      if (!first) return callback(new Error(`${hostname} has no address`), "", 0);
+      return callback(null, first.address, first.family);
+    });
+  };
+}
+
+export interface PostResult {
+  status: number;
+  statusText: string;
+}
+
+export class TimeoutError extends Error {
+  readonly name = "TimeoutError";
+}
+
+/** Larger responses fail the attempt, as Chatwoot's SafeFetch limits what it reads. */
+const MAX_RESPONSE_BYTES = 40 * 1024 * 1024;
+
+/**
+ * POSTs `body` to a URL that passes assertSafeUrl, connecting only to addresses that pass it too.
+ * Redirects are not followed; the response body is read (up to a limit) and discarded.
+ */
+export async function safePost(
+  rawUrl: string,
+  { body, headers, timeoutMs, allowPrivateNetworks }: { body: string; headers: Record<string, string>; timeoutMs: number; allowPrivateNetworks: boolean },
+): Promise<PostResult> {
+  const url = await assertSafeUrl(rawUrl, allowPrivateNetworks);
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise<PostResult>((resolve, reject) => {
+    const request = client.request(
+      url,
+      { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, lookup: guardedLookup(allowPrivateNetworks) },
+      (response) => {
+        let received = 0;
+        response.on("data", (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > MAX_RESPONSE_BYTES) request.destroy(new Error(`Response larger than ${MAX_RESPONSE_BYTES} bytes`));
+        });
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? "" }));
+        response.on("error", reject);
+      },
+    );
+    request.setTimeout(timeoutMs, () => request.destroy(new TimeoutError(`Timed out after ${timeoutMs} ms`)));
+    request.on("error", reject);
+    request.end(body);
+  });
 }

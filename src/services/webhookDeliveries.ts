@@ -4,7 +4,7 @@ import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
 import { CouldNotProcess } from "../errors";
-import { assertSafeUrl, UnsafeUrlError } from "../lib/safeFetch";
+import { safePost, UnsafeUrlError } from "../lib/safeFetch";
 import { WebhookDelivery, type DeliveryTargetType } from "../models/WebhookDelivery";
 import { isAlreadyStarted } from "../temporal/client";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../temporal/searchAttributes";
@@ -157,12 +157,10 @@ export async function attemptDelivery(db: Knex, config: Pick<DeliveryConfig, "al
       .where("id", delivery.id);
 
   try {
-    const url = await assertSafeUrl(delivery.url, config.allowPrivateNetworks);
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const response = await fetch(url, {
-      method: "POST",
-      redirect: "manual",
-      signal: AbortSignal.timeout(input.timeoutMs),
+    const response = await safePost(delivery.url, {
+      timeoutMs: input.timeoutMs,
+      allowPrivateNetworks: config.allowPrivateNetworks,
       headers: {
         "Content-Type": "application/json",
         Accept: "application/json",
@@ -172,8 +170,7 @@ export async function attemptDelivery(db: Knex, config: Pick<DeliveryConfig, "al
       },
       body,
     });
-    await response.arrayBuffer().catch(() => undefined);
-    if (response.ok) {
+    if (response.status >= 200 && response.status < 300) {
       await record({ status: "delivered", last_response_code: response.status, last_error: null, delivered_at: new Date() });
       return { status: response.status };
     }
@@ -182,7 +179,7 @@ export async function attemptDelivery(db: Knex, config: Pick<DeliveryConfig, "al
     throw retryable(response.status) ? ApplicationFailure.retryable(error, "DeliveryFailed") : ApplicationFailure.nonRetryable(error, PERMANENT_FAILURE);
   } catch (err) {
     if (err instanceof ApplicationFailure) throw err;
-    const message = err instanceof Error ? (err.name === "TimeoutError" ? `Timed out after ${input.timeoutMs} ms` : err.message) : String(err);
+    const message = err instanceof Error ? err.message : String(err);
     await record({ last_response_code: null, last_error: message });
     if (err instanceof UnsafeUrlError) throw ApplicationFailure.nonRetryable(message, PERMANENT_FAILURE);
     throw ApplicationFailure.retryable(message, "DeliveryFailed");

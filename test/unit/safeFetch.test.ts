@@ -1,8 +1,22 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import test from "ava";
-import { assertSafeUrl, UnsafeUrlError } from "../../src/lib/safeFetch";
+import { assertSafeUrl, safePost, UnsafeUrlError } from "../../src/lib/safeFetch";
 
-test("private, loopback and link-local targets are refused unless allowed", async (t) => {
-  for (const url of ["http://127.0.0.1:8080/x", "http://10.1.2.3/x", "http://192.168.0.5/x", "http://172.20.0.1/x", "http://169.254.169.254/latest", "http://[::1]/x", "http://[fe80::1]/x", "http://localhost/x"]) {
+test("private, loopback, link-local, multicast and IPv4-wrapping targets are refused unless allowed", async (t) => {
+  for (const url of [
+    "http://127.0.0.1:8080/x",
+    "http://10.1.2.3/x",
+    "http://192.168.0.5/x",
+    "http://172.20.0.1/x",
+    "http://169.254.169.254/latest",
+    "http://224.0.0.1/x",
+    "http://[::1]/x",
+    "http://[fe80::1]/x",
+    "http://[64:ff9b::7f00:1]/x",
+    "http://[2002:7f00:1::]/x",
+    "http://localhost/x",
+  ]) {
     await t.throwsAsync(assertSafeUrl(url, false), { instanceOf: UnsafeUrlError }, url);
     await t.notThrowsAsync(assertSafeUrl(url, true), url);
   }
@@ -12,4 +26,39 @@ test("public addresses pass; bad URLs and other schemes never do", async (t) => 
   await t.notThrowsAsync(assertSafeUrl("https://93.184.216.34/hook", false));
   await t.throwsAsync(assertSafeUrl("ftp://93.184.216.34/x", true), { instanceOf: UnsafeUrlError });
   await t.throwsAsync(assertSafeUrl("not a url", true), { instanceOf: UnsafeUrlError });
+});
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://localhost:${(server.address() as AddressInfo).port}/hook` };
+}
+
+test("safePost sends the body and headers and answers the status; a private host is refused before connecting", async (t) => {
+  const received: { body: string; signature?: string }[] = [];
+  const { server, url } = await listen((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      received.push({ body, signature: request.headers["x-test"] as string });
+      response.writeHead(418, "I'm a teapot").end("ignored");
+    });
+  });
+  t.teardown(() => server.close());
+
+  const options = { body: '{"a":1}', headers: { "Content-Type": "application/json", "X-Test": "yes" }, timeoutMs: 2000 };
+  t.deepEqual(await safePost(url, { ...options, allowPrivateNetworks: true }), { status: 418, statusText: "I'm a teapot" });
+  t.deepEqual(received, [{ body: '{"a":1}', signature: "yes" }]);
+
+  await t.throwsAsync(safePost(url, { ...options, allowPrivateNetworks: false }), { instanceOf: UnsafeUrlError });
+  t.is(received.length, 1, "nothing reached the private host");
+});
+
+test("safePost gives up on a receiver that does not answer within the timeout", async (t) => {
+  const { server, url } = await listen(() => undefined);
+  t.teardown(() => server.closeAllConnections());
+  t.teardown(() => server.close());
+  const started = Date.now();
+  await t.throwsAsync(safePost(url, { body: "{}", headers: {}, timeoutMs: 300, allowPrivateNetworks: true }), { message: "Timed out after 300 ms" });
+  t.true(Date.now() - started < 2000);
 });
