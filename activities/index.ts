@@ -1,5 +1,6 @@
 import type { AppDeps } from "../src/deps";
 import { createAccountDeletionActivities } from "./accountDeletion";
+import { createAutomationRuleActivities } from "./automationRule";
 import { createConversationTimerActivities } from "./conversationTimer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
 
@@ -9,6 +10,7 @@ export function createActivities(deps: AppDeps) {
     ...createAccountDeletionActivities(deps),
     ...createWebhookDeliveryActivities(deps),
     ...createConversationTimerActivities(deps),
+    ...createAutomationRuleActivities(deps),
   };
 }
 

@@ -5,14 +5,22 @@ import { MESSAGE_TYPE, Message } from "../models/Message";
 import type { User } from "../models/User";
 
 /**
- * Who made a change: a user, an agent bot, or the system (null: timers, automation). Chatwoot's
- * Current.user, which names the actor in activity messages.
+ * Who made a change: a user, an agent bot, an automation rule (Chatwoot's Current.executed_by), or
+ * the system (null: timers). Chatwoot's Current.user, which names the actor in activity messages.
  */
-export type Actor = { kind: "user"; user: User } | { kind: "agent_bot"; bot: AgentBot } | null;
+export type Actor =
+  | { kind: "user"; user: User }
+  | { kind: "agent_bot"; bot: AgentBot }
+  | { kind: "automation_rule"; rule: { id: number } }
+  | null;
+
+/** Chatwoot's automation.system_name. */
+export const AUTOMATION_ACTOR_NAME = "Automation System";
 
 /** The name activity messages give the actor (User#available_name, AgentBot#name); null for the system. */
 export function actorName(actor: Actor): string | null {
   if (!actor) return null;
+  if (actor.kind === "automation_rule") return AUTOMATION_ACTOR_NAME;
   return actor.kind === "user" ? actor.user.availableName : (actor.bot.name ?? "");
 }
 
@@ -51,6 +59,10 @@ export function assigneeActivity(assigneeName: string | null, selfAssigned: bool
   if (assigneeName === null) return `Conversation unassigned by ${name}`;
   if (selfAssigned) return `${name} self-assigned this conversation`;
   return `Assigned to ${assigneeName} by ${name}`;
+}
+
+export function mutedActivity(name: string | null): string | null {
+  return name === null ? null : `${name} has muted the conversation`;
 }
 
 export function labelActivities(added: string[], removed: string[], name: string | null): string[] {

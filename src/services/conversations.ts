@@ -21,6 +21,7 @@ import {
   assigneeActivity,
   insertActivityMessage,
   labelActivities,
+  mutedActivity,
   priorityActivity,
   statusActivity,
 } from "./activityMessages";
@@ -45,6 +46,13 @@ type PendingEvent =
 export interface Unit {
   trx: Knex.Transaction;
   events: PendingEvent[];
+  /** The automation rule that acted in this unit: its events carry it so that rules skip them. */
+  performedByRuleId?: number;
+}
+
+/** Remembers an automation rule acting in the unit (Chatwoot's performed_by). */
+export function noteActor(unit: Unit, actor: Actor): void {
+  if (actor?.kind === "automation_rule") unit.performedByRuleId = actor.rule.id;
 }
 
 /** A conversation's graph as the unit left it, loaded at most once per unit. */
@@ -86,10 +94,10 @@ function graphsOf(trx: Knex.Transaction): GraphOf {
   };
 }
 
-async function recordPending({ trx, events }: Unit, graphOf: GraphOf): Promise<void> {
+async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: GraphOf): Promise<void> {
   for (const event of events) {
     const graph = await graphOf(event.conversationId);
-    const scope = { accountId: graph.conversation.account_id, inboxId: graph.conversation.inbox_id, conversationId: graph.conversation.id };
+    const scope = { accountId: graph.conversation.account_id, inboxId: graph.conversation.inbox_id, conversationId: graph.conversation.id, performedByRuleId };
     await recordEvent(trx, { ...scope, name: event.name, payload: { ...(await payloadOf(trx, event, graph)), event: event.name } });
   }
 }
@@ -231,6 +239,7 @@ export interface ConversationPatch {
   custom_attributes?: Record<string, unknown>;
   waiting_since?: Date | null;
   first_reply_created_at?: Date | null;
+  muted?: boolean;
 }
 type PatchKey = keyof ConversationPatch;
 
@@ -267,6 +276,7 @@ export interface ChangeOptions {
  * conversation_status_changed and conversation_updated.
  */
 export async function changeConversation(unit: Unit, conversationId: number, patch: ConversationPatch, options: ChangeOptions): Promise<Conversation> {
+  noteActor(unit, options.actor);
   const before = await Conversation.lock(unit.trx, conversationId);
   const next: ConversationPatch = { ...patch };
   const status = next.status ?? before.status;
@@ -308,6 +318,7 @@ async function writeActivities(trx: Knex.Transaction, before: Conversation, afte
     const selfAssigned = options.actor?.kind === "user" && options.actor.user.id === after.assignee_id;
     texts.push(assigneeActivity(assignee, selfAssigned, name));
   }
+  if (changes.includes("muted") && after.muted) texts.push(mutedActivity(name));
   if (changes.includes("priority")) texts.push(priorityActivity(before.priority, after.priority, name));
   if (changes.includes("labels")) {
     texts.push(
@@ -436,6 +447,11 @@ export async function openConversation(db: Knex, conversation: Conversation, act
   return inUnit(db, (unit) =>
     changeConversation(unit, conversation.id, { status: "open" }, { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) }),
   );
+}
+
+/** Conversation#mute!: resolved, and later contact messages no longer reopen it. */
+export async function muteConversation(db: Knex, conversation: Conversation, actor: Actor): Promise<Conversation> {
+  return inUnit(db, (unit) => changeConversation(unit, conversation.id, { status: "resolved", muted: true }, { actor }));
 }
 
 export async function setPriority(db: Knex, conversation: Conversation, priority: Priority | null, actor: Actor): Promise<Conversation> {

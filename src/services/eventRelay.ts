@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import pg from "pg";
 import type { AppDeps } from "../deps";
 import { WebhookDelivery } from "../models/WebhookDelivery";
+import { automationConsumer } from "./automation/trigger";
 import { timerConsumer } from "./conversationTimers";
 import { EVENTS_CHANNEL } from "./events";
 import { loadDeliveryConfig, planDeliveries, startDeliveryWorkflow, type DeliveryConfig } from "./webhookDeliveries";
@@ -68,7 +69,7 @@ export class EventRelay {
     private readonly deps: AppDeps,
     private readonly options: RelayOptions = {},
   ) {
-    this.consumers = options.consumers ?? [webhookConsumer(), timerConsumer()];
+    this.consumers = options.consumers ?? [webhookConsumer(), timerConsumer(), automationConsumer()];
   }
 
   async start(): Promise<void> {

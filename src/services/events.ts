@@ -20,6 +20,16 @@ export const INTERNAL_EVENT_NAMES = [
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 
+/**
+ * What Chatwoot raises besides conversation_status_changed when a conversation opens or resolves;
+ * agent bots and automation rules listen for these.
+ */
+export function statusTransitionEventOf(status: unknown): "conversation_opened" | "conversation_resolved" | null {
+  if (status === "open") return "conversation_opened";
+  if (status === "resolved") return "conversation_resolved";
+  return null;
+}
+
 /** Postgres channel the relay LISTENs on; NOTIFY is delivered only when the transaction commits. */
 export const EVENTS_CHANNEL = "convo_sched_events";
 
@@ -30,6 +40,8 @@ export interface EventRecord {
   payload: Record<string, unknown>;
   inboxId?: number | null;
   conversationId?: number | null;
+  /** Set when an automation rule's action caused the event: automation ignores such events (loop protection). */
+  performedByRuleId?: number | null;
 }
 
 /**
@@ -43,6 +55,7 @@ export async function recordEvent(trx: Knex.Transaction, event: EventRecord): Pr
     payload: JSON.stringify(event.payload),
     inbox_id: event.inboxId ?? null,
     conversation_id: event.conversationId ?? null,
+    performed_by_rule_id: event.performedByRuleId ?? null,
   });
   await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
 }

@@ -11,7 +11,7 @@ import type { ConversationGraph, LoadedMessage } from "../presenters/conversatio
 import type { MessageSender } from "../presenters/message";
 import { contactChangedAttributes } from "../presenters/contact";
 import { type Actor, SYSTEM_REOPENED_ACTIVITY } from "./activityMessages";
-import { allOn, type ConversationPatch, changeConversation, forIds, inUnit, loadMessage, type Unit } from "./conversations";
+import { allOn, type ConversationPatch, changeConversation, forIds, inUnit, loadMessage, noteActor, type Unit } from "./conversations";
 
 /** A message as a request (or a caller inside the service) describes it; names are checked here. */
 export interface MessageInput {
@@ -119,7 +119,8 @@ export async function senderFor(
     const bot = await AgentBot.accessibleTo(conversation.account_id).findById(requestedBotId);
     if (bot) return { type: "AgentBot", id: bot.id };
   }
-  if (!actor) return null;
+  // Automation's messages have no sender, as Chatwoot's MessageBuilder.new(nil, ...) in ActionService.
+  if (!actor || actor.kind === "automation_rule") return null;
   return actor.kind === "user" ? { type: "User", id: actor.user.id } : { type: "AgentBot", id: actor.bot.id };
 }
 
@@ -225,6 +226,7 @@ async function touchContact(unit: Unit, conversation: Conversation, contactId: n
  */
 export async function insertMessage(unit: Unit, conversation: Conversation, input: MessageInput, sender: SenderRef | null, actor: Actor): Promise<Message> {
   const valid = validate(input);
+  noteActor(unit, actor);
   const { trx } = unit;
   const current = await Conversation.lock(trx, conversation.id);
   const [{ recent }] = await trx("messages")

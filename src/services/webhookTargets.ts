@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import type { DeliveryTargetType } from "../models/WebhookDelivery";
+import { statusTransitionEventOf } from "./events";
 
 /** An event row as the relay reads it. */
 export interface EventRow {
@@ -29,11 +30,8 @@ const BOT_EVENTS = new Set(["conversation_status_changed", "conversation_updated
 
 /** AgentBotListener also tells bots when a conversation is resolved or opened. */
 function botEventNames(event: EventRow): string[] {
-  if (event.name !== "conversation_status_changed") return [event.name];
-  const status = event.payload.status;
-  if (status === "resolved") return [event.name, "conversation_resolved"];
-  if (status === "open") return [event.name, "conversation_opened"];
-  return [event.name];
+  const transition = event.name === "conversation_status_changed" ? statusTransitionEventOf(event.payload.status) : null;
+  return transition ? [event.name, transition] : [event.name];
 }
 
 /** Where an event goes, per reference/chatwoot.md sections 1.1 and 2. */

@@ -1,0 +1,184 @@
+import { ApplicationFailure } from "@temporalio/common";
+import type { Knex } from "knex";
+import { ApiError } from "../../errors";
+import { safePost, UnsafeUrlError } from "../../lib/safeFetch";
+import type { AutomationAction } from "../../models/AutomationRule";
+import { AccountUser } from "../../models/AccountUser";
+import { CONVERSATION_STATUSES, Conversation, type ConversationStatus, PRIORITIES, type Priority } from "../../models/Conversation";
+import { InboxMember } from "../../models/InboxMember";
+import { MESSAGE_TYPE, Message } from "../../models/Message";
+import { User } from "../../models/User";
+import { conversationWebhookData } from "../../presenters/conversation";
+import type { Actor } from "../activityMessages";
+import {
+  assignConversation,
+  changeConversation,
+  inUnit,
+  loadConversationGraph,
+  muteConversation,
+  openConversation,
+  resolveConversation,
+  setLabels,
+  setPriority,
+  toggleStatus,
+} from "../conversations";
+import { createMessage } from "../messages";
+import type { DeliveryConfig } from "../webhookDeliveries";
+import type { AutomationWorkflowInput } from "./trigger";
+
+export type ActionOutcome = { status: "done" | "skipped"; detail?: string };
+
+/** The failure type of an action that cannot succeed on retry (bad params, a refused change). */
+export const ACTION_REJECTED = "AutomationActionRejected";
+
+interface ActionContext {
+  db: Knex;
+  webhooks: Pick<DeliveryConfig, "timeoutMs" | "allowPrivateNetworks">;
+  input: AutomationWorkflowInput;
+  /** Reloaded before each action, as ActionService does. */
+  conversation: Conversation;
+  actor: Actor;
+  params: unknown[];
+}
+
+type Handler = (ctx: ActionContext) => Promise<ActionOutcome | void>;
+
+const rejected = (message: string) => ApplicationFailure.nonRetryable(message, ACTION_REJECTED);
+const skipped = (detail: string): ActionOutcome => ({ status: "skipped", detail });
+
+function text(ctx: ActionContext): string {
+  const content = ctx.params[0];
+  if (typeof content !== "string" || !content.trim()) throw rejected("no message text");
+  return content;
+}
+
+function postMessage(privateNote: boolean): Handler {
+  return async (ctx) => {
+    const input = { content: text(ctx), message_type: "outgoing", private: privateNote, content_attributes: { automation_rule_id: ctx.input.ruleId } };
+    await createMessage(ctx.db, ctx.conversation, input, null, ctx.actor);
+  };
+}
+
+function changeStatus(status: ConversationStatus): Handler {
+  return async (ctx) => {
+    await toggleStatus(ctx.db, ctx.conversation, { status }, ctx.actor);
+  };
+}
+
+const NOT_IN_SERVICE = "teams, email, attachments and SLA policies are not part of this service";
+
+/**
+ * ActionService#assign_agent's candidates: inbox members and account administrators. The agent a
+ * rule names may have left since; then, as in Chatwoot, nothing is assigned.
+ */
+async function assignableAgent(ctx: ActionContext, userId: number): Promise<boolean> {
+  const membership = await AccountUser.query(ctx.db).findOne({ account_id: ctx.conversation.account_id, user_id: userId });
+  if (!membership) return false;
+  const user = await User.query(ctx.db).findById(userId);
+  if (!user?.confirmed_at) return false;
+  return membership.role === "administrator" || Boolean(await InboxMember.query(ctx.db).findOne({ inbox_id: ctx.conversation.inbox_id, user_id: userId }));
+}
+
+/** The agent who wrote the conversation's latest public reply. */
+async function lastRespondingAgent(ctx: ActionContext): Promise<number | null> {
+  const reply = await Message.query(ctx.db)
+    .where({ conversation_id: ctx.conversation.id, message_type: MESSAGE_TYPE.outgoing, private: false, sender_type: "User" })
+    .orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }])
+    .first();
+  return reply?.sender_id ?? null;
+}
+
+const unassign: Handler = async (ctx) => {
+  // Only the agent: ActionService leaves an agent bot assignment alone.
+  await inUnit(ctx.db, (unit) => changeConversation(unit, ctx.conversation.id, { assignee_id: null }, { actor: ctx.actor }));
+};
+
+const HANDLERS: Record<string, Handler> = {
+  send_message: postMessage(false),
+  add_private_note: postMessage(true),
+  async add_label(ctx) {
+    await setLabels(ctx.db, ctx.conversation, [...ctx.conversation.labels, ...ctx.params.map(String)], ctx.actor);
+  },
+  async remove_label(ctx) {
+    const removed = ctx.params.map(String);
+    await setLabels(ctx.db, ctx.conversation, ctx.conversation.labels.filter((label) => !removed.includes(label)), ctx.actor);
+  },
+  async assign_agent(ctx) {
+    const target = ctx.params[0];
+    if (target === "nil") return unassign(ctx);
+    const userId = target === "last_responding_agent" ? await lastRespondingAgent(ctx) : Number(target);
+    if (userId === null) return skipped("no agent has replied yet");
+    if (!Number.isInteger(userId) || !(await assignableAgent(ctx, userId))) return skipped(`user ${String(target)} is not an inbox member or administrator`);
+    await assignConversation(ctx.db, ctx.conversation, { type: "User", id: userId }, ctx.actor);
+  },
+  remove_assigned_agent: unassign,
+  async change_status(ctx) {
+    const status = ctx.params[0] as ConversationStatus;
+    if (!CONVERSATION_STATUSES.includes(status)) throw rejected(`unknown status ${String(status)}`);
+    await changeStatus(status)(ctx);
+  },
+  async resolve_conversation(ctx) {
+    await resolveConversation(ctx.db, ctx.conversation, ctx.actor);
+  },
+  async open_conversation(ctx) {
+    await openConversation(ctx.db, ctx.conversation, ctx.actor);
+  },
+  pending_conversation: changeStatus("pending"),
+  snooze_conversation: changeStatus("snoozed"),
+  async change_priority(ctx) {
+    const priority = ctx.params[0] === "nil" || ctx.params[0] === null ? null : (ctx.params[0] as Priority);
+    if (priority !== null && !PRIORITIES.includes(priority)) throw rejected(`unknown priority ${String(priority)}`);
+    await setPriority(ctx.db, ctx.conversation, priority, ctx.actor);
+  },
+  async mute_conversation(ctx) {
+    await muteConversation(ctx.db, ctx.conversation, ctx.actor);
+  },
+  async send_webhook_event(ctx) {
+    const url = ctx.params[0];
+    if (typeof url !== "string") throw rejected("no webhook URL");
+    const rule = await ctx.db("automation_rules").where("id", ctx.input.ruleId).first<{ event_name: string }>("event_name");
+    const graph = await loadConversationGraph(ctx.db, ctx.conversation);
+    // Unsigned, as Chatwoot's WebhookJob without a secret.
+    const body = JSON.stringify({ ...conversationWebhookData(graph), event: `automation_event.${rule?.event_name ?? ctx.input.eventName}` });
+    try {
+      const response = await safePost(url, {
+        body,
+        headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": "convo-sched-webhooks" },
+        timeoutMs: ctx.webhooks.timeoutMs,
+        allowPrivateNetworks: ctx.webhooks.allowPrivateNetworks,
+      });
+      if (response.status < 200 || response.status >= 300) throw rejected(`${url} answered ${response.status}`);
+    } catch (err) {
+      throw err instanceof UnsafeUrlError ? rejected(err.message) : err;
+    }
+  },
+  send_email_to_team: async () => skipped(NOT_IN_SERVICE),
+  send_email_transcript: async () => skipped(NOT_IN_SERVICE),
+  assign_team: async () => skipped(NOT_IN_SERVICE),
+  remove_assigned_team: async () => skipped(NOT_IN_SERVICE),
+  send_attachment: async () => skipped(NOT_IN_SERVICE),
+  add_sla: async () => skipped(NOT_IN_SERVICE),
+};
+
+/**
+ * Runs one action of a rule as the rule (so its events do not trigger rules again). A refusal by the
+ * domain (validation, bad params) fails for good; anything else may be retried by Temporal.
+ */
+export async function runAction(
+  db: Knex,
+  webhooks: ActionContext["webhooks"],
+  input: AutomationWorkflowInput,
+  action: AutomationAction,
+): Promise<ActionOutcome> {
+  const handler = HANDLERS[action.action_name];
+  if (!handler) throw rejected(`unsupported action ${action.action_name}`);
+  const conversation = await Conversation.query(db).findOne({ id: input.conversationId, account_id: input.accountId });
+  if (!conversation) return skipped("conversation no longer exists");
+  const params = Array.isArray(action.action_params) ? action.action_params : [];
+  try {
+    return (await handler({ db, webhooks, input, conversation, actor: { kind: "automation_rule", rule: { id: input.ruleId } }, params })) ?? { status: "done" };
+  } catch (err) {
+    if (err instanceof ApiError) throw rejected(err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,117 @@
+import { WorkflowIdReusePolicy } from "@temporalio/client";
+import type { AppDeps } from "../../deps";
+import { AutomationRule } from "../../models/AutomationRule";
+import { isAlreadyStarted } from "../../temporal/client";
+import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../../temporal/searchAttributes";
+import { DISPATCH_CONCURRENCY, inParallel, type EventConsumer } from "../eventRelay";
+import { statusTransitionEventOf } from "../events";
+import type { EventRow } from "../webhookTargets";
+
+/** The events AutomationRuleListener handles. */
+export type AutomationEventName = "conversation_created" | "conversation_updated" | "message_created" | "conversation_opened" | "conversation_resolved";
+
+export interface AutomationWorkflowInput {
+  accountId: number;
+  ruleId: number;
+  eventId: number;
+  eventName: AutomationEventName;
+  /** Database id. */
+  conversationId: number;
+  displayId: number;
+  /** The message of a message_created event: its conditions look at that message only. */
+  messageId: number | null;
+  /** `{attribute: [before, after]}` of a conversation_updated event, for attribute_changed. */
+  changedAttributes: Record<string, [unknown, unknown]>;
+}
+
+type OutboxEvent = EventRow & { performed_by_rule_id?: number | null };
+
+/**
+ * The rule event an outbox event raises, or null when automation ignores it. As Chatwoot's listener,
+ * events caused by a rule's own action raise none (no rule can loop on itself or another), and
+ * neither do auto-reply conversations being created or opened.
+ */
+export function automationEventOf(event: OutboxEvent): AutomationEventName | null {
+  if (event.performed_by_rule_id != null || !event.conversation_id) return null;
+  const name =
+    event.name === "conversation_status_changed"
+      ? statusTransitionEventOf(event.payload.status)
+      : (["conversation_created", "conversation_updated", "message_created"] as const).find((known) => known === event.name) ?? null;
+  const additional = event.payload.additional_attributes as Record<string, unknown> | undefined;
+  if ((name === "conversation_created" || name === "conversation_opened") && additional?.auto_reply) return null;
+  return name;
+}
+
+/** Webhook-shaped changed_attributes (`[{key: {previous_value, current_value}}]`) back as Chatwoot's previous_changes. */
+function changesOf(event: OutboxEvent): Record<string, [unknown, unknown]> {
+  const changed = Array.isArray(event.payload.changed_attributes) ? (event.payload.changed_attributes as Record<string, { previous_value: unknown; current_value: unknown }>[]) : [];
+  return Object.fromEntries(changed.flatMap((entry) => Object.entries(entry).map(([key, { previous_value, current_value }]) => [key, [previous_value, current_value]])));
+}
+
+export function automationWorkflowId(eventId: number, ruleId: number): string {
+  return `automation-${eventId}-${ruleId}`;
+}
+
+async function startAutomationWorkflow(deps: AppDeps, input: AutomationWorkflowInput, ruleName: string): Promise<void> {
+  try {
+    await deps.temporal.client.workflow.start("automationRuleWorkflow", {
+      workflowId: automationWorkflowId(input.eventId, input.ruleId),
+      taskQueue: deps.temporal.taskQueue,
+      args: [input],
+      // A relay retry after the run finished must not run the actions again.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: AccountIdAttribute, value: input.accountId },
+        { key: ConversationIdAttribute, value: input.displayId },
+        { key: EventNameAttribute, value: input.eventName },
+      ],
+      staticSummary: `Automation rule ${input.ruleId} "${ruleName}" on ${input.eventName} of conversation #${input.displayId} (event ${input.eventId})`,
+    });
+  } catch (err) {
+    if (!isAlreadyStarted(err)) throw err;
+  }
+}
+
+/**
+ * Runs the active rules of the event's account whose event_name it raises: one workflow per
+ * (event, rule), so a relay retry is absorbed by the deterministic id.
+ */
+export function automationConsumer(): EventConsumer {
+  return {
+    async dispatch(deps, events: OutboxEvent[]) {
+      const triggered = events.flatMap((event) => {
+        const name = automationEventOf(event);
+        return name ? [{ event, name }] : [];
+      });
+      if (!triggered.length) return;
+      const rules = await AutomationRule.query(deps.knex)
+        .where("active", true)
+        .whereIn("account_id", [...new Set(triggered.map((t) => t.event.account_id))])
+        .whereIn("event_name", [...new Set(triggered.map((t) => t.name))])
+        .orderBy("id")
+        .select("id", "account_id", "event_name", "name");
+      const runs = triggered.flatMap((t) => rules.filter((rule) => rule.account_id === t.event.account_id && rule.event_name === t.name).map((rule) => ({ ...t, rule })));
+      if (!runs.length) return;
+      const conversations: { id: number; display_id: number }[] = await deps.knex("conversations")
+        .whereIn("id", [...new Set(runs.map((run) => run.event.conversation_id!))])
+        .select("id", "display_id");
+      const displayIds = new Map(conversations.map((c) => [c.id, c.display_id]));
+      await inParallel(runs, DISPATCH_CONCURRENCY, async ({ event, name, rule }) => {
+        const displayId = displayIds.get(event.conversation_id!);
+        // The conversation is gone (account deletion): nothing left to act on.
+        if (displayId === undefined) return;
+        const input: AutomationWorkflowInput = {
+          accountId: event.account_id,
+          ruleId: rule.id,
+          eventId: Number(event.id),
+          eventName: name,
+          conversationId: Number(event.conversation_id),
+          displayId,
+          messageId: name === "message_created" ? Number(event.payload.id) : null,
+          changedAttributes: name === "conversation_updated" ? changesOf(event) : {},
+        };
+        await startAutomationWorkflow(deps, input, rule.name);
+      });
+    },
+  };
+}

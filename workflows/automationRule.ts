@@ -1,0 +1,49 @@
+import { ActivityFailure, proxyActivities, setCurrentDetails, TemporalFailure } from "@temporalio/workflow";
+import type { Activities } from "../activities";
+import type { AutomationWorkflowInput } from "../src/services/automation/trigger";
+
+export interface ActionRecord {
+  action: string;
+  status: "done" | "skipped" | "failed";
+  detail?: string;
+}
+
+export type AutomationRunResult = { matched: false; reason: string } | { matched: true; actions: ActionRecord[] };
+
+/**
+ * One rule on one event: evaluate its conditions against the database, then run its actions in
+ * order, each as its own activity. As in Chatwoot's ActionService, an action that fails is recorded
+ * and the next one still runs; the result and the details in the Temporal UI say which did what.
+ */
+export async function automationRuleWorkflow(input: AutomationWorkflowInput): Promise<AutomationRunResult> {
+  const { evaluateAutomationRule } = proxyActivities<Activities>({
+    startToCloseTimeout: "30 seconds",
+    retry: { maximumInterval: "10 seconds", maximumAttempts: 10 },
+  });
+  // Few attempts: an action whose transaction committed just before a crash would repeat (a second message).
+  const { runAutomationAction } = proxyActivities<Activities>({
+    startToCloseTimeout: "1 minute",
+    retry: { maximumAttempts: 3, nonRetryableErrorTypes: ["AutomationActionRejected"] },
+  });
+
+  const evaluation = await evaluateAutomationRule(input);
+  if (!evaluation.matched) {
+    setCurrentDetails(`Not run: ${evaluation.reason}`);
+    return { matched: false, reason: evaluation.reason };
+  }
+  const records: ActionRecord[] = [];
+  for (const [index, action] of evaluation.actions.entries()) {
+    setCurrentDetails(`Action ${index + 1}/${evaluation.actions.length}: ${action.action_name}`);
+    try {
+      const outcome = await runAutomationAction(input, action);
+      records.push({ action: action.action_name, ...outcome });
+    } catch (err) {
+      // A failed action arrives as an ActivityFailure; anything else is a bug here and must fail the task.
+      if (!(err instanceof ActivityFailure)) throw err;
+      const cause = err.cause instanceof TemporalFailure ? err.cause : err;
+      records.push({ action: action.action_name, status: "failed", detail: cause.message });
+    }
+  }
+  setCurrentDetails(`Rule "${evaluation.ruleName}": ${records.map((r) => `${r.action} ${r.status}${r.detail ? ` (${r.detail})` : ""}`).join("; ")}`);
+  return { matched: true, actions: records };
+}
