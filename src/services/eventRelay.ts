@@ -17,6 +17,8 @@ export interface EventConsumer {
   dispatch(deps: AppDeps, events: EventRow[]): Promise<void>;
 }
 
+const MAX_DISPATCH_BACKOFF_MS = 60_000;
+
 /** Temporal calls in flight at once per consumer: enough to hide round trips, few enough for a dev server. */
 export const DISPATCH_CONCURRENCY = 16;
 
@@ -109,31 +111,75 @@ export class EventRelay {
       });
   }
 
-  /** Dispatches every undispatched event, oldest first, in batches. */
+  /**
+   * Dispatches every due event, oldest first, in batches. A batch that fails is retried event by
+   * event: those that go through are marked, the others are postponed with backoff. When none goes
+   * through (Temporal is down, say) the drain stops and the sweep tries again.
+   */
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
       const events = await this.claimBatch();
       if (!events.length) return total;
-      await Promise.all(this.consumers.map((consumer) => consumer.dispatch(this.deps, events)));
-      await this.deps.knex("events").whereIn("id", events.map((e) => e.id)).update({ dispatched_at: new Date() });
-      total += events.length;
+      try {
+        await this.dispatch(events);
+        total += events.length;
+      } catch (batchError) {
+        let dispatched = 0;
+        for (const event of events) {
+          try {
+            await this.dispatch([event]);
+            dispatched++;
+          } catch (err) {
+            await this.postpone(this.deps.knex, event, err);
+          }
+        }
+        if (!dispatched) throw batchError;
+        total += dispatched;
+      }
     }
   }
 
-  /** Locks a batch so concurrent relays split the work, and lets consumers plan in that transaction. */
+  private async dispatch(events: EventRow[]): Promise<void> {
+    await Promise.all(this.consumers.map((consumer) => consumer.dispatch(this.deps, events)));
+    await this.deps.knex("events").whereIn("id", events.map((e) => e.id)).update({ dispatched_at: new Date() });
+  }
+
+  /** 1 s, 2 s, 4 s ... up to a minute: soon enough after an outage, rare enough for a bad event. */
+  private async postpone(db: Knex, event: EventRow, err: unknown): Promise<void> {
+    const attempts = (event.dispatch_attempts ?? 0) + 1;
+    const delayMs = Math.min(1000 * 2 ** (attempts - 1), MAX_DISPATCH_BACKOFF_MS);
+    console.error(`Event ${event.id} (${event.name}) could not be dispatched (attempt ${attempts}); retrying in ${delayMs} ms:`, err);
+    await db("events")
+      .where("id", event.id)
+      .update({ dispatch_attempts: attempts, dispatch_after: new Date(Date.now() + delayMs), last_dispatch_error: err instanceof Error ? err.message : String(err) });
+  }
+
+  /**
+   * Locks a batch of due events so concurrent relays split the work, and lets consumers plan in that
+   * transaction; an event whose planning fails is rolled back to its savepoint and postponed alone.
+   */
   private async claimBatch(): Promise<EventRow[]> {
     return this.deps.knex.transaction(async (trx) => {
       const events: EventRow[] = await trx("events")
         .whereNull("dispatched_at")
+        .where((due) => due.whereNull("dispatch_after").orWhere("dispatch_after", "<=", trx.fn.now()))
         .orderBy("id")
         .limit(this.options.batchSize ?? 100)
         .forUpdate()
         .skipLocked();
+      const planned: EventRow[] = [];
       for (const event of events) {
-        for (const consumer of this.consumers) await consumer.plan?.(trx, event);
+        try {
+          await trx.transaction(async (savepoint) => {
+            for (const consumer of this.consumers) await consumer.plan?.(savepoint, event);
+          });
+          planned.push(event);
+        } catch (err) {
+          await this.postpone(trx, event, err);
+        }
       }
-      return events;
+      return planned;
     });
   }
 }

@@ -12,6 +12,8 @@ export interface EventRow {
   inbox_id: number | null;
   conversation_id: number | null;
   created_at: Date;
+  /** Failed hand-overs so far (the relay's backoff). */
+  dispatch_attempts?: number;
 }
 
 export interface DeliveryTarget {

@@ -3,23 +3,21 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import test from "ava";
-import pg from "pg";
-import { connectDatabase, migrate } from "../../src/db";
 import { startTemporalDevServer, type RunningTemporal } from "../../src/infra/temporalDevServer";
 import { conversationTimerWorkflowId } from "../../src/services/conversationTimers";
 import { startHarness, type Harness } from "../support/harness";
+import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 import { contents, deadlineIn, openConversation, setupSettled, show, until, waitingFor } from "./support";
 
 // This file takes its Temporal server down, so it runs a server of its own (persisting to a SQLite
 // file, as `npm start` does) and a database of its own: a relay on the shared database would hand
 // other files' events to a server that is about to stop, and theirs would take ours elsewhere.
-const adminUrl = process.env.DATABASE_URL!;
-const databaseName = `${new URL(adminUrl).pathname.slice(1)}_temporal_restart`;
 const dir = mkdtempSync(path.join(tmpdir(), "convo-sched-temporal-restart-"));
 const dbFile = path.join(dir, "temporal.db");
 let port: number;
 let temporal: RunningTemporal | undefined;
 let h: Harness | undefined;
+let database: OwnDatabase | undefined;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -29,36 +27,20 @@ async function freePort(): Promise<number> {
   return free;
 }
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Same port and same file: the worker, relay and client reconnect to what they knew. */
 const startTemporal = () => startTemporalDevServer({ port, dbFile, namespace: "default" });
 
 test.before(async () => {
   port = await freePort();
   temporal = await startTemporal();
-  await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${databaseName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  const knex = connectDatabase(url.toString());
-  await migrate(knex);
-  await knex.destroy();
-  h = await startHarness({ relay: true, temporalAddress: temporal.address, databaseUrl: url.toString() });
+  database = await createOwnDatabase("temporal_restart");
+  h = await startHarness({ relay: true, temporalAddress: temporal.address, databaseUrl: database.url });
 });
 
 test.after.always(async () => {
   await h?.close();
   await temporal?.stop();
-  await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  await database?.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,0 +1,101 @@
+import test from "ava";
+import { connectDatabase, type Database } from "../../src/db";
+import type { AppDeps } from "../../src/deps";
+import { EventRelay, type EventConsumer } from "../../src/services/eventRelay";
+import type { EventRow } from "../../src/services/webhookTargets";
+import { connectTemporalClient } from "../../src/temporal/client";
+import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
+
+// The relay's own bookkeeping, with consumers that stand in for Temporal so a test can decide which
+// hand-over fails. A database of its own: every other file's relay drains the shared one.
+let database: OwnDatabase;
+let knex: Database;
+let deps: AppDeps;
+let accountId: number;
+
+test.before(async () => {
+  database = await createOwnDatabase("relay");
+  knex = connectDatabase(database.url, { min: 0, max: 5 });
+  deps = { knex, temporal: { client: await connectTemporalClient(process.env.TEMPORAL_ADDRESS!, "default"), taskQueue: "unused" } };
+  [{ id: accountId }] = await knex("accounts").insert({ name: "Relay" }).returning("id");
+});
+
+test.after.always(async () => {
+  await deps?.temporal.client.connection.close();
+  await knex?.destroy();
+  await database?.drop();
+});
+
+async function emit(count: number): Promise<number[]> {
+  const rows = Array.from({ length: count }, (_, i) => ({ account_id: accountId, name: "contact_created", payload: JSON.stringify({ n: i }) }));
+  return (await knex("events").insert(rows).returning("id")).map((row: { id: number }) => row.id);
+}
+
+const rowOf = (id: number) => knex("events").where({ id }).first();
+
+function recorder(fails: (event: EventRow) => boolean) {
+  const dispatched: number[] = [];
+  const consumer: EventConsumer = {
+    async dispatch(_deps, events) {
+      const bad = events.find(fails);
+      if (bad) throw new Error(`cannot hand over event ${bad.id}`);
+      dispatched.push(...events.map((event) => event.id));
+    },
+  };
+  return { consumer, dispatched };
+}
+
+// The tests share one events table: serial, so each drain sees only its own test's events.
+test.serial("a bad event is postponed with backoff while the events behind it go through, and goes through once it can", async (t) => {
+  const [first, bad, last] = await emit(3);
+  let poisoned = true;
+  const { consumer, dispatched } = recorder((event) => poisoned && event.id === bad);
+  const relay = new EventRelay(deps, { consumers: [consumer] });
+
+  t.is(await relay.drain(), 2);
+  t.deepEqual(dispatched.sort(), [first, last]);
+  const postponed = await rowOf(bad!);
+  t.is(postponed.dispatched_at, null);
+  t.is(postponed.dispatch_attempts, 1);
+  t.is(postponed.last_dispatch_error, `cannot hand over event ${bad}`);
+  t.true(new Date(postponed.dispatch_after).getTime() > Date.now());
+
+  t.is(await relay.drain(), 0, "a postponed event waits for its time");
+  poisoned = false;
+  await new Promise((resolve) => setTimeout(resolve, new Date(postponed.dispatch_after).getTime() - Date.now() + 50));
+  t.is(await relay.drain(), 1);
+  t.truthy((await rowOf(bad!)).dispatched_at);
+});
+
+test.serial("an event whose planning fails is postponed alone; the rest of its batch is planned and dispatched", async (t) => {
+  const [bad, good] = await emit(2);
+  const planned: number[] = [];
+  const { consumer, dispatched } = recorder(() => false);
+  const planner: EventConsumer = {
+    async plan(trx, event) {
+      await trx("events").where({ id: event.id }).update({ payload: JSON.stringify({ planned: true }) });
+      if (event.id === bad) throw new Error("cannot plan");
+      planned.push(event.id);
+    },
+    dispatch: consumer.dispatch,
+  };
+  t.is(await new EventRelay(deps, { consumers: [planner] }).drain(), 1);
+  t.deepEqual([planned, dispatched], [[good], [good]]);
+  const row = await rowOf(bad!);
+  t.like(row, { dispatched_at: null, dispatch_attempts: 1, last_dispatch_error: "cannot plan" });
+  t.deepEqual(row.payload, { n: 0 }, "the failed plan's writes were rolled back");
+});
+
+test.serial("when nothing can be handed over the drain stops, every event postponed, for the sweep to retry", async (t) => {
+  const ids = await emit(3);
+  const { consumer } = recorder(() => true);
+  const original = console.error;
+  console.error = () => undefined;
+  try {
+    await t.throwsAsync(new EventRelay(deps, { consumers: [consumer] }).drain());
+  } finally {
+    console.error = original;
+  }
+  const rows = await knex("events").whereIn("id", ids);
+  t.true(rows.every((row) => row.dispatched_at === null && row.dispatch_attempts === 1));
+});
