@@ -9,6 +9,6 @@ export function createAutomationRuleActivities(deps: AppDeps) {
   const webhooks = loadDeliveryConfig();
   return {
     evaluateAutomationRule: (input: AutomationWorkflowInput) => evaluateRule(deps.knex, input),
-    runAutomationAction: (input: AutomationWorkflowInput, action: AutomationAction) => runAction(deps.knex, webhooks, input, action),
+    runAutomationAction: (input: AutomationWorkflowInput, action: AutomationAction, step: number) => runAction(deps.knex, webhooks, input, action, step),
   };
 }

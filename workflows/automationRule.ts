@@ -20,10 +20,10 @@ export async function automationRuleWorkflow(input: AutomationWorkflowInput): Pr
     startToCloseTimeout: "30 seconds",
     retry: { maximumInterval: "10 seconds", maximumAttempts: 10 },
   });
-  // Few attempts: an action whose transaction committed just before a crash would repeat (a second message).
+  // Actions are idempotent (posting checks for its own earlier message), so a retry is safe.
   const { runAutomationAction } = proxyActivities<Activities>({
     startToCloseTimeout: "1 minute",
-    retry: { maximumAttempts: 3, nonRetryableErrorTypes: ["AutomationActionRejected"] },
+    retry: { maximumInterval: "30 seconds", maximumAttempts: 10, nonRetryableErrorTypes: ["AutomationActionRejected"] },
   });
 
   const evaluation = await evaluateAutomationRule(input);
@@ -35,7 +35,7 @@ export async function automationRuleWorkflow(input: AutomationWorkflowInput): Pr
   for (const [index, action] of evaluation.actions.entries()) {
     setCurrentDetails(`Action ${index + 1}/${evaluation.actions.length}: ${action.action_name}`);
     try {
-      const outcome = await runAutomationAction(input, action);
+      const outcome = await runAutomationAction(input, action, index);
       records.push({ action: action.action_name, ...outcome });
     } catch (err) {
       // A failed action arrives as an ActivityFailure; anything else is a bug here and must fail the task.

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
 import { WorkflowNotFoundError } from "@temporalio/client";
+import { runAction } from "../../src/services/automation/actions";
 import { automationWorkflowId } from "../../src/services/automation/trigger";
 import type { AutomationRunResult } from "../../workflows/automationRule";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
@@ -89,7 +90,8 @@ test("a message_created rule with a content condition adds a label and sends a m
   const conversation = await conversationIn(account, inbox.id);
   await api(account, "POST", `/conversations/${conversation.id}/messages`, { content: "I want a REFUND", message_type: "incoming" });
 
-  const run = await runOf(await eventOf(account, conversation.id, "message_created"), created.id);
+  const eventId = await eventOf(account, conversation.id, "message_created");
+  const run = await runOf(eventId, created.id);
   t.deepEqual(run, { matched: true, actions: [{ action: "add_label", status: "done" }, { action: "send_message", status: "done" }] });
   t.deepEqual((await conversationRow(account, conversation.id)).labels, ["refund"]);
   const sent = (await messagesOf(account, conversation.id)).filter((m) => m.content === "We are on it");
@@ -97,6 +99,13 @@ test("a message_created rule with a content condition adds a label and sends a m
   t.like(sent[0], { message_type: 1, private: false, sender_id: null, content_attributes: { automation_rule_id: created.id } });
   const activity = (await messagesOf(account, conversation.id)).find((m) => m.message_type === 2 && /added refund/.test(m.content));
   t.is(activity?.content, "Automation System added refund");
+
+  // Temporal retries an activity whose worker died after its commit: that retry must not post again.
+  const row = await conversationRow(account, conversation.id);
+  const input = { accountId: account.id, ruleId: created.id, eventId, eventName: "message_created" as const, conversationId: row.id, displayId: conversation.id, messageId: null, changedAttributes: {} };
+  const retried = await runAction(h.knex, { timeoutMs: 1000, allowPrivateNetworks: true }, input, { action_name: "send_message", action_params: ["We are on it"] }, 1);
+  t.deepEqual(retried, { status: "done", detail: "posted by an earlier attempt" });
+  t.is((await messagesOf(account, conversation.id)).filter((m) => m.content === "We are on it").length, 1);
 });
 
 test("an automation-sent message does not trigger message_created rules again (no loop)", async (t) => {

@@ -24,7 +24,7 @@ import {
 } from "../conversations";
 import { createMessage } from "../messages";
 import type { DeliveryConfig } from "../webhookDeliveries";
-import type { AutomationWorkflowInput } from "./trigger";
+import { type AutomationWorkflowInput, automationWorkflowId } from "./trigger";
 
 export type ActionOutcome = { status: "done" | "skipped"; detail?: string };
 
@@ -39,6 +39,8 @@ interface ActionContext {
   conversation: Conversation;
   actor: Actor;
   params: unknown[];
+  /** The action's position in the rule: with the run's id it names this one action of this run. */
+  step: number;
 }
 
 type Handler = (ctx: ActionContext) => Promise<ActionOutcome | void>;
@@ -52,10 +54,18 @@ function text(ctx: ActionContext): string {
   return content;
 }
 
+/**
+ * Posting is the one action that is not naturally idempotent, and Temporal retries an activity whose
+ * transaction may have committed before the worker died: the message carries its action's key, and
+ * a retry that finds it posts nothing.
+ */
 function postMessage(privateNote: boolean): Handler {
   return async (ctx) => {
-    const input = { content: text(ctx), message_type: "outgoing", private: privateNote, content_attributes: { automation_rule_id: ctx.input.ruleId } };
-    await createMessage(ctx.db, ctx.conversation, input, null, ctx.actor);
+    const key = `${automationWorkflowId(ctx.input.eventId, ctx.input.ruleId)}/${ctx.step}`;
+    const posted = await Message.query(ctx.db).where("conversation_id", ctx.conversation.id).whereRaw("content_attributes->>'automation_action_key' = ?", [key]).first();
+    if (posted) return { status: "done", detail: "posted by an earlier attempt" };
+    const content_attributes = { automation_rule_id: ctx.input.ruleId, automation_action_key: key };
+    await createMessage(ctx.db, ctx.conversation, { content: text(ctx), message_type: "outgoing", private: privateNote, content_attributes }, null, ctx.actor);
   };
 }
 
@@ -169,6 +179,7 @@ export async function runAction(
   webhooks: ActionContext["webhooks"],
   input: AutomationWorkflowInput,
   action: AutomationAction,
+  step: number,
 ): Promise<ActionOutcome> {
   const handler = HANDLERS[action.action_name];
   if (!handler) throw rejected(`unsupported action ${action.action_name}`);
@@ -176,7 +187,7 @@ export async function runAction(
   if (!conversation) return skipped("conversation no longer exists");
   const params = Array.isArray(action.action_params) ? action.action_params : [];
   try {
-    return (await handler({ db, webhooks, input, conversation, actor: { kind: "automation_rule", rule: { id: input.ruleId } }, params })) ?? { status: "done" };
+    return (await handler({ db, webhooks, input, conversation, actor: { kind: "automation_rule", rule: { id: input.ruleId } }, params, step })) ?? { status: "done" };
   } catch (err) {
     if (err instanceof ApiError) throw rejected(err.message);
     throw err;
