@@ -238,3 +238,31 @@ test("conversation_resolved rules run on a status change, and send_webhook_event
   const note = (await messagesOf(account, conversation.id)).find((m) => m.content === "Closed, see CRM");
   t.like(note, { private: true, content_attributes: { automation_rule_id: created.id } });
 });
+
+test("status actions move the conversation as Chatwoot's ActionService does; an unknown status is refused for good", async (t) => {
+  const { account, inbox } = await world();
+  // Inactive: the actions are driven directly here, not by events.
+  const created = await rule(account, { event_name: "conversation_updated", conditions: [condition("status", "equal_to", ["open"])], actions: [{ action_name: "mute_conversation" }], active: false });
+  const conversation = await conversationIn(account, inbox.id);
+  const row = await conversationRow(account, conversation.id);
+  const input = { accountId: account.id, ruleId: created.id, eventId: 0, eventName: "conversation_updated" as const, conversationId: row.id, displayId: conversation.id, messageId: null, changedAttributes: {} };
+  const act = (action_name: string, action_params: unknown[] = []) => runAction(h.knex, { timeoutMs: 1000, allowPrivateNetworks: true }, input, { action_name, action_params }, 0);
+
+  for (const [action, params, status] of [
+    ["pending_conversation", [], "pending"],
+    ["open_conversation", [], "open"],
+    ["snooze_conversation", [], "snoozed"],
+    ["change_status", ["resolved"], "resolved"],
+    ["change_status", ["open"], "open"],
+  ] as const) {
+    t.deepEqual(await act(action, [...params]), { status: "done" }, action);
+    t.is((await conversationRow(account, conversation.id)).status, status, action);
+  }
+  await act("mute_conversation");
+  t.like(await conversationRow(account, conversation.id), { status: "resolved", muted: true });
+  const activities = (await messagesOf(account, conversation.id)).filter((m) => m.message_type === 2).map((m) => m.content);
+  t.true(activities.includes("Automation System has muted the conversation"));
+
+  const refused = await t.throwsAsync(act("change_status", ["bogus"]));
+  t.like(refused, { message: "unknown status bogus", nonRetryable: true });
+});
