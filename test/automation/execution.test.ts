@@ -6,7 +6,7 @@ import { automationWorkflowId } from "../../src/services/automation/trigger";
 import type { AutomationRunResult } from "../../workflows/automationRule";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { ok, startHarness, type Harness } from "../support/harness";
 import { Receiver } from "../support/receiver";
 
 let h: Harness;
@@ -16,12 +16,6 @@ test.before(async () => {
 test.after.always(async () => {
   await h?.close();
 });
-
-async function ok(promise: Promise<{ status: number; body: any }>, what: string) {
-  const response = await promise;
-  if (response.status >= 300) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
 
 const api = (account: TestAccount, method: string, path: string, body?: unknown) =>
   ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);

@@ -34,6 +34,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The body of a successful (2xx) response; anything else fails the test with what was being done. */
+export async function ok(promise: Promise<{ status: number; body: any }>, what: string) {
+  const response = await promise;
+  if (response.status >= 300) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
 function env(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run the tests with npm test`);

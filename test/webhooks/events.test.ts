@@ -1,7 +1,7 @@
 import test from "ava";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { ok, startHarness, type Harness } from "../support/harness";
 import { Receiver, signatureValid, type ReceivedRequest } from "../support/receiver";
 
 process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
@@ -13,12 +13,6 @@ test.before(async () => {
 test.after.always(async () => {
   await h?.close();
 });
-
-async function ok(promise: Promise<{ status: number; body: any }>, what: string) {
-  const response = await promise;
-  if (response.status >= 300) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
 
 async function world(t: { teardown(fn: () => unknown): void }, respond?: (attempt: number, request: ReceivedRequest) => number) {
   const account = await createAccount(h);

@@ -3,7 +3,7 @@ import { signJwt } from "../../src/lib/jwt";
 import { browserInfo, browserLanguage } from "../../src/services/widgetBrowser";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { ok, startHarness, type Harness } from "../support/harness";
 import { Receiver, signatureValid, type ReceivedRequest } from "../support/receiver";
 
 process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
@@ -15,12 +15,6 @@ test.before(async () => {
 test.after.always(async () => {
   await h?.close();
 });
-
-async function ok(promise: Promise<{ status: number; body: any }>, what: string) {
-  const response = await promise;
-  if (response.status >= 300) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
 
 const admin = (account: TestAccount) => (method: string, path: string, body?: unknown) =>
   ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);

@@ -107,7 +107,7 @@ export const inboxUpdate = z
 
 export const setAgentBotBody = z.object({ agent_bot: id().nullable().optional() }).openapi("SetAgentBot");
 
-const workingHourResponse = z.object({
+export const workingHourResponse = z.object({
   day_of_week: z.number(),
   closed_all_day: z.boolean(),
   open_hour: z.number().nullable(),

@@ -1,17 +1,8 @@
 import { z } from "zod";
+import { workingHourResponse } from "../../api/inboxes/schema";
 import { websiteTokenFields } from "../schema";
 
 export const widgetConfigBody = z.object(websiteTokenFields).openapi("WidgetConfigRequest");
-
-const workingHour = z.object({
-  day_of_week: z.number(),
-  closed_all_day: z.boolean(),
-  open_hour: z.number().nullable(),
-  open_minutes: z.number().nullable(),
-  close_hour: z.number().nullable(),
-  close_minutes: z.number().nullable(),
-  open_all_day: z.boolean(),
-});
 
 /** app/views/api/v1/widget/configs/create.json.jbuilder, the keys this service can fill. */
 export const widgetConfigResponse = z
@@ -38,7 +29,7 @@ export const widgetConfigResponse = z
       welcome_tagline: z.string().nullable(),
       welcome_title: z.string().nullable(),
       widget_color: z.string(),
-      working_hours: z.array(workingHour),
+      working_hours: z.array(workingHourResponse),
       working_hours_enabled: z.boolean(),
     }),
     contact: z.object({
