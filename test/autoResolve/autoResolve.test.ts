@@ -111,6 +111,31 @@ test("disabling auto-resolve cancels pending timers; enabling it again resolves 
   t.is(conversation.status, "resolved");
 });
 
+test("shortening auto_resolve_after brings the deadline forward: an idle conversation now due resolves", async (t) => {
+  const s = await setup({ auto_resolve_after: 60 });
+  // Idle for ten minutes less two seconds: not due under an hour, due in two seconds under ten minutes.
+  await deadlineIn(s, 2000, 10);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  t.is((await show(s)).status, "open", "not due while the setting is an hour");
+  const shortened = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 10 } });
+  t.is(shortened.status, 200);
+  const conversation = await until(() => show(s), (c) => c.status === "resolved");
+  t.is(conversation.status, "resolved");
+});
+
+test("lengthening auto_resolve_after pushes the deadline back: the conversation stays open and the timer shows the new deadline", async (t) => {
+  const s = await setup({ auto_resolve_after: 10 });
+  await deadlineIn(s, 4000);
+  const lengthened = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 60 } });
+  t.is(lengthened.status, 200);
+  const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const later = Date.now() + 40 * 60_000;
+  const described = await until(() => handle.describe(), (d) => ((d.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() ?? 0) > later);
+  t.true((described.typedSearchAttributes.get(AutoResolveAtAttribute) as Date).getTime() > later, "about fifty minutes from now");
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  t.is((await show(s)).status, "open");
+});
+
 test("a pending timer fires after its worker was stopped and another one started", async (t) => {
   const s = await setup({ auto_resolve_after: 10 });
   // A queue of its own, so no other test's worker can stand in while this one is down.
