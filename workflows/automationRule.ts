@@ -1,6 +1,8 @@
-import { ActivityFailure, proxyActivities, setCurrentDetails, TemporalFailure } from "@temporalio/workflow";
+import { ActivityFailure, executeChild, proxyActivities, setCurrentDetails, TemporalFailure, WorkflowIdReusePolicy } from "@temporalio/workflow";
 import type { Activities } from "../activities";
-import type { AutomationWorkflowInput } from "../src/services/automation/trigger";
+import type { AutomationEventInput, AutomationWorkflowInput } from "../src/services/automation/trigger";
+import { automationWorkflowId } from "../src/services/automation/workflowIds";
+import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../src/temporal/searchAttributes";
 
 export interface ActionRecord {
   action: string;
@@ -46,4 +48,34 @@ export async function automationRuleWorkflow(input: AutomationWorkflowInput): Pr
   }
   setCurrentDetails(`Rule "${evaluation.ruleName}": ${records.map((r) => `${r.action} ${r.status}${r.detail ? ` (${r.detail})` : ""}`).join("; ")}`);
   return { matched: true, actions: records };
+}
+
+/**
+ * One event's rules, one after another (Chatwoot's AutomationRuleListener loop): each rule is a child
+ * workflow of its own, so an operator sees every rule's run and result; a rule that fails outright is
+ * noted and the next one still runs.
+ */
+export async function automationEventWorkflow({ rules, ...event }: AutomationEventInput): Promise<Record<number, AutomationRunResult | { failed: string }>> {
+  const results: Record<number, AutomationRunResult | { failed: string }> = {};
+  for (const rule of rules) {
+    setCurrentDetails(`Rule ${rule.id} "${rule.name}" (${Object.keys(results).length + 1}/${rules.length})`);
+    try {
+      results[rule.id] = await executeChild(automationRuleWorkflow, {
+        workflowId: automationWorkflowId(event.eventId, rule.id),
+        args: [{ ...event, ruleId: rule.id }],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        typedSearchAttributes: [
+          { key: AccountIdAttribute, value: event.accountId },
+          { key: ConversationIdAttribute, value: event.displayId },
+          { key: EventNameAttribute, value: event.eventName },
+        ],
+        staticSummary: `Automation rule ${rule.id} "${rule.name}" on ${event.eventName} of conversation #${event.displayId} (event ${event.eventId})`,
+      });
+    } catch (err) {
+      if (!(err instanceof TemporalFailure)) throw err;
+      results[rule.id] = { failed: err.cause?.message ?? err.message };
+    }
+  }
+  setCurrentDetails(`Ran ${rules.length} rule(s) on ${event.eventName} of conversation #${event.displayId}`);
+  return results;
 }

@@ -2,4 +2,4 @@ export { accountDeletionWorkflow } from "./accountDeletion";
 export { webhookDeliveryWorkflow } from "./webhookDelivery";
 export { conversationTimerWorkflow } from "./conversationTimer";
 export { accountTimersWorkflow } from "./accountTimers";
-export { automationRuleWorkflow } from "./automationRule";
+export { automationEventWorkflow, automationRuleWorkflow } from "./automationRule";

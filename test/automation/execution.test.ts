@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import test from "ava";
 import { WorkflowNotFoundError } from "@temporalio/client";
 import { runAction } from "../../src/services/automation/actions";
-import { automationWorkflowId } from "../../src/services/automation/trigger";
+import { automationEventWorkflowId, automationWorkflowId } from "../../src/services/automation/workflowIds";
 import type { AutomationRunResult } from "../../workflows/automationRule";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
@@ -259,4 +259,22 @@ test("status actions move the conversation as Chatwoot's ActionService does; an 
 
   const refused = await t.throwsAsync(act("change_status", ["bogus"]));
   t.like(refused, { message: "unknown status bogus", nonRetryable: true });
+});
+
+test("an event's rules run one after another, oldest first: a rule sees what the rule before it changed", async (t) => {
+  const { account, inbox } = await world();
+  const tagger = await rule(account, { event_name: "message_created", conditions: [condition("message_type", "equal_to", ["incoming"])], actions: [{ action_name: "add_label", action_params: ["vip"] }] });
+  const greeter = await rule(account, { event_name: "message_created", conditions: [condition("labels", "equal_to", ["vip"])], actions: [{ action_name: "add_private_note", action_params: ["VIP on the line"] }] });
+  const conversation = await conversationIn(account, inbox.id);
+  await api(account, "POST", `/conversations/${conversation.id}/messages`, { content: "Hello", message_type: "incoming" });
+
+  const eventId = await eventOf(account, conversation.id, "message_created");
+  const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(eventId));
+  await eventually(() => handle.describe().then(() => true, () => false), Boolean, `workflow ${handle.workflowId}`);
+  t.deepEqual(await handle.result(), {
+    [tagger.id]: { matched: true, actions: [{ action: "add_label", status: "done" }] },
+    [greeter.id]: { matched: true, actions: [{ action: "add_private_note", status: "done" }] },
+  });
+  t.is((await messagesOf(account, conversation.id)).filter((m) => m.content === "VIP on the line").length, 1);
+  t.deepEqual(await runOf(eventId, greeter.id), { matched: true, actions: [{ action: "add_private_note", status: "done" }] });
 });

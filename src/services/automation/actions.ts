@@ -24,7 +24,8 @@ import {
 } from "../conversations";
 import { createMessage } from "../messages";
 import type { DeliveryConfig } from "../webhookDeliveries";
-import { type AutomationWorkflowInput, automationWorkflowId } from "./trigger";
+import type { AutomationWorkflowInput } from "./trigger";
+import { automationWorkflowId } from "./workflowIds";
 
 export type ActionOutcome = { status: "done" | "skipped"; detail?: string };
 

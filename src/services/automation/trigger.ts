@@ -6,6 +6,7 @@ import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from 
 import { DISPATCH_CONCURRENCY, inParallel, type EventConsumer } from "../eventRelay";
 import { statusTransitionEventOf } from "../events";
 import type { EventRow } from "../webhookTargets";
+import { automationEventWorkflowId } from "./workflowIds";
 
 /** The events AutomationRuleListener handles. */
 export type AutomationEventName = "conversation_created" | "conversation_updated" | "message_created" | "conversation_opened" | "conversation_resolved";
@@ -48,14 +49,15 @@ function changesOf(event: OutboxEvent): Record<string, [unknown, unknown]> {
   return Object.fromEntries(changed.flatMap((entry) => Object.entries(entry).map(([key, { previous_value, current_value }]) => [key, [previous_value, current_value]])));
 }
 
-export function automationWorkflowId(eventId: number, ruleId: number): string {
-  return `automation-${eventId}-${ruleId}`;
+/** One event's automation: its matching rules, oldest first, each run after the one before. */
+export interface AutomationEventInput extends Omit<AutomationWorkflowInput, "ruleId"> {
+  rules: { id: number; name: string }[];
 }
 
-async function startAutomationWorkflow(deps: AppDeps, input: AutomationWorkflowInput, ruleName: string): Promise<void> {
+async function startAutomationEventWorkflow(deps: AppDeps, input: AutomationEventInput): Promise<void> {
   try {
-    await deps.temporal.client.workflow.start("automationRuleWorkflow", {
-      workflowId: automationWorkflowId(input.eventId, input.ruleId),
+    await deps.temporal.client.workflow.start("automationEventWorkflow", {
+      workflowId: automationEventWorkflowId(input.eventId),
       taskQueue: deps.temporal.taskQueue,
       args: [input],
       // A relay retry after the run finished must not run the actions again.
@@ -65,7 +67,7 @@ async function startAutomationWorkflow(deps: AppDeps, input: AutomationWorkflowI
         { key: ConversationIdAttribute, value: input.displayId },
         { key: EventNameAttribute, value: input.eventName },
       ],
-      staticSummary: `Automation rule ${input.ruleId} "${ruleName}" on ${input.eventName} of conversation #${input.displayId} (event ${input.eventId})`,
+      staticSummary: `Automation on ${input.eventName} of conversation #${input.displayId} (event ${input.eventId}): ${input.rules.map((r) => `rule ${r.id}`).join(", ")}`,
     });
   } catch (err) {
     if (!isAlreadyStarted(err)) throw err;
@@ -73,8 +75,9 @@ async function startAutomationWorkflow(deps: AppDeps, input: AutomationWorkflowI
 }
 
 /**
- * Runs the active rules of the event's account whose event_name it raises: one workflow per
- * (event, rule), so a relay retry is absorbed by the deterministic id.
+ * Runs the active rules of the event's account whose event_name it raises: one workflow per event
+ * (a relay retry is absorbed by its deterministic id) that runs the rules one after another, as
+ * Chatwoot's listener does, so a rule's conditions see what the rules before it changed.
  */
 export function automationConsumer(): EventConsumer {
   return {
@@ -90,19 +93,21 @@ export function automationConsumer(): EventConsumer {
         .whereIn("event_name", [...new Set(triggered.map((t) => t.name))])
         .orderBy("id")
         .select("id", "account_id", "event_name", "name");
-      const runs = triggered.flatMap((t) => rules.filter((rule) => rule.account_id === t.event.account_id && rule.event_name === t.name).map((rule) => ({ ...t, rule })));
+      const runs = triggered
+        .map((t) => ({ ...t, rules: rules.filter((rule) => rule.account_id === t.event.account_id && rule.event_name === t.name) }))
+        .filter((run) => run.rules.length);
       if (!runs.length) return;
       const conversations: { id: number; display_id: number }[] = await deps.knex("conversations")
         .whereIn("id", [...new Set(runs.map((run) => run.event.conversation_id!))])
         .select("id", "display_id");
       const displayIds = new Map(conversations.map((c) => [c.id, c.display_id]));
-      await inParallel(runs, DISPATCH_CONCURRENCY, async ({ event, name, rule }) => {
+      await inParallel(runs, DISPATCH_CONCURRENCY, async ({ event, name, rules: matching }) => {
         const displayId = displayIds.get(event.conversation_id!);
         // The conversation is gone (account deletion): nothing left to act on.
         if (displayId === undefined) return;
-        const input: AutomationWorkflowInput = {
+        const input: AutomationEventInput = {
           accountId: event.account_id,
-          ruleId: rule.id,
+          rules: matching.map((rule) => ({ id: rule.id, name: rule.name })),
           eventId: Number(event.id),
           eventName: name,
           conversationId: Number(event.conversation_id),
@@ -110,7 +115,7 @@ export function automationConsumer(): EventConsumer {
           messageId: name === "message_created" ? Number(event.payload.id) : null,
           changedAttributes: name === "conversation_updated" ? changesOf(event) : {},
         };
-        await startAutomationWorkflow(deps, input, rule.name);
+        await startAutomationEventWorkflow(deps, input);
       });
     },
   };
