@@ -4,7 +4,8 @@ import type { AccountSettings } from "../models/Account";
 import type { Conversation } from "../models/Conversation";
 import { isAlreadyStarted } from "../temporal/client";
 import { AccountIdAttribute, ConversationIdAttribute } from "../temporal/searchAttributes";
-import { DISPATCH_CONCURRENCY, inParallel, type EventConsumer } from "./eventRelay";
+import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
+import type { EventConsumer } from "./eventRelay";
 import type { EventRow } from "./webhookTargets";
 
 /** What a conversation's timer waits for: resolving an idle open conversation, or reopening a snoozed one. */

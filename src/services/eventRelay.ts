@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import pg from "pg";
 import type { AppDeps } from "../deps";
+import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import { WebhookDelivery } from "../models/WebhookDelivery";
 import { automationConsumer } from "./automation/trigger";
 import { timerConsumer } from "./conversationTimers";
@@ -19,18 +20,6 @@ export interface EventConsumer {
 
 const MAX_DISPATCH_BACKOFF_MS = 60_000;
 
-/** Temporal calls in flight at once per consumer: enough to hide round trips, few enough for a dev server. */
-export const DISPATCH_CONCURRENCY = 16;
-
-/** Runs fn over items with at most `limit` calls in flight. */
-export async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
-}
 
 export interface RelayOptions {
   /** The sweep that recovers events a crash left behind, and the fallback if a notification is missed. */
