@@ -10,6 +10,7 @@ import {
   contents as messagesOf,
   deadlineIn as moveDeadlineAndTouch,
   openConversation,
+  setupSettled,
   show as showConversation,
   until,
   type TimedConversation,
@@ -144,7 +145,9 @@ test("a pending timer fires after its worker was stopped and another one started
     createWorker({ address: process.env.TEMPORAL_ADDRESS!, namespace: "default", taskQueue: deps.temporal.taskQueue, deps, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH });
 
   // The timer that conversation_created started runs on the shared test queue: end it, so the
-  // conversation's timer lives on the queue this test controls.
+  // conversation's timer lives on the queue this test controls. First let every touch the setup set
+  // off arrive, or a late one would start the timer on the shared queue again.
+  await setupSettled(h, s);
   const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
   await until(() => handle.describe().then(() => true, () => false), Boolean);
   await handle.terminate("moved to the restart test's queue").catch(() => undefined);
