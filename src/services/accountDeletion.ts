@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { isAlreadyStarted } from "../temporal/client";
+import { startOnce } from "../temporal/client";
 import { AccountIdAttribute } from "../temporal/searchAttributes";
 import type { AppDeps } from "../deps";
 import { Account } from "../models/Account";
@@ -91,17 +91,12 @@ export async function requestAccountDeletion(deps: AppDeps, account: Account): P
 }
 
 async function startAccountDeletion(deps: AppDeps, accountId: number): Promise<void> {
-  try {
-    await deps.temporal.client.workflow.start("accountDeletionWorkflow", {
-      workflowId: accountDeletionWorkflowId(accountId),
-      taskQueue: deps.temporal.taskQueue,
-      args: [accountId],
-      typedSearchAttributes: [{ key: AccountIdAttribute, value: accountId }],
-      staticSummary: `Delete account ${accountId} and all its data`,
-    });
-  } catch (err) {
-    if (!isAlreadyStarted(err)) throw err;
-  }
+  await startOnce(deps, "accountDeletionWorkflow", {
+    workflowId: accountDeletionWorkflowId(accountId),
+    args: [accountId],
+    typedSearchAttributes: [{ key: AccountIdAttribute, value: accountId }],
+    staticSummary: `Delete account ${accountId} and all its data`,
+  });
 }
 
 /** Restarts removal for accounts marked for deletion whose workflow never started (run by the worker at start). */

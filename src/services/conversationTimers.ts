@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
 import type { AccountSettings } from "../models/Account";
 import type { Conversation } from "../models/Conversation";
-import { isAlreadyStarted } from "../temporal/client";
+import { startOnce } from "../temporal/client";
 import { AccountIdAttribute, ConversationIdAttribute } from "../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import type { EventConsumer } from "./eventRelay";
@@ -148,15 +148,10 @@ export function timerConsumer(): EventConsumer {
 }
 
 async function replanAccount(deps: AppDeps, event: EventRow): Promise<void> {
-  try {
-    await deps.temporal.client.workflow.start("accountTimersWorkflow", {
-      workflowId: `auto-resolve-settings-${event.account_id}-${event.id}`,
-      taskQueue: deps.temporal.taskQueue,
-      args: [event.account_id],
-      typedSearchAttributes: [{ key: AccountIdAttribute, value: event.account_id }],
-      staticSummary: `Re-plan auto-resolve timers of account ${event.account_id} after a settings change`,
-    });
-  } catch (err) {
-    if (!isAlreadyStarted(err)) throw err;
-  }
+  await startOnce(deps, "accountTimersWorkflow", {
+    workflowId: `auto-resolve-settings-${event.account_id}-${event.id}`,
+    args: [event.account_id],
+    typedSearchAttributes: [{ key: AccountIdAttribute, value: event.account_id }],
+    staticSummary: `Re-plan auto-resolve timers of account ${event.account_id} after a settings change`,
+  });
 }

@@ -6,7 +6,7 @@ import type { AppDeps } from "../deps";
 import { CouldNotProcess } from "../errors";
 import { safePost, UnsafeUrlError } from "../lib/safeFetch";
 import { WebhookDelivery, type DeliveryTargetType } from "../models/WebhookDelivery";
-import { isAlreadyStarted } from "../temporal/client";
+import { startOnce } from "../temporal/client";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../temporal/searchAttributes";
 import { deliveryIdFor, secretOf, targetsOf, type EventRow } from "./webhookTargets";
 
@@ -88,23 +88,18 @@ export async function startDeliveryWorkflow(deps: AppDeps, delivery: WebhookDeli
   const event = await deps.knex("events").where("id", delivery.event_id).first("conversation_id");
   const conversation = event?.conversation_id ? await deps.knex("conversations").where("id", event.conversation_id).first("display_id") : undefined;
   const input: DeliveryWorkflowInput = { deliveryId: delivery.id, schedule: scheduleFor(config, delivery.target_type), timeoutMs: config.timeoutMs };
-  try {
-    await deps.temporal.client.workflow.start("webhookDeliveryWorkflow", {
-      workflowId: `webhook-delivery-${delivery.id}${redelivery ? `-redelivery-${redelivery}` : ""}`,
-      taskQueue: deps.temporal.taskQueue,
-      args: [input],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: AccountIdAttribute, value: delivery.account_id },
-        { key: EventNameAttribute, value: delivery.event_name },
-        ...(delivery.webhook_id ? [{ key: WebhookIdAttribute, value: delivery.webhook_id }] : []),
-        ...(conversation ? [{ key: ConversationIdAttribute, value: conversation.display_id as number }] : []),
-      ],
-      staticSummary: `${delivery.event_name} → ${delivery.url} (${delivery.target_type.replace("_", " ")})`,
-    });
-  } catch (err) {
-    if (!isAlreadyStarted(err)) throw err;
-  }
+  await startOnce(deps, "webhookDeliveryWorkflow", {
+    workflowId: `webhook-delivery-${delivery.id}${redelivery ? `-redelivery-${redelivery}` : ""}`,
+    args: [input],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: [
+      { key: AccountIdAttribute, value: delivery.account_id },
+      { key: EventNameAttribute, value: delivery.event_name },
+      ...(delivery.webhook_id ? [{ key: WebhookIdAttribute, value: delivery.webhook_id }] : []),
+      ...(conversation ? [{ key: ConversationIdAttribute, value: conversation.display_id as number }] : []),
+    ],
+    staticSummary: `${delivery.event_name} → ${delivery.url} (${delivery.target_type.replace("_", " ")})`,
+  });
   await WebhookDelivery.query(deps.knex).patch({ workflow_started_at: new Date() }).where("id", delivery.id).whereNull("workflow_started_at");
 }
 

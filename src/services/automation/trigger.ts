@@ -1,7 +1,7 @@
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { AppDeps } from "../../deps";
 import { AutomationRule } from "../../models/AutomationRule";
-import { isAlreadyStarted } from "../../temporal/client";
+import { startOnce } from "../../temporal/client";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../../lib/inParallel";
 import type { EventConsumer } from "../eventRelay";
@@ -56,23 +56,18 @@ export interface AutomationEventInput extends Omit<AutomationWorkflowInput, "rul
 }
 
 async function startAutomationEventWorkflow(deps: AppDeps, input: AutomationEventInput): Promise<void> {
-  try {
-    await deps.temporal.client.workflow.start("automationEventWorkflow", {
-      workflowId: automationEventWorkflowId(input.eventId),
-      taskQueue: deps.temporal.taskQueue,
-      args: [input],
-      // A relay retry after the run finished must not run the actions again.
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: AccountIdAttribute, value: input.accountId },
-        { key: ConversationIdAttribute, value: input.displayId },
-        { key: EventNameAttribute, value: input.eventName },
-      ],
-      staticSummary: `Automation on ${input.eventName} of conversation #${input.displayId} (event ${input.eventId}): ${input.rules.map((r) => `rule ${r.id}`).join(", ")}`,
-    });
-  } catch (err) {
-    if (!isAlreadyStarted(err)) throw err;
-  }
+  await startOnce(deps, "automationEventWorkflow", {
+    workflowId: automationEventWorkflowId(input.eventId),
+    args: [input],
+    // A relay retry after the run finished must not run the actions again.
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: [
+      { key: AccountIdAttribute, value: input.accountId },
+      { key: ConversationIdAttribute, value: input.displayId },
+      { key: EventNameAttribute, value: input.eventName },
+    ],
+    staticSummary: `Automation on ${input.eventName} of conversation #${input.displayId} (event ${input.eventId}): ${input.rules.map((r) => `rule ${r.id}`).join(", ")}`,
+  });
 }
 
 /**
