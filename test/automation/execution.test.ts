@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import test from "ava";
 import { WorkflowNotFoundError } from "@temporalio/client";
 import { runAction } from "../../src/services/automation/actions";
+import type { AutomationEventName } from "../../src/services/automation/trigger";
 import { automationEventWorkflowId, automationWorkflowId } from "../../src/services/automation/workflowIds";
 import type { AutomationRunResult } from "../../workflows/automationRule";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
@@ -64,6 +65,14 @@ async function eventOf(account: TestAccount, displayId: number, name: string): P
   return Number(row.id);
 }
 
+/** Runs one action of a rule directly, as its activity would (step: the action's position in the rule). */
+async function actionRunner(account: TestAccount, displayId: number, ruleId: number, eventId: number, eventName: AutomationEventName) {
+  const row = await conversationRow(account, displayId);
+  const input = { accountId: account.id, ruleId, eventId, eventName, conversationId: row.id, displayId, messageId: null, changedAttributes: {} };
+  return (action_name: string, action_params: unknown[] = [], step = 0) =>
+    runAction(h.knex, { timeoutMs: 1000, allowPrivateNetworks: true }, input, { action_name, action_params }, step);
+}
+
 /** The run of a rule on an event, once its workflow is started and finished. */
 async function runOf(eventId: number, ruleId: number): Promise<AutomationRunResult> {
   const handle = h.deps.temporal.client.workflow.getHandle(automationWorkflowId(eventId, ruleId));
@@ -95,9 +104,8 @@ test("a message_created rule with a content condition adds a label and sends a m
   t.is(activity?.content, "Automation System added refund");
 
   // Temporal retries an activity whose worker died after its commit: that retry must not post again.
-  const row = await conversationRow(account, conversation.id);
-  const input = { accountId: account.id, ruleId: created.id, eventId, eventName: "message_created" as const, conversationId: row.id, displayId: conversation.id, messageId: null, changedAttributes: {} };
-  const retried = await runAction(h.knex, { timeoutMs: 1000, allowPrivateNetworks: true }, input, { action_name: "send_message", action_params: ["We are on it"] }, 1);
+  const act = await actionRunner(account, conversation.id, created.id, eventId, "message_created");
+  const retried = await act("send_message", ["We are on it"], 1);
   t.deepEqual(retried, { status: "done", detail: "posted by an earlier attempt" });
   t.is((await messagesOf(account, conversation.id)).filter((m) => m.content === "We are on it").length, 1);
 });
@@ -238,9 +246,7 @@ test("status actions move the conversation as Chatwoot's ActionService does; an 
   // Inactive: the actions are driven directly here, not by events.
   const created = await rule(account, { event_name: "conversation_updated", conditions: [condition("status", "equal_to", ["open"])], actions: [{ action_name: "mute_conversation" }], active: false });
   const conversation = await conversationIn(account, inbox.id);
-  const row = await conversationRow(account, conversation.id);
-  const input = { accountId: account.id, ruleId: created.id, eventId: 0, eventName: "conversation_updated" as const, conversationId: row.id, displayId: conversation.id, messageId: null, changedAttributes: {} };
-  const act = (action_name: string, action_params: unknown[] = []) => runAction(h.knex, { timeoutMs: 1000, allowPrivateNetworks: true }, input, { action_name, action_params }, 0);
+  const act = await actionRunner(account, conversation.id, created.id, 0, "conversation_updated");
 
   for (const [action, params, status] of [
     ["pending_conversation", [], "pending"],
