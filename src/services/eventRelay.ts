@@ -19,6 +19,7 @@ export interface EventConsumer {
 }
 
 const MAX_DISPATCH_BACKOFF_MS = 60_000;
+const OUTAGE_AFTER_FAILURES = 3;
 
 
 export interface RelayOptions {
@@ -102,8 +103,8 @@ export class EventRelay {
 
   /**
    * Dispatches every due event, oldest first, in batches. A batch that fails is retried event by
-   * event: those that go through are marked, the others are postponed with backoff. When none goes
-   * through (Temporal is down, say) the drain stops and the sweep tries again.
+   * event: those that go through are marked, the others are postponed with backoff. When the first
+   * few all fail (Temporal is down, say) the drain stops and the sweep tries again.
    */
   async drain(): Promise<number> {
     let total = 0;
@@ -115,12 +116,16 @@ export class EventRelay {
         total += events.length;
       } catch (batchError) {
         let dispatched = 0;
+        let failed = 0;
         for (const event of events) {
           try {
             await this.dispatch([event]);
             dispatched++;
           } catch (err) {
             await this.postpone(this.deps.knex, event, err);
+            // Nothing but failures looks like an outage: leave the rest for the sweep rather than
+            // wait out a timeout per event.
+            if (++failed >= OUTAGE_AFTER_FAILURES && !dispatched) throw batchError;
           }
         }
         if (!dispatched) throw batchError;

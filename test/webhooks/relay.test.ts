@@ -26,7 +26,9 @@ test.after.always(async () => {
   await database?.drop();
 });
 
+/** New events for a test; what earlier tests left postponed is set aside, so it cannot come due mid-test. */
 async function emit(count: number): Promise<number[]> {
+  await knex("events").whereNull("dispatched_at").update({ dispatched_at: new Date() });
   const rows = Array.from({ length: count }, (_, i) => ({ account_id: accountId, name: "contact_created", payload: JSON.stringify({ n: i }) }));
   return (await knex("events").insert(rows).returning("id")).map((row: { id: number }) => row.id);
 }
@@ -98,4 +100,18 @@ test.serial("when nothing can be handed over the drain stops, every event postpo
   }
   const rows = await knex("events").whereIn("id", ids);
   t.true(rows.every((row) => row.dispatched_at === null && row.dispatch_attempts === 1));
+});
+
+test.serial("in an outage the drain gives up after a few failures instead of trying every event of the batch", async (t) => {
+  const ids = await emit(6);
+  const { consumer } = recorder(() => true);
+  const original = console.error;
+  console.error = () => undefined;
+  try {
+    await t.throwsAsync(new EventRelay(deps, { consumers: [consumer] }).drain());
+  } finally {
+    console.error = original;
+  }
+  const attempts = (await knex("events").whereIn("id", ids).orderBy("id")).map((row) => row.dispatch_attempts);
+  t.deepEqual(attempts, [1, 1, 1, 0, 0, 0], "the rest stay due for the sweep");
 });
