@@ -47,6 +47,18 @@ function recorder(fails: (event: EventRow) => boolean) {
   return { consumer, dispatched };
 }
 
+/** A drain whose every hand-over fails, without the postponement logs it writes. */
+async function drainWhileTemporalIsDown(): Promise<number> {
+  const { consumer } = recorder(() => true);
+  const original = console.error;
+  console.error = () => undefined;
+  try {
+    return await new EventRelay(deps, { consumers: [consumer] }).drain();
+  } finally {
+    console.error = original;
+  }
+}
+
 // The tests share one events table: serial, so each drain sees only its own test's events.
 test.serial("a bad event is postponed with backoff while the events behind it go through, and goes through once it can", async (t) => {
   const [first, bad, last] = await emit(3);
@@ -90,28 +102,14 @@ test.serial("an event whose planning fails is postponed alone; the rest of its b
 
 test.serial("when nothing can be handed over the drain stops, every event postponed, for the sweep to retry", async (t) => {
   const ids = await emit(3);
-  const { consumer } = recorder(() => true);
-  const original = console.error;
-  console.error = () => undefined;
-  try {
-    await t.throwsAsync(new EventRelay(deps, { consumers: [consumer] }).drain());
-  } finally {
-    console.error = original;
-  }
+  await t.throwsAsync(drainWhileTemporalIsDown());
   const rows = await knex("events").whereIn("id", ids);
   t.true(rows.every((row) => row.dispatched_at === null && row.dispatch_attempts === 1));
 });
 
 test.serial("in an outage the drain gives up after a few failures instead of trying every event of the batch", async (t) => {
   const ids = await emit(6);
-  const { consumer } = recorder(() => true);
-  const original = console.error;
-  console.error = () => undefined;
-  try {
-    await t.throwsAsync(new EventRelay(deps, { consumers: [consumer] }).drain());
-  } finally {
-    console.error = original;
-  }
+  await t.throwsAsync(drainWhileTemporalIsDown());
   const attempts = (await knex("events").whereIn("id", ids).orderBy("id")).map((row) => row.dispatch_attempts);
   t.deepEqual(attempts, [1, 1, 1, 0, 0, 0], "the rest stay due for the sweep");
 });
