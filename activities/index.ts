@@ -1,5 +1,6 @@
 import type { AppDeps } from "../src/deps";
 import { createAccountDeletionActivities } from "./accountDeletion";
+import { createAppointmentActivities } from "./appointment";
 import { createAutomationRuleActivities } from "./automationRule";
 import { createConversationTimerActivities } from "./conversationTimer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
@@ -11,6 +12,7 @@ export function createActivities(deps: AppDeps) {
     ...createWebhookDeliveryActivities(deps),
     ...createConversationTimerActivities(deps),
     ...createAutomationRuleActivities(deps),
+    ...createAppointmentActivities(deps),
   };
 }
 

@@ -1,11 +1,12 @@
 import type { AppDeps } from "../src/deps";
-import { attemptDelivery, loadDeliveryConfig, markDeliveryFailed, type DeliveryWorkflowInput } from "../src/services/webhookDeliveries";
+import { attemptDelivery, loadDeliveryConfig, markDeliveryFailed } from "../src/services/webhookDeliveries";
+import type { AttemptInput } from "../src/temporal/contracts";
 import { onDeliveryFailed } from "../src/services/deliveryFailures";
 
 export function createWebhookDeliveryActivities({ knex }: AppDeps) {
   const config = loadDeliveryConfig();
   return {
-    attemptDelivery: (input: DeliveryWorkflowInput) => attemptDelivery(knex, config, input),
+    attemptDelivery: (input: AttemptInput) => attemptDelivery(knex, config, input),
     // One transaction: if the failure handling throws, the row stays pending and the activity's retry
     // does both again, instead of finding it already failed and skipping the handling.
     handleDeliveryFailure: (deliveryId: string) =>

@@ -9,6 +9,7 @@ import { conversationsRouter } from "./routes/api/conversations/router";
 import { serviceRoutes } from "./routes/health";
 import { schedulingRouter } from "./routes/api/scheduling/scheduling";
 import { widgetRouter } from "./routes/widget/router";
+import { reportsRouter } from "./routes/api/reports/router";
 
 export interface AppOptions {
   bodyLimit?: string;
@@ -20,7 +21,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
   app.use(errorHandler);
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
 
-  for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa]) {
+  for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -2,6 +2,14 @@ import type { Server } from "node:http";
 import { createApp } from "./app";
 import type { Config } from "./config";
 import { connectDatabase, migrate } from "./db";
+import { appointmentConsumer } from "./scheduling/appointmentLife";
+import { automationConsumer } from "./services/automation/trigger";
+import { AuthCache } from "./services/authCache";
+import { adoptTimers, timerConsumer } from "./services/conversationTimers";
+import type { EventConsumer } from "./services/events";
+import { webhookConsumer } from "./services/webhookDeliveries";
+import { loadInstallationId } from "./services/installation";
+import { taskQueueFor } from "./temporal/contracts";
 import type { AppDeps } from "./deps";
 import { PlatformApp } from "./models/PlatformApp";
 import { resumeAccountDeletions } from "./services/accountDeletion";
@@ -19,29 +27,47 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Connects to PostgreSQL and Temporal; the pieces every role shares. */
-export async function openRuntime(config: Config, endpoints: Endpoints): Promise<Runtime> {
+/**
+ * Connects to PostgreSQL and Temporal; the pieces every role shares. With `migrate` the database is
+ * brought up to date first (npm start); the production roles expect `npm run migrate` to have run.
+ */
+export async function openRuntime(config: Config, endpoints: Endpoints, options: { migrate?: boolean } = {}): Promise<Runtime> {
   const knex = connectDatabase(endpoints.databaseUrl);
-  const client = await connectTemporalClient(endpoints.temporalAddress, config.temporalNamespace);
-  return {
-    deps: { knex, temporal: { client, taskQueue: config.taskQueue } },
-    async close() {
-      await client.connection.close();
-      await knex.destroy();
-    },
-  };
+  try {
+    if (options.migrate) {
+      const applied = await migrate(knex);
+      if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+    }
+    const installationId = await loadInstallationId(knex);
+    const client = await connectTemporalClient(endpoints.temporalAddress, config.temporalNamespace);
+    if (config.platformAppToken) await PlatformApp.ensureWithToken(config.platformAppToken);
+    return {
+      deps: { knex, temporal: { client, taskQueue: taskQueueFor(config.taskQueue, installationId), installationId } },
+      async close() {
+        await client.connection.close();
+        await knex.destroy();
+      },
+    };
+  } catch (err) {
+    await knex.destroy();
+    throw err;
+  }
 }
 
-export async function prepareDatabase(runtime: Runtime, config: Config): Promise<void> {
-  const applied = await migrate(runtime.deps.knex);
-  if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
-  if (config.platformAppToken) await PlatformApp.ensureWithToken(config.platformAppToken);
+/** The startup line that says which Temporal namespace and installation this process serves. */
+export function describeTemporal(runtime: Runtime, config: Config, temporalAddress: string): string {
+  const { installationId, taskQueue } = runtime.deps.temporal;
+  return `${temporalAddress}, namespace ${config.temporalNamespace}, installation ${installationId}, task queue ${taskQueue}`;
 }
 
+/** The API role: the HTTP server, with the auth cache its process keeps (stopped when the server closes). */
 export async function startApi(runtime: Runtime, config: Config): Promise<Server> {
-  const app = createApp(runtime.deps, { bodyLimit: config.bodyLimit });
+  const authCache = new AuthCache(runtime.deps.knex);
+  await authCache.start();
+  const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit });
   return new Promise((resolve) => {
     const server = app.listen(config.port, () => resolve(server));
+    server.on("close", () => void authCache.stop());
   });
 }
 
@@ -49,14 +75,24 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * What happens after a change: every committed event goes to each of these, in this order of
+ * planning (src/services/events.ts has the contract, eventRelay.ts the delivery of events to them).
+ */
+export function eventConsumers(): EventConsumer[] {
+  return [webhookConsumer(), timerConsumer(), automationConsumer(), appointmentConsumer()];
+}
+
 /** The worker role: the Temporal worker and the relay that hands committed events to Temporal. */
 export async function startWorker(runtime: Runtime, config: Config, temporalAddress: string): Promise<RunningWorker> {
-  const worker = await createWorker({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue, deps: runtime.deps });
+  const worker = await createWorker({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: runtime.deps.temporal.taskQueue, deps: runtime.deps });
   const finished = worker.run();
-  const relay = new EventRelay(runtime.deps);
+  const relay = new EventRelay(runtime.deps, { consumers: eventConsumers() });
   await relay.start();
   const resumed = await resumeAccountDeletions(runtime.deps);
   if (resumed) console.log(`Resumed deletion of ${resumed} account(s)`);
+  const adopted = await adoptTimers(runtime.deps);
+  if (adopted) console.log(`Re-planned the conversation timers of ${adopted} account(s) under installation ${runtime.deps.temporal.installationId}`);
   return {
     async stop() {
       await relay.stop();

@@ -1,7 +1,7 @@
 import { ActivityFailure, executeChild, proxyActivities, setCurrentDetails, TemporalFailure, WorkflowIdReusePolicy } from "@temporalio/workflow";
 import type { Activities } from "../activities";
 import type { AutomationEventInput, AutomationWorkflowInput } from "../src/services/automation/trigger";
-import { automationWorkflowId } from "../src/services/automation/workflowIds";
+import { automationRuleWorkflowId } from "../src/temporal/contracts";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../src/temporal/searchAttributes";
 
 export interface ActionRecord {
@@ -61,7 +61,7 @@ export async function automationEventWorkflow({ rules, ...event }: AutomationEve
     setCurrentDetails(`Rule ${rule.id} "${rule.name}" (${Object.keys(results).length + 1}/${rules.length})`);
     try {
       results[rule.id] = await executeChild(automationRuleWorkflow, {
-        workflowId: automationWorkflowId(event.eventId, rule.id),
+        workflowId: automationRuleWorkflowId(event.installationId, event.eventUid, rule.id),
         args: [{ ...event, ruleId: rule.id }],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [

@@ -10,9 +10,10 @@ import {
 } from "@temporalio/workflow";
 import type { Activities } from "../activities";
 import type { ConversationTimerInput } from "../src/services/conversationTimers";
+import { TOUCH_SIGNAL } from "../src/temporal/contracts";
 import { AutoResolveAtAttribute } from "../src/temporal/searchAttributes";
 
-export const touchSignal = defineSignal("touch");
+export const touchSignal = defineSignal(TOUCH_SIGNAL);
 
 const { planConversationTimer, fireConversationTimer } = proxyActivities<Activities>({
   startToCloseTimeout: "30 seconds",
@@ -39,7 +40,7 @@ export async function conversationTimerWorkflow(input: ConversationTimerInput): 
   const roundsPerRun = Math.max(input.roundsPerRun ?? DEFAULT_ROUNDS_PER_RUN, 1);
   for (let round = 0; round < roundsPerRun; round++) {
     touched = false;
-    const plan = await planConversationTimer(input.conversationId);
+    const plan = await planConversationTimer(input);
     if (!plan) {
       upsertSearchAttributes([{ key: AutoResolveAtAttribute, value: null }]);
       setCurrentDetails("No timer: the conversation is not open (or auto-resolve is off)");
@@ -50,7 +51,7 @@ export async function conversationTimerWorkflow(input: ConversationTimerInput): 
     setCurrentDetails(`${plan.kind === "resolve" ? "Resolves" : "Reopens"} at ${new Date(plan.at).toISOString()} unless it changes first`);
     const woken = await condition(() => touched, Math.max(plan.at - Date.now(), 1), { summary: `${plan.kind} at ${new Date(plan.at).toISOString()}` });
     if (!woken) {
-      const outcome = await fireConversationTimer(input.conversationId, plan.kind);
+      const outcome = await fireConversationTimer(input, plan.kind);
       if (outcome && !touched) return outcome;
     }
     if (workflowInfo().continueAsNewSuggested) break;

@@ -3,3 +3,6 @@ export { webhookDeliveryWorkflow } from "./webhookDelivery";
 export { conversationTimerWorkflow } from "./conversationTimer";
 export { accountTimersWorkflow } from "./accountTimers";
 export { automationEventWorkflow, automationRuleWorkflow } from "./automationRule";
+export { appointmentWorkflow, schedulingSettingsWorkflow } from "./appointment";
+export { expensePayoutWorkflow } from "./expensePayout";
+export { webhookLaneWorkflow } from "./webhookLane";

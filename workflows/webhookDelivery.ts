@@ -1,22 +1,19 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, setCurrentDetails, sleep, TemporalFailure } from "@temporalio/workflow";
+import { proxyActivities, setCurrentDetails, sleep } from "@temporalio/workflow";
 import type { Activities } from "../activities";
-import type { DeliveryWorkflowInput } from "../src/services/webhookDeliveries";
+import type { DeliveryWorkflowInput } from "../src/temporal/contracts";
+import { attempt } from "./deliveryAttempt";
 
 /**
- * Delivers one event to one target. The retry loop lives here rather than in the activity's retry
- * policy so the workflow's details in the Temporal UI always say which attempt this is, how the last
- * one failed and when the next one runs; each attempt is one activity in the history.
- * When the window closes or the receiver refuses for good, the delivery is marked failed and the
- * target's failure handling runs (failed message for API inboxes, reopened conversation for bots).
+ * Delivers one event to one target until it arrives or its retry window closes: a delivery whose
+ * first attempt in its target's lane failed, or a redelivery an operator asked for. The retry loop
+ * lives here rather than in the activity's retry policy so the workflow's details in the Temporal UI
+ * always say which attempt this is, how the last one failed and when the next one runs; each attempt
+ * is one activity in the history. When the window closes or the receiver refuses for good, the
+ * delivery is marked failed and the target's failure handling runs (failed message for API inboxes,
+ * reopened conversation for bots).
  */
 export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Promise<"delivered" | "failed"> {
   const { schedule, deliveryId } = input;
-  // A local activity: one POST of a few seconds at most needs no task queue round trip, so a
-  // delivery that succeeds at once costs the server a single workflow task.
-  const { attemptDelivery } = proxyLocalActivities<Activities>({
-    startToCloseTimeout: input.timeoutMs + 10_000,
-    retry: { maximumAttempts: 1 },
-  });
   const { handleDeliveryFailure } = proxyActivities<Activities>({
     startToCloseTimeout: "30 seconds",
     retry: { maximumInterval: "1 minute" },
@@ -24,30 +21,24 @@ export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Pro
 
   const startedAt = Date.now();
   let waitMs = schedule.initialIntervalMs;
-  for (let attempt = 1; ; attempt++) {
-    setCurrentDetails(`Delivery ${deliveryId}: attempt ${attempt} sending`);
-    try {
-      await attemptDelivery(input);
-      setCurrentDetails(`Delivery ${deliveryId}: delivered on attempt ${attempt}`);
-      return "delivered";
-    } catch (err) {
-      // A failed attempt may arrive wrapped in an ActivityFailure or as its cause itself; anything
-      // that is not a Temporal failure is a bug in this workflow and must fail the task, not the delivery.
-      const failure = err instanceof ActivityFailure ? (err.cause ?? err) : err;
-      if (!(failure instanceof TemporalFailure)) throw err;
-      const reason = failure.message;
-      const permanent = failure instanceof ApplicationFailure && failure.nonRetryable;
-      const windowLeftMs = schedule.windowMs - (Date.now() - startedAt);
-      if (permanent || waitMs > windowLeftMs) {
-        setCurrentDetails(`Delivery ${deliveryId}: failed after ${attempt} attempt(s): ${reason}`);
-        await handleDeliveryFailure(deliveryId);
-        return "failed";
+  let failure = input.firstFailure;
+  for (let number = 1; ; number++) {
+    if (!failure || number > 1) {
+      setCurrentDetails(`Delivery ${deliveryId}: attempt ${number} sending`);
+      failure = await attempt(deliveryId, input.timeoutMs);
+      if (!failure) {
+        setCurrentDetails(`Delivery ${deliveryId}: delivered on attempt ${number}`);
+        return "delivered";
       }
-      setCurrentDetails(
-        `Delivery ${deliveryId}: attempt ${attempt} failed (${reason}); attempt ${attempt + 1} at ${new Date(Date.now() + waitMs).toISOString()}`,
-      );
-      await sleep(waitMs);
-      waitMs = Math.min(waitMs * schedule.backoffCoefficient, schedule.maximumIntervalMs);
     }
+    const windowLeftMs = schedule.windowMs - (Date.now() - startedAt);
+    if (failure.permanent || waitMs > windowLeftMs) {
+      setCurrentDetails(`Delivery ${deliveryId}: failed after ${number} attempt(s): ${failure.reason}`);
+      await handleDeliveryFailure(deliveryId);
+      return "failed";
+    }
+    setCurrentDetails(`Delivery ${deliveryId}: attempt ${number} failed (${failure.reason}); attempt ${number + 1} at ${new Date(Date.now() + waitMs).toISOString()}`);
+    await sleep(waitMs);
+    waitMs = Math.min(waitMs * schedule.backoffCoefficient, schedule.maximumIntervalMs);
   }
 }

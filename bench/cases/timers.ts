@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { touchConversationTimer } from "../../src/services/conversationTimers";
+import { timerInputOf, touchConversationTimer } from "../../src/services/conversationTimers";
 import { createContact, createInbox } from "../../test/support/conversationFactories";
 import { createAccount } from "../../test/support/factories";
 import { startHarness } from "../../test/support/harness";
@@ -52,12 +52,14 @@ export async function run() {
       status: "open",
       last_activity_at: new Date(deadline - 10 * 60_000),
     }));
-    const inserted: { id: number; display_id: number }[] = [];
-    for (let i = 0; i < rows.length; i += 500) inserted.push(...(await h.knex("conversations").insert(rows.slice(i, i + 500)).returning(["id", "display_id"])));
+    const inserted: { id: number; account_id: number; display_id: number; uuid: string }[] = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      inserted.push(...(await h.knex("conversations").insert(rows.slice(i, i + 500)).returning(["id", "account_id", "display_id", "uuid"])));
+    }
     const deadlineOf = new Map(inserted.map((row, i) => [row.id, deadlines[i]!]));
 
     const startedAt = Date.now();
-    await pool(inserted, 20, (row) => touchConversationTimer(h.deps, { accountId: account.id, conversationId: row.id, displayId: row.display_id }));
+    await pool(inserted, 20, (row) => touchConversationTimer(h.deps, timerInputOf(row)));
     const startMs = Date.now() - startedAt;
     console.log(`${n} timers started in ${startMs} ms (${((n / startMs) * 1000).toFixed(0)}/s); first deadline ${marginMs} ms after seeding`);
 

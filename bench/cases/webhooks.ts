@@ -1,61 +1,88 @@
+import { recordEvent } from "../../src/services/events";
 import { createAccount } from "../../test/support/factories";
-import { startHarness } from "../../test/support/harness";
+import { ok, startHarness, type Harness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
+import { startServer } from "../load";
 import { formatMs, percentile } from "../stats";
 
 /**
- * N messages posted through the API, one webhook subscribed to
- * message_created: how many arrive, how many are lost, and the time from the event's commit
- * to its arrival at the receiver.
+ * The event pipeline alone: events committed at a steady rate (and as one burst), one account webhook
+ * subscribed, the worker and relay in a process of their own. Reports commit-to-arrival latency,
+ * losses and duplicates per phase. BENCH_RATE_SECONDS sets each steady phase's length (default 60),
+ * BENCH_BURST the burst's size (default 5000).
  */
 export async function run() {
-  const n = Number(process.env.BENCH_MESSAGES ?? 200);
-  const h = await startHarness({ relay: true });
+  const h = await startHarness();
   const receiver = await new Receiver().start();
+  const worker = await startServer("worker");
   try {
     const account = await createAccount(h);
-    const token = account.admin.token;
-    const base = `/api/v1/accounts/${account.id}`;
-    const ok = (response: { status: number; body: any }, what: string) => {
-      if (response.status >= 300) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-      return response.body;
+    await ok(h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, { token: account.admin.token, body: { url: receiver.url, subscriptions: ["contact_created"] } }), "webhook");
+    const seconds = Number(process.env.BENCH_RATE_SECONDS ?? 60);
+    let next = 0;
+    const emit = (count: number) => {
+      const ids = Array.from({ length: count }, () => next++);
+      return h.knex.transaction(async (trx) => {
+        for (const id of ids) await recordEvent(trx, { accountId: account.id, name: "contact_created", payload: { id, event: "contact_created" } });
+      });
     };
-    ok(await h.request("POST", `${base}/webhooks`, { token, body: { url: receiver.url, subscriptions: ["message_created"] } }), "webhook");
-    const inbox = ok(await h.request("POST", `${base}/inboxes`, { token, body: { name: "Bench", channel: { type: "api" } } }), "inbox");
-    const contact = ok(await h.request("POST", `${base}/contacts`, { token, body: { name: "Bench contact", inbox_id: inbox.id } }), "contact");
-    // Chatwoot refuses a 201st message per conversation per minute, so the messages share several.
-    const conversations: { id: number }[] = [];
-    for (let i = 0; i < Math.ceil(n / 150); i++) {
-      conversations.push(
-        ok(await h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.payload.contact.id } }), "conversation"),
-      );
+
+    for (const rate of [50, 200]) {
+      const first = next;
+      await steady(rate, seconds, () => emit(1));
+      await report(h, receiver, `${rate} events/s for ${seconds} s`, first, next);
     }
 
-    const started = Date.now();
-    for (let i = 0; i < n; i++) {
-      const conversation = conversations[i % conversations.length]!;
-      ok(await h.request("POST", `${base}/conversations/${conversation.id}/messages`, { token, body: { content: `bench ${i}`, message_type: "outgoing" } }), "message");
-    }
-    const postedIn = Date.now() - started;
-    const arrived = (r: { body: any }[]) => new Set(r.filter((x) => x.body?.event === "message_created").map((x) => x.body.id)).size;
-    await receiver.waitFor((r) => arrived(r) >= n, Number(process.env.BENCH_TIMEOUT_MS ?? 300_000)).catch(() => undefined);
-
-    const events = await h.knex("events").where({ account_id: account.id, name: "message_created" }).select("payload", "created_at");
-    const committedAt = new Map(events.map((e) => [e.payload.id as number, new Date(e.created_at).getTime()]));
-    const latencies: number[] = [];
-    const seen = new Map<number, number>();
-    for (const request of receiver.requests) {
-      const id = request.body?.id as number;
-      if (request.body?.event !== "message_created" || !committedAt.has(id)) continue;
-      seen.set(id, (seen.get(id) ?? 0) + 1);
-      if (seen.get(id) === 1) latencies.push(request.receivedAt - committedAt.get(id)!);
-    }
-    const duplicates = [...seen.values()].filter((count) => count > 1).length;
-    console.log(`messages posted: ${n} in ${postedIn} ms (${((n / postedIn) * 1000).toFixed(1)}/s)`);
-    console.log(`delivered: ${seen.size}, lost: ${n - seen.size}, duplicated: ${duplicates}`);
-    console.log(`event-to-delivery latency: p50 ${formatMs(percentile(latencies, 50))}, p99 ${formatMs(percentile(latencies, 99))}, max ${formatMs(Math.max(...latencies))}`);
+    const burst = Number(process.env.BENCH_BURST ?? 5000);
+    const burstFirst = next;
+    const burstStarted = Date.now();
+    await emit(burst);
+    const afterFirst = next;
+    // Events that arrive while the burst is being delivered: they must not wait for all of it.
+    await steady(10, 10, () => emit(1));
+    await report(h, receiver, `burst of ${burst} in one transaction`, burstFirst, afterFirst, burstStarted);
+    await report(h, receiver, "10 events/s during and after the burst", afterFirst, next);
   } finally {
+    await worker.stop();
     await receiver.stop();
     await h.close();
   }
+}
+
+/** Calls `emitOne` `rate` times a second for `seconds`, on schedule whatever each call takes (open loop). */
+async function steady(rate: number, seconds: number, emitOne: () => Promise<unknown>): Promise<void> {
+  const started = Date.now();
+  const pending: Promise<unknown>[] = [];
+  for (let i = 0; i < rate * seconds; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(emitOne());
+  }
+  await Promise.all(pending);
+}
+
+/** Waits for the events [first, end) to arrive (up to two minutes), then prints their figures. */
+async function report(h: Harness, receiver: Receiver, phase: string, first: number, end: number, startedAt?: number) {
+  const wanted = end - first;
+  const inPhase = (id: number) => id >= first && id < end;
+  await receiver.waitFor((requests) => new Set(requests.map((r) => r.body?.id).filter(inPhase)).size >= wanted, 120_000).catch(() => undefined);
+  const events: { payload: { id: number }; created_at: Date }[] = await h.knex("events").where("name", "contact_created").whereRaw("(payload->>'id')::int >= ? AND (payload->>'id')::int < ?", [first, end]).select("payload", "created_at");
+  const committedAt = new Map(events.map((e) => [e.payload.id, new Date(e.created_at).getTime()]));
+  const seen = new Map<number, number>();
+  const latencies: number[] = [];
+  let lastArrival = 0;
+  for (const request of receiver.requests) {
+    const id = request.body?.id as number;
+    if (!inPhase(id)) continue;
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+    if (seen.get(id) === 1) latencies.push(request.receivedAt - committedAt.get(id)!);
+    lastArrival = Math.max(lastArrival, request.receivedAt);
+  }
+  const duplicated = [...seen.values()].filter((n) => n > 1).length;
+  const all = startedAt ? `, all delivered ${((lastArrival - startedAt) / 1000).toFixed(1)} s after the burst began` : "";
+  console.log(
+    `${phase.padEnd(40)} delivered ${seen.size}/${wanted}, lost ${wanted - seen.size}, duplicated ${duplicated}; ` +
+      `latency p50 ${formatMs(percentile(latencies, 50))}, p99 ${formatMs(percentile(latencies, 99))}, max ${formatMs(Math.max(...latencies))}${all}`,
+  );
 }

@@ -1,6 +1,5 @@
 import { loadConfig } from "../config";
-import { closeServer, onShutdown, openRuntime, requireEnv, startApi } from "../runtime";
-import { PlatformApp } from "../models/PlatformApp";
+import { closeServer, describeTemporal, onShutdown, openRuntime, requireEnv, startApi } from "../runtime";
 
 /** Production API role: `npm run start:api` against DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main() {
@@ -8,9 +7,8 @@ async function main() {
   const databaseUrl = requireEnv(config.databaseUrl, "DATABASE_URL");
   const temporalAddress = requireEnv(config.temporalAddress, "TEMPORAL_ADDRESS");
   const runtime = await openRuntime(config, { databaseUrl, temporalAddress });
-  if (config.platformAppToken) await PlatformApp.ensureWithToken(config.platformAppToken);
   const server = await startApi(runtime, config);
-  console.log(`API listening on http://0.0.0.0:${config.port}`);
+  console.log(`API listening on http://0.0.0.0:${config.port}; Temporal ${describeTemporal(runtime, config, temporalAddress)}`);
   onShutdown(async () => {
     await closeServer(server);
     await runtime.close();

@@ -2,7 +2,7 @@ import path from "node:path";
 import { DATA_DIR, loadConfig } from "../config";
 import { EMBEDDED_DATABASE, EMBEDDED_PG_PORT, startEmbeddedPostgres, type EmbeddedDatabase } from "../infra/embeddedPostgres";
 import { startTemporalDevServer, type RunningTemporal } from "../infra/temporalDevServer";
-import { closeServer, onShutdown, openRuntime, prepareDatabase, startApi, startWorker } from "../runtime";
+import { closeServer, describeTemporal, onShutdown, openRuntime, startApi, startWorker } from "../runtime";
 
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
 const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
@@ -42,9 +42,8 @@ async function main() {
       uiUrl = temporal.uiUrl;
     }
 
-    const runtime = await openRuntime(config, { databaseUrl, temporalAddress });
+    const runtime = await openRuntime(config, { databaseUrl, temporalAddress }, { migrate: true });
     stops.push(runtime.close);
-    await prepareDatabase(runtime, config);
 
     const worker = await startWorker(runtime, config, temporalAddress);
     stops.push(worker.stop);
@@ -52,7 +51,7 @@ async function main() {
     stops.push(() => closeServer(server));
 
     console.log(`API:         http://127.0.0.1:${config.port}  (OpenAPI at /api-docs/openapi.json, health at /health)`);
-    console.log(`Temporal:    ${temporalAddress}, namespace ${config.temporalNamespace}, task queue ${config.taskQueue}`);
+    console.log(`Temporal:    ${describeTemporal(runtime, config, temporalAddress)}`);
     if (uiUrl) console.log(`Temporal UI: ${uiUrl}`);
     if (!config.platformAppToken) console.log("Create a platform app token with: npm run platform-app -- --name NAME");
     console.log("Press Ctrl-C to stop.");

@@ -1,5 +1,5 @@
 import { loadConfig } from "../config";
-import { onShutdown, openRuntime, requireEnv, startWorker } from "../runtime";
+import { describeTemporal, onShutdown, openRuntime, requireEnv, startWorker } from "../runtime";
 
 /** Production worker role: `npm run start:worker` against DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main() {
@@ -8,7 +8,7 @@ async function main() {
   const temporalAddress = requireEnv(config.temporalAddress, "TEMPORAL_ADDRESS");
   const runtime = await openRuntime(config, { databaseUrl, temporalAddress });
   const worker = await startWorker(runtime, config, temporalAddress);
-  console.log(`Worker polling task queue ${config.taskQueue} on ${temporalAddress}`);
+  console.log(`Worker on ${describeTemporal(runtime, config, temporalAddress)}`);
   onShutdown(async () => {
     await worker.stop();
     await runtime.close();

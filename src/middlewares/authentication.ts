@@ -17,7 +17,28 @@ function tokenFrom(ctx: AppContext): string | undefined {
   return raw ? raw.trim() : undefined;
 }
 
-async function principalFor(token: string): Promise<Principal | undefined> {
+/**
+ * The token's owner, from the auth cache when there is one. Each request gets its own copy of the
+ * cached models, so nothing a handler does to them can leak into another request.
+ */
+async function principalFor(ctx: AppContext, token: string): Promise<Principal | undefined> {
+  const cache = ctx.deps.authCache;
+  const principal = cache ? await cache.get(`token:${token}`, () => loadPrincipal(token)) : await loadPrincipal(token);
+  return principal && copyOf(principal);
+}
+
+function copyOf(principal: Principal): Principal {
+  switch (principal.kind) {
+    case "user":
+      return { kind: "user", user: principal.user.$clone() };
+    case "agent_bot":
+      return { kind: "agent_bot", bot: principal.bot.$clone() };
+    case "platform_app":
+      return { kind: "platform_app", app: principal.app.$clone() };
+  }
+}
+
+async function loadPrincipal(token: string): Promise<Principal | undefined> {
   const accessToken = await AccessToken.query().findOne({ token });
   if (!accessToken) return undefined;
   switch (accessToken.owner_type) {
@@ -43,7 +64,7 @@ export function authenticateApplication(auth: ApplicationAuth) {
   return async (ctx: AppContext, next: Next) => {
     const token = tokenFrom(ctx);
     if (!token) throw MissingAccessToken();
-    const principal = await principalFor(token);
+    const principal = await principalFor(ctx, token);
     if (!principal) throw InvalidAccessToken();
     if (principal.kind === "platform_app") throw BotEndpointDenied();
     if (principal.kind === "agent_bot" && auth !== "user_or_bot") throw BotEndpointDenied();
@@ -55,7 +76,7 @@ export function authenticateApplication(auth: ApplicationAuth) {
 /** Guards /platform/api/v1: only platform app tokens. */
 export async function authenticatePlatform(ctx: AppContext, next: Next) {
   const token = tokenFrom(ctx);
-  const principal = token ? await principalFor(token) : undefined;
+  const principal = token ? await principalFor(ctx, token) : undefined;
   if (principal?.kind !== "platform_app") throw InvalidPlatformToken();
   ctx.state.principal = principal;
   await next();

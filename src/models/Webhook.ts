@@ -14,6 +14,10 @@ export const ALLOWED_WEBHOOK_EVENTS = [
   "inbox_updated",
   "conversation_typing_on",
   "conversation_typing_off",
+  "appointment.created",
+  "appointment.updated",
+  "appointment.cancelled",
+  "appointment.completed",
 ] as const;
 
 /** What a webhook created without subscriptions gets: the first eight, as Chatwoot's column default. */

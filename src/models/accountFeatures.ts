@@ -50,6 +50,7 @@ export const FEATURE_DEFAULTS: Record<string, boolean> = {
   channel_voice: false,
   notion_integration: false,
   scheduling: true,
+  scheduling_finance: true,
 };
 
 export const DEFAULT_FEATURES = Object.keys(FEATURE_DEFAULTS).filter((name) => FEATURE_DEFAULTS[name]);

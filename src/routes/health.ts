@@ -39,6 +39,10 @@ export function serviceRoutes() {
       status: healthy ? "ok" : "degraded",
       database: database ? "ok" : "unreachable",
       temporal: temporal ? "ok" : "unreachable",
+      // Which histories are ours: one namespace may serve several installations (see README).
+      installation: ctx.deps.temporal.installationId,
+      temporal_namespace: client.options.namespace,
+      task_queue: ctx.deps.temporal.taskQueue,
     };
   });
 

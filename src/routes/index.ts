@@ -11,6 +11,7 @@ import { registerContactMergeRoutes } from "./api/contactMerge/contactMerge";
 import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDefinitions/customAttributeDefinitions";
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
 import { registerAutomationRuleRoutes } from "./api/automationRules/automationRules";
+import { registerCustomFilterRoutes } from "./api/customFilters/customFilters";
 import { registerPlatformAccountRoutes } from "./platform/accounts/accounts";
 import { registerPlatformAccountUserRoutes } from "./platform/accountUsers/accountUsers";
 import { registerPlatformAgentBotRoutes } from "./platform/agentBots/agentBots";
@@ -49,5 +50,6 @@ export function accountScopedRouter(): ApiRouter {
   registerCustomAttributeDefinitionRoutes(router);
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);
+  registerCustomFilterRoutes(router);
   return router;
 }

@@ -18,3 +18,14 @@ export const CALENDAR_VIEWS = ["day", "week", "month", "list"] as const;
 
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 export type CompensationType = (typeof COMPENSATION_TYPES)[number];
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+
+/** The UI's "active" bookings: the ones that hold their slot ahead and get reminders. */
+export const LIVE_APPOINTMENT_STATUSES: readonly AppointmentStatus[] = ["scheduled", "confirmed"];
+
+/** Why the service itself cancelled a booking. */
+export const HOLD_EXPIRED_REASON = "prepayment_not_received";
+/** Longest prepayment hold a booking may ask for: a week. */
+export const MAX_HOLD_MINUTES = 10_080;

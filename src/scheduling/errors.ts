@@ -12,6 +12,10 @@ export type SchedulingCode =
   | "SERVICE_NOT_AVAILABLE_FOR_RESOURCE"
   | "DUPLICATE_EXTERNAL_REF"
   | "DUPLICATE_IDEMPOTENCY_KEY"
+  | "APPOINTMENT_NOT_FOUND"
+  | "EXPENSE_NOT_FOUND"
+  | "APPOINTMENT_DELETE_REQUIRES_CANCELLED"
+  | "HISTORICAL_DATA_RETAINED"
   | BookingBlockCode;
 
 /** Why an interval cannot be booked, in the order the checks run (reference §5). */
@@ -40,6 +44,12 @@ export function invalid(details: ErrorDetails): SchedulingError {
 export const invalidAttribute = (attribute: string, text: string) => invalid({ [attribute]: [text] });
 
 export const notFound = (what = "Resource") => new SchedulingError(404, "NOT_FOUND", `${what} not found`);
+
+export const appointmentNotFound = () => new SchedulingError(404, "APPOINTMENT_NOT_FOUND", "Appointment not found");
+export const expenseNotFound = () => new SchedulingError(404, "EXPENSE_NOT_FOUND", "Expense not found");
+
+/** A rule of the fork's services raised as ArgumentError: 422 VALIDATION_ERROR with its message and no details. */
+export const refused = (message: string) => new SchedulingError(422, "VALIDATION_ERROR", message);
 
 export const invalidIin = () => new SchedulingError(422, "INVALID_IIN", "IIN checksum is invalid");
 

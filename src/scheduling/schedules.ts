@@ -1,13 +1,15 @@
 /**
  * Loads what the availability engine needs for some resources over a range, in one query per
- * table, and hands each resource its ResourceSchedule. The calendar uses it, and so will booking.
+ * table, and hands each resource its ResourceSchedule. The calendar and the booking check both use it.
  */
+import type { Knex } from "knex";
 import { Appointment } from "../models/scheduling/Appointment";
 import { Holiday } from "../models/scheduling/Holiday";
 import type { Resource } from "../models/scheduling/Resource";
 import { TimeOff } from "../models/scheduling/TimeOff";
 import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
 import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
+import { allOn } from "../services/conversations";
 import type { ResourceSchedule } from "./availability";
 import type { Interval } from "./intervals";
 import { addDays } from "./timezone";
@@ -21,20 +23,21 @@ export interface ScheduleRows {
   appointments: Appointment[];
 }
 
-export async function loadScheduleRows(accountId: number, resourceIds: readonly number[], range: Interval): Promise<ScheduleRows> {
+/** `db` may be the booking's transaction, so the check sees what the transaction has written. */
+export async function loadScheduleRows(accountId: number, resourceIds: readonly number[], range: Interval, db?: Knex): Promise<ScheduleRows> {
   const from = new Date(range.start);
   const to = new Date(range.end);
   // Any zone's local dates in the range lie within a day of the range's UTC dates.
   const firstDate = addDays(from.toISOString().slice(0, 10), -1);
   const lastDate = addDays(to.toISOString().slice(0, 10), 1);
-  const [workRules, breakRules, holidays, overrides, timeOffs, appointments] = await Promise.all([
-    WorkRule.ofResources<WorkRule>(resourceIds),
-    BreakRule.ofResources<BreakRule>(resourceIds),
-    Holiday.ofAccount(accountId),
-    WorkdayOverride.ofAccount(accountId).whereIn("resource_id", resourceIds).whereBetween("date", [firstDate, lastDate]),
-    TimeOff.affecting(accountId, resourceIds, from, to),
-    Appointment.overlapping(accountId, resourceIds, from, to),
-  ]);
+  const [workRules, breakRules, holidays, overrides, timeOffs, appointments] = await allOn(db ?? Appointment.knex(), [
+    () => WorkRule.ofResources<WorkRule>(resourceIds, db),
+    () => BreakRule.ofResources<BreakRule>(resourceIds, db),
+    () => Holiday.ofAccount(accountId, db),
+    () => WorkdayOverride.ofAccount(accountId, db).whereIn("resource_id", resourceIds).whereBetween("date", [firstDate, lastDate]),
+    () => TimeOff.affecting(accountId, resourceIds, from, to, db),
+    () => Appointment.overlapping(accountId, resourceIds, from, to, db),
+  ] as const);
   return { workRules, breakRules, holidays, overrides, timeOffs, appointments };
 }
 

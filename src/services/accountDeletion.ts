@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { startOnce } from "../temporal/client";
+import { accountDeletionWorkflowId } from "../temporal/contracts";
 import { AccountIdAttribute } from "../temporal/searchAttributes";
 import type { AppDeps } from "../deps";
 import { Account } from "../models/Account";
@@ -41,6 +42,7 @@ const rowsOfAccountBots = (table: string, typeColumn: string, idColumn: string):
  * adds them here, so deleting an account leaves nothing behind.
  */
 export const DELETION_STEPS: DeletionStep[] = [
+  ownedRows("scheduling_appointment_notices"),
   ownedRows("scheduling_expenses"),
   ownedRows("scheduling_payments"),
   ownedRows("scheduling_appointments"),
@@ -52,6 +54,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("scheduling_break_rules"),
   ownedRows("scheduling_work_rules"),
   ownedRows("scheduling_resources"),
+  ownedRows("scheduling_settings"),
   ownedRows("webhook_deliveries"),
   ownedRows("events"),
   ownedRows("webhooks"),
@@ -66,6 +69,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("channel_api"),
   ownedRows("channel_web_widgets"),
   ownedRows("automation_rules"),
+  ownedRows("custom_filters"),
   ownedRows("custom_attribute_definitions"),
   ownedRows("audit_logs"),
   rowsOfAccountBots("access_tokens", "owner_type", "owner_id"),
@@ -73,10 +77,6 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("agent_bots"),
   ownedRows("account_users"),
 ];
-
-export function accountDeletionWorkflowId(accountId: number): string {
-  return `account-deletion-${accountId}`;
-}
 
 /**
  * Hides the account at once (the API answers as if it were gone) and hands the removal of its
@@ -92,7 +92,9 @@ export async function requestAccountDeletion(deps: AppDeps, account: Account): P
 
 async function startAccountDeletion(deps: AppDeps, accountId: number): Promise<void> {
   await startOnce(deps, "accountDeletionWorkflow", {
-    workflowId: accountDeletionWorkflowId(accountId),
+    workflowId: accountDeletionWorkflowId(deps.temporal.installationId, accountId),
+    // The run re-checks that the account is marked before removing anything, so any run of it is this work.
+    work: `deletion of account ${accountId}`,
     args: [accountId],
     typedSearchAttributes: [{ key: AccountIdAttribute, value: accountId }],
     staticSummary: `Delete account ${accountId} and all its data`,

@@ -2,7 +2,10 @@ import type { Knex } from "knex";
 import { Account } from "../models/Account";
 import { Conversation } from "../models/Conversation";
 import { autoResolvedActivity } from "./activityMessages";
-import { timerPlan, type TimerPlan } from "./conversationTimers";
+import { timerPlan, type ConversationTimerInput, type TimerPlan } from "./conversationTimers";
+
+/** The conversation a timer belongs to: its row, and the uuid that row must still have. */
+export type TimerTarget = Pick<ConversationTimerInput, "conversationId"> & Partial<Pick<ConversationTimerInput, "conversationUuid">>;
 import { openConversation, resolveConversation, setLabels } from "./conversations";
 import { createMessage } from "./messages";
 
@@ -13,9 +16,11 @@ export type TimerOutcome = "resolved" | "reopened" | "gone";
  * database and acts only if the same deadline is still due: activity since the timer was set (or a
  * late or duplicate signal) means there is nothing to do, and the workflow re-plans (answer null).
  */
-export async function fireConversationTimer(db: Knex, conversationId: number, kind: TimerPlan["kind"], now = Date.now()): Promise<TimerOutcome | null> {
+export async function fireConversationTimer(db: Knex, timer: TimerTarget, kind: TimerPlan["kind"], now = Date.now()): Promise<TimerOutcome | null> {
   return db.transaction(async (trx) => {
-    const conversation = await Conversation.query(trx).findById(conversationId).forUpdate();
+    const conversation = await Conversation.query(trx).findById(timer.conversationId).forUpdate();
+    // Its number may name another conversation now (a restored database): that one has its own timer.
+    if (conversation && timer.conversationUuid && conversation.uuid !== timer.conversationUuid) return "gone";
     // Inside the transaction: a second connection while holding the lock could starve the pool.
     const account = conversation && (await Account.findLive(conversation.account_id, trx));
     if (!conversation || !account) return "gone";

@@ -1,12 +1,13 @@
+import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
 import type { AccountSettings } from "../models/Account";
 import type { Conversation } from "../models/Conversation";
 import { startOnce } from "../temporal/client";
+import { accountTimersWorkflowId, adoptTimersWorkflowId, conversationTimerWorkflowId, TOUCH_SIGNAL } from "../temporal/contracts";
 import { AccountIdAttribute, ConversationIdAttribute } from "../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
-import type { EventConsumer } from "./eventRelay";
-import type { EventRow } from "./webhookTargets";
+import type { EventConsumer, EventRow } from "./events";
 
 /** What a conversation's timer waits for: resolving an idle open conversation, or reopening a snoozed one. */
 export interface TimerPlan {
@@ -18,18 +19,14 @@ export interface TimerPlan {
 export interface ConversationTimerInput {
   accountId: number;
   conversationId: number;
+  /** The row's uuid: a timer acts only on the conversation it was started for, whatever reuses its number. */
+  conversationUuid: string;
   displayId: number;
   /**
    * Rounds (plan, then wait) per run before continuing as new; unset means the workflow's default.
    * Part of the input so that tests reach the switch in a few signals and each run carries it on.
    */
   roundsPerRun?: number;
-}
-
-export const TOUCH_SIGNAL = "touch";
-
-export function conversationTimerWorkflowId(accountId: number, displayId: number): string {
-  return `auto-resolve-${accountId}-${displayId}`;
 }
 
 type TimerConversation = Pick<Conversation, "status" | "contact_id" | "snoozed_until" | "last_activity_at" | "waiting_since">;
@@ -71,14 +68,16 @@ export async function loadTimerPlans(db: Knex, conversationIds: number[]): Promi
   return plans;
 }
 
-export async function loadTimerPlan(db: Knex, conversationId: number): Promise<TimerPlan | null> {
+/** The plan of the conversation the timer was started for; none if its number now names another one. */
+export async function loadTimerPlan(db: Knex, conversationId: number, conversationUuid?: string): Promise<TimerPlan | null> {
+  if (conversationUuid && !(await db("conversations").where({ id: conversationId, uuid: conversationUuid }).first("id"))) return null;
   return (await loadTimerPlans(db, [conversationId])).get(conversationId) ?? null;
 }
 
 /** Wakes (or starts) the conversation's timer workflow so it plans again from the database. */
 export async function touchConversationTimer(deps: AppDeps, input: ConversationTimerInput): Promise<void> {
   await deps.temporal.client.workflow.signalWithStart("conversationTimerWorkflow", {
-    workflowId: conversationTimerWorkflowId(input.accountId, input.displayId),
+    workflowId: conversationTimerWorkflowId(deps.temporal.installationId, input.accountId, input.displayId, input.conversationUuid),
     taskQueue: deps.temporal.taskQueue,
     args: [input],
     signal: TOUCH_SIGNAL,
@@ -91,6 +90,13 @@ export async function touchConversationTimer(deps: AppDeps, input: ConversationT
   });
 }
 
+type TimerRow = { id: number; account_id: number; display_id: number; uuid: string };
+const TIMER_COLUMNS = ["id", "account_id", "display_id", "uuid"];
+
+export function timerInputOf(conversation: TimerRow): ConversationTimerInput {
+  return { accountId: conversation.account_id, conversationId: conversation.id, conversationUuid: conversation.uuid, displayId: conversation.display_id };
+}
+
 const CONVERSATION_EVENTS = new Set(["conversation_created", "conversation_updated", "conversation_status_changed", "message_created", "message_updated"]);
 /** conversation_updated carries status, snoozed_until and waiting_since changes. */
 const STATUS_EVENTS = new Set(["conversation_status_changed", "conversation_updated"]);
@@ -100,17 +106,15 @@ export async function touchAccountTimers(deps: AppDeps, accountId: number, onPag
   let lastId = 0;
   let touched = 0;
   for (;;) {
-    const page: { id: number; display_id: number }[] = await deps.knex("conversations")
+    const page: TimerRow[] = await deps.knex("conversations")
       .where("account_id", accountId)
       .whereIn("status", ["open", "snoozed"])
       .where("id", ">", lastId)
       .orderBy("id")
       .limit(200)
-      .select("id", "display_id");
+      .select(TIMER_COLUMNS);
     if (!page.length) return touched;
-    await inParallel(page, DISPATCH_CONCURRENCY, (conversation) =>
-      touchConversationTimer(deps, { accountId, conversationId: conversation.id, displayId: conversation.display_id }),
-    );
+    await inParallel(page, DISPATCH_CONCURRENCY, (conversation) => touchConversationTimer(deps, timerInputOf(conversation)));
     touched += page.length;
     lastId = page.at(-1)!.id;
     onPage?.();
@@ -137,21 +141,49 @@ export function timerConsumer(): EventConsumer {
       const plans = await loadTimerPlans(deps.knex, conversationIds);
       const statusMoved = new Set(relevant.filter((e) => STATUS_EVENTS.has(e.name)).map((e) => e.conversation_id!));
       const touch = conversationIds.filter((id) => plans.get(id) || statusMoved.has(id));
-      const conversations: { id: number; account_id: number; display_id: number }[] = touch.length
-        ? await deps.knex("conversations").whereIn("id", touch).select("id", "account_id", "display_id")
-        : [];
-      await inParallel(conversations, DISPATCH_CONCURRENCY, (c) =>
-        touchConversationTimer(deps, { accountId: c.account_id, conversationId: c.id, displayId: c.display_id }),
-      );
+      const conversations: TimerRow[] = touch.length ? await deps.knex("conversations").whereIn("id", touch).select(TIMER_COLUMNS) : [];
+      await inParallel(conversations, DISPATCH_CONCURRENCY, (c) => touchConversationTimer(deps, timerInputOf(c)));
     },
   };
 }
 
 async function replanAccount(deps: AppDeps, event: EventRow): Promise<void> {
   await startOnce(deps, "accountTimersWorkflow", {
-    workflowId: `auto-resolve-settings-${event.account_id}-${event.id}`,
+    workflowId: accountTimersWorkflowId(deps.temporal.installationId, event.account_id, event.uid),
+    work: `timers of account ${event.account_id} after event ${event.uid}`,
     args: [event.account_id],
+    // A relay retry after the run finished must not touch every timer again.
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     typedSearchAttributes: [{ key: AccountIdAttribute, value: event.account_id }],
     staticSummary: `Re-plan auto-resolve timers of account ${event.account_id} after a settings change`,
   });
+}
+
+/**
+ * Gives every open or snoozed conversation a timer under this installation's ids, once: after an
+ * upgrade from ids without an installation (whose timers no worker polls any more), or when an
+ * operator asks for it after restoring a database (npm run timers:replan).
+ */
+export async function adoptTimers(deps: AppDeps, options: { force?: boolean } = {}): Promise<number> {
+  const due = await deps.knex("installation").first("timers_adopted_at");
+  if (due?.timers_adopted_at && !options.force) return 0;
+  const accountIds: number[] = await deps
+    .knex("conversations")
+    .join("accounts", "accounts.id", "conversations.account_id")
+    .whereNull("accounts.deletion_requested_at")
+    .whereIn("conversations.status", ["open", "snoozed"])
+    .distinct("conversations.account_id")
+    .pluck("conversations.account_id");
+  const started = Date.now();
+  await inParallel(accountIds, DISPATCH_CONCURRENCY, (accountId) =>
+    startOnce(deps, "accountTimersWorkflow", {
+      workflowId: adoptTimersWorkflowId(deps.temporal.installationId, accountId, started),
+      work: `adopt timers of account ${accountId} (${started})`,
+      args: [accountId],
+      typedSearchAttributes: [{ key: AccountIdAttribute, value: accountId }],
+      staticSummary: `Give every pending conversation of account ${accountId} a timer of this installation`,
+    }),
+  );
+  await deps.knex("installation").update({ timers_adopted_at: deps.knex.fn.now() });
+  return accountIds.length;
 }

@@ -1,68 +1,47 @@
 import type { Knex } from "knex";
 import pg from "pg";
 import type { AppDeps } from "../deps";
-import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
-import { WebhookDelivery } from "../models/WebhookDelivery";
-import { automationConsumer } from "./automation/trigger";
-import { timerConsumer } from "./conversationTimers";
-import { EVENTS_CHANNEL } from "./events";
-import { loadDeliveryConfig, planDeliveries, startDeliveryWorkflow, type DeliveryConfig } from "./webhookDeliveries";
-import type { EventRow } from "./webhookTargets";
-
-/**
- * Something that acts on committed events: it may plan rows in the claim transaction, then hands a
- * whole batch to Temporal (so it can run calls side by side and skip repeats within the batch).
- */
-export interface EventConsumer {
-  plan?(trx: Knex.Transaction, event: EventRow): Promise<void>;
-  dispatch(deps: AppDeps, events: EventRow[]): Promise<void>;
-}
+import { EVENTS_CHANNEL, type EventConsumer, type EventRow } from "./events";
 
 const MAX_DISPATCH_BACKOFF_MS = 60_000;
 const OUTAGE_AFTER_FAILURES = 3;
-
+/**
+ * How long a claimed batch is the claimer's alone. A relay that dies mid-batch leaves its claim to
+ * expire, and another relay takes the events then; hand-overs are idempotent, so a slow relay whose
+ * claim ran out repeats work but never loses or doubles a delivery.
+ */
+const CLAIM_SECONDS = 120;
 
 export interface RelayOptions {
   /** The sweep that recovers events a crash left behind, and the fallback if a notification is missed. */
   sweepIntervalMs?: number;
   batchSize?: number;
-  consumers?: EventConsumer[];
+  consumers: EventConsumer[];
 }
 
-/** Account webhooks, API inbox webhooks and agent bots. */
-export function webhookConsumer(config: DeliveryConfig = loadDeliveryConfig()): EventConsumer {
-  return {
-    plan: (trx, event) => planDeliveries(trx, event),
-    async dispatch(deps, events) {
-      const deliveries = await WebhookDelivery.query(deps.knex)
-        .whereIn("event_id", events.map((event) => event.id))
-        .whereNull("workflow_started_at")
-        .orderBy("event_id");
-      await inParallel(deliveries, DISPATCH_CONCURRENCY, (delivery) => startDeliveryWorkflow(deps, delivery, config));
-    },
-  };
-}
+type Order = "oldest" | "newest";
 
 /**
  * Hands committed events to Temporal. Woken by NOTIFY right after a commit (low latency) and by a
- * periodic sweep (recovery). An event is marked dispatched only after every consumer has handed it
- * over under deterministic workflow ids, so a crash at any point means a retry, never a loss, and the
- * retry is absorbed by "already started".
+ * periodic sweep (recovery). Two drains run side by side, one from the oldest due event and one from
+ * the newest, so an event committed during a burst goes out at once instead of after the whole
+ * backlog. A batch is claimed with a lease, so concurrent relays (and the two drains) split the work;
+ * an event is marked dispatched only after every consumer has handed it over under deterministic
+ * workflow ids, so a crash at any point means a retry, never a loss, and the retry is absorbed.
  */
 export class EventRelay {
   private listener?: pg.Client;
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
+  private readonly drains = new Map<Order, { running?: Promise<void>; again: boolean }>([
+    ["oldest", { again: false }],
+    ["newest", { again: false }],
+  ]);
   private stopped = false;
-  private readonly consumers: EventConsumer[];
 
   constructor(
     private readonly deps: AppDeps,
-    private readonly options: RelayOptions = {},
-  ) {
-    this.consumers = options.consumers ?? [webhookConsumer(), timerConsumer(), automationConsumer()];
-  }
+    private readonly options: RelayOptions,
+  ) {}
 
   async start(): Promise<void> {
     const settings = (this.deps.knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
@@ -78,43 +57,60 @@ export class EventRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await Promise.all([...this.drains.values()].map((drain) => drain.running));
     await this.listener?.end().catch(() => undefined);
   }
 
-  /** Runs one drain at a time; a wake-up during a drain runs another right after it. */
+  /** Runs each drain once at a time; a wake-up during a drain runs it again right after. */
   wake(): void {
+    for (const order of this.drains.keys()) this.wakeDrain(order);
+  }
+
+  private wakeDrain(order: Order): void {
+    const drain = this.drains.get(order)!;
     if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
+    if (drain.running) {
+      drain.again = true;
       return;
     }
-    this.running = this.drain()
+    drain.running = this.drain(order)
       .then(() => undefined)
       .catch((err) => console.error("Event relay failed; the sweep will retry:", err))
       .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
+        drain.running = undefined;
+        if (drain.again) {
+          drain.again = false;
+          this.wakeDrain(order);
         }
       });
   }
 
   /**
-   * Dispatches every due event, oldest first, in batches. A batch that fails is retried event by
-   * event: those that go through are marked, the others are postponed with backoff. When the first
-   * few all fail (Temporal is down, say) the drain stops and the sweep tries again.
+   * Dispatches every due event in batches, from the oldest (or the newest) on. A batch that fails is
+   * retried event by event: those that go through are marked, the others are postponed with backoff.
+   * When the first few all fail (Temporal is down, say) the drain stops and the sweep tries again.
    */
-  async drain(): Promise<number> {
+  async drain(order: Order = "oldest"): Promise<number> {
     let total = 0;
     for (;;) {
-      const events = await this.claimBatch();
-      if (!events.length) return total;
+      const claimed = await this.claim(order);
+      if (!claimed.length) return total;
       try {
-        await this.dispatch(events);
-        total += events.length;
-      } catch (batchError) {
+        total += await this.handOver(await this.plan(claimed));
+      } catch (err) {
+        // Whatever is left of the batch goes back at once rather than when its lease runs out.
+        await this.release(claimed).catch(() => undefined);
+        throw err;
+      }
+    }
+  }
+
+  /** Dispatches a planned batch; answers how many went through. */
+  private async handOver(events: EventRow[]): Promise<number> {
+    try {
+      await this.dispatch(events);
+      return events.length;
+    } catch (batchError) {
         let dispatched = 0;
         let failed = 0;
         for (const event of events) {
@@ -129,14 +125,66 @@ export class EventRelay {
           }
         }
         if (!dispatched) throw batchError;
-        total += dispatched;
-      }
+        return dispatched;
+    }
+  }
+
+  /** Leases a batch of due events: no other drain or relay takes them while the lease lasts. */
+  private async claim(order: Order): Promise<EventRow[]> {
+    const { rows } = await this.deps.knex.raw<{ rows: EventRow[] }>(
+      `UPDATE events SET claimed_until = now() + make_interval(secs => ?)
+       WHERE id IN (
+         SELECT id FROM events
+         WHERE dispatched_at IS NULL
+           AND (dispatch_after IS NULL OR dispatch_after <= now())
+           AND (claimed_until IS NULL OR claimed_until < now())
+         ORDER BY id ${order === "oldest" ? "ASC" : "DESC"}
+         LIMIT ?
+         FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [CLAIM_SECONDS, this.options.batchSize ?? 200],
+    );
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * Lets consumers plan the whole batch in one transaction. If that fails, each event is planned
+   * alone in a savepoint: an event whose planning fails is postponed alone, the rest go on.
+   */
+  private async plan(events: EventRow[]): Promise<EventRow[]> {
+    const planners = this.options.consumers.filter((consumer) => consumer.plan);
+    if (!events.length || !planners.length) return events;
+    try {
+      await this.deps.knex.transaction(async (trx) => {
+        for (const consumer of planners) await consumer.plan!(trx, events);
+      });
+      return events;
+    } catch {
+      const planned: EventRow[] = [];
+      await this.deps.knex.transaction(async (trx) => {
+        for (const event of events) {
+          try {
+            await trx.transaction(async (savepoint) => {
+              for (const consumer of planners) await consumer.plan!(savepoint, [event]);
+            });
+            planned.push(event);
+          } catch (err) {
+            await this.postpone(trx, event, err);
+          }
+        }
+      });
+      return planned;
     }
   }
 
   private async dispatch(events: EventRow[]): Promise<void> {
-    await Promise.all(this.consumers.map((consumer) => consumer.dispatch(this.deps, events)));
-    await this.deps.knex("events").whereIn("id", events.map((e) => e.id)).update({ dispatched_at: new Date() });
+    await Promise.all(this.options.consumers.map((consumer) => consumer.dispatch(this.deps, events)));
+    await this.deps.knex("events").whereIn("id", events.map((e) => e.id)).update({ dispatched_at: new Date(), claimed_until: null });
+  }
+
+  /** Gives back events this drain will not get to, so the sweep need not wait for their lease. */
+  private async release(events: EventRow[]): Promise<void> {
+    await this.deps.knex("events").whereIn("id", events.map((e) => e.id)).whereNull("dispatched_at").update({ claimed_until: null });
   }
 
   /** 1 s, 2 s, 4 s ... up to a minute: soon enough after an outage, rare enough for a bad event. */
@@ -146,34 +194,11 @@ export class EventRelay {
     console.error(`Event ${event.id} (${event.name}) could not be dispatched (attempt ${attempts}); retrying in ${delayMs} ms:`, err);
     await db("events")
       .where("id", event.id)
-      .update({ dispatch_attempts: attempts, dispatch_after: new Date(Date.now() + delayMs), last_dispatch_error: err instanceof Error ? err.message : String(err) });
-  }
-
-  /**
-   * Locks a batch of due events so concurrent relays split the work, and lets consumers plan in that
-   * transaction; an event whose planning fails is rolled back to its savepoint and postponed alone.
-   */
-  private async claimBatch(): Promise<EventRow[]> {
-    return this.deps.knex.transaction(async (trx) => {
-      const events: EventRow[] = await trx("events")
-        .whereNull("dispatched_at")
-        .where((due) => due.whereNull("dispatch_after").orWhere("dispatch_after", "<=", trx.fn.now()))
-        .orderBy("id")
-        .limit(this.options.batchSize ?? 100)
-        .forUpdate()
-        .skipLocked();
-      const planned: EventRow[] = [];
-      for (const event of events) {
-        try {
-          await trx.transaction(async (savepoint) => {
-            for (const consumer of this.consumers) await consumer.plan?.(savepoint, event);
-          });
-          planned.push(event);
-        } catch (err) {
-          await this.postpone(trx, event, err);
-        }
-      }
-      return planned;
-    });
+      .update({
+        dispatch_attempts: attempts,
+        dispatch_after: new Date(Date.now() + delayMs),
+        last_dispatch_error: err instanceof Error ? err.message : String(err),
+        claimed_until: null,
+      });
   }
 }

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { AppDeps } from "../deps";
 
 /** The event names webhooks subscribe to (spec "Events"). */
 export const EVENT_NAMES = [
@@ -17,8 +18,14 @@ export type EventName = (typeof EVENT_NAMES)[number];
 export const INTERNAL_EVENT_NAMES = [
   /** An account's auto-resolve settings changed: every conversation timer re-plans. */
   "account_auto_resolve_changed",
+  /** An account's reminder offsets changed: every upcoming appointment's workflow re-plans. */
+  "scheduling_settings_changed",
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
+
+/** The scheduling fork's appointment events; account webhooks may subscribe to them. */
+export const APPOINTMENT_EVENT_NAMES = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.completed"] as const;
+export type AppointmentEventName = (typeof APPOINTMENT_EVENT_NAMES)[number];
 
 /**
  * What Chatwoot raises besides conversation_status_changed when a conversation opens or resolves;
@@ -35,7 +42,7 @@ export const EVENTS_CHANNEL = "convo_sched_events";
 
 export interface EventRecord {
   accountId: number;
-  name: EventName | InternalEventName;
+  name: EventName | InternalEventName | AppointmentEventName;
   /** The full body receivers get, `event` key included (reference/chatwoot.md section 1.2). */
   payload: Record<string, unknown>;
   inboxId?: number | null;
@@ -58,4 +65,32 @@ export async function recordEvent(trx: Knex.Transaction, event: EventRecord): Pr
     performed_by_rule_id: event.performedByRuleId ?? null,
   });
   await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
+}
+
+/** An event row as the relay reads it. */
+export interface EventRow {
+  id: number;
+  /** Random, so a restored database's new event never takes the workflow ids of one it forgot. */
+  uid: string;
+  account_id: number;
+  name: string;
+  payload: Record<string, unknown>;
+  inbox_id: number | null;
+  conversation_id: number | null;
+  created_at: Date;
+  /** Failed hand-overs so far (the relay's backoff). */
+  dispatch_attempts?: number;
+  /** Set when an automation rule's action caused the event. */
+  performed_by_rule_id?: number | null;
+}
+
+/**
+ * Something that acts on committed events (webhook deliveries, timers, automation, ...): it may plan
+ * rows for a batch in one transaction, then hands the whole batch to Temporal, so it can run calls
+ * side by side and skip repeats within the batch. The relay (eventRelay.ts) runs every consumer on
+ * every event; src/runtime.ts says which consumers there are.
+ */
+export interface EventConsumer {
+  plan?(trx: Knex.Transaction, events: EventRow[]): Promise<void>;
+  dispatch(deps: AppDeps, events: EventRow[]): Promise<void>;
 }

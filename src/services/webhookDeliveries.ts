@@ -7,16 +7,11 @@ import { CouldNotProcess } from "../errors";
 import { safePost, UnsafeUrlError } from "../lib/safeFetch";
 import { WebhookDelivery, type DeliveryTargetType } from "../models/WebhookDelivery";
 import { startOnce } from "../temporal/client";
+import { DELIVER_SIGNAL, webhookDeliveryWorkflowId, webhookLaneWorkflowId, type AttemptInput, type DeliveryWorkflowInput, type LaneDelivery, type LaneInput, type RetrySchedule } from "../temporal/contracts";
+import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../temporal/searchAttributes";
-import { deliveryIdFor, secretOf, targetsOf, type EventRow } from "./webhookTargets";
-
-export interface RetrySchedule {
-  initialIntervalMs: number;
-  backoffCoefficient: number;
-  maximumIntervalMs: number;
-  /** How long retries go on before the delivery is given up as failed. */
-  windowMs: number;
-}
+import type { EventConsumer, EventRow } from "./events";
+import { deliveryIdFor, secretOf, targetsOfEvents } from "./webhookTargets";
 
 export interface DeliveryConfig {
   timeoutMs: number;
@@ -53,43 +48,94 @@ export function scheduleFor(config: DeliveryConfig, type: DeliveryTargetType): R
   return type === "api_inbox" ? config.apiInbox : config.standard;
 }
 
-/** Writes one delivery row per target of the event; planning an event again changes nothing. */
-export async function planDeliveries(db: Knex, event: EventRow): Promise<void> {
-  const targets = await targetsOf(db, event);
-  if (!targets.length) return;
-  await db("webhook_deliveries")
-    .insert(
-      targets.map((target) => ({
-        id: deliveryIdFor(event.id, target),
-        account_id: event.account_id,
-        event_id: event.id,
-        event_name: target.eventName,
-        target_type: target.type,
-        target_id: target.id,
-        webhook_id: target.webhookId,
-        url: target.url,
-      })),
-    )
-    .onConflict(["event_id", "target_type", "target_id", "event_name"])
-    .ignore();
+/** Writes one delivery row per target of each event; planning an event again changes nothing. */
+export async function planDeliveries(db: Knex, events: EventRow[]): Promise<void> {
+  const targets = await targetsOfEvents(db, events);
+  const rows = events.flatMap((event) =>
+    (targets.get(event.id) ?? []).map((target) => ({
+      id: deliveryIdFor(event.uid, target),
+      account_id: event.account_id,
+      event_id: event.id,
+      event_name: target.eventName,
+      target_type: target.type,
+      target_id: target.id,
+      webhook_id: target.webhookId,
+      url: target.url,
+    })),
+  );
+  if (!rows.length) return;
+  await db("webhook_deliveries").insert(rows).onConflict(["event_id", "target_type", "target_id", "event_name"]).ignore();
 }
 
-export interface DeliveryWorkflowInput {
-  deliveryId: string;
-  schedule: RetrySchedule;
-  timeoutMs: number;
+/** Account webhooks, API inbox webhooks and agent bots: plans the deliveries, then hands them to their lanes. */
+export function webhookConsumer(config: DeliveryConfig = loadDeliveryConfig()): EventConsumer {
+  return {
+    plan: (trx, events) => planDeliveries(trx, events),
+    async dispatch(deps, events) {
+      const deliveries = await WebhookDelivery.query(deps.knex)
+        .whereIn("event_id", events.map((event) => event.id))
+        .whereNull("workflow_started_at")
+        .orderBy("event_id");
+      await handOverDeliveries(deps, deliveries, config);
+    },
+  };
 }
 
 /**
- * Starts the delivery's workflow. The first start for a delivery rejects duplicates, so however often
- * the relay hands it over, the event is sent once; a redelivery runs under an id of its own.
+ * Hands planned deliveries to their targets' lanes: one signal per target, however many events the
+ * batch holds for it (the lane starts if it is not running). The lane drops ids it has seen, so a
+ * relay that repeats a hand-over after a crash sends nothing twice.
  */
-export async function startDeliveryWorkflow(deps: AppDeps, delivery: WebhookDelivery, config: DeliveryConfig, redelivery?: number): Promise<void> {
+export async function handOverDeliveries(deps: AppDeps, deliveries: WebhookDelivery[], config: DeliveryConfig): Promise<void> {
+  if (!deliveries.length) return;
+  const conversations: { event_id: number; display_id: number }[] = await deps
+    .knex("events")
+    .join("conversations", "conversations.id", "events.conversation_id")
+    .whereIn("events.id", [...new Set(deliveries.map((d) => d.event_id))])
+    .select("events.id as event_id", "conversations.display_id");
+  const displayIdOf = new Map(conversations.map((row) => [row.event_id, row.display_id]));
+  const lanes = new Map<string, WebhookDelivery[]>();
+  for (const delivery of deliveries) {
+    const key = `${delivery.target_type}:${delivery.target_id}`;
+    lanes.set(key, [...(lanes.get(key) ?? []), delivery]);
+  }
+  await inParallel([...lanes.values()], DISPATCH_CONCURRENCY, async (group) => {
+    const first = group[0]!;
+    const target = `${first.url} (${first.target_type.replace("_", " ")} ${first.target_id}, account ${first.account_id})`;
+    const input: LaneInput = {
+      installationId: deps.temporal.installationId,
+      accountId: first.account_id,
+      ...(first.webhook_id ? { webhookId: first.webhook_id } : {}),
+      target,
+      schedule: scheduleFor(config, first.target_type),
+      timeoutMs: config.timeoutMs,
+    };
+    const handed: LaneDelivery[] = group.map((d) => ({ id: d.id, eventName: d.event_name, ...(displayIdOf.has(d.event_id) ? { conversationId: displayIdOf.get(d.event_id)! } : {}) }));
+    await deps.temporal.client.workflow.signalWithStart("webhookLaneWorkflow", {
+      workflowId: webhookLaneWorkflowId(deps.temporal.installationId, first.target_type, first.target_id),
+      taskQueue: deps.temporal.taskQueue,
+      args: [input],
+      signal: DELIVER_SIGNAL,
+      signalArgs: [handed],
+      memo: { installation: deps.temporal.installationId, work: `deliveries to ${first.target_type} ${first.target_id}` },
+      typedSearchAttributes: [
+        { key: AccountIdAttribute, value: first.account_id },
+        ...(first.webhook_id ? [{ key: WebhookIdAttribute, value: first.webhook_id }] : []),
+      ],
+      staticSummary: `Deliveries to ${target}`,
+    });
+    await WebhookDelivery.query(deps.knex).patch({ workflow_started_at: new Date() }).whereIn("id", group.map((d) => d.id)).whereNull("workflow_started_at");
+  });
+}
+
+/** Starts a redelivery's own workflow (operator action), under an id of its own. */
+async function startRedelivery(deps: AppDeps, delivery: WebhookDelivery, config: DeliveryConfig, redelivery: number): Promise<void> {
   const event = await deps.knex("events").where("id", delivery.event_id).first("conversation_id");
   const conversation = event?.conversation_id ? await deps.knex("conversations").where("id", event.conversation_id).first("display_id") : undefined;
   const input: DeliveryWorkflowInput = { deliveryId: delivery.id, schedule: scheduleFor(config, delivery.target_type), timeoutMs: config.timeoutMs };
   await startOnce(deps, "webhookDeliveryWorkflow", {
-    workflowId: `webhook-delivery-${delivery.id}${redelivery ? `-redelivery-${redelivery}` : ""}`,
+    workflowId: webhookDeliveryWorkflowId(deps.temporal.installationId, delivery.id, redelivery),
+    work: `delivery ${delivery.id}${redelivery ? ` redelivery ${redelivery}` : ""}`,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     typedSearchAttributes: [
@@ -98,9 +144,8 @@ export async function startDeliveryWorkflow(deps: AppDeps, delivery: WebhookDeli
       ...(delivery.webhook_id ? [{ key: WebhookIdAttribute, value: delivery.webhook_id }] : []),
       ...(conversation ? [{ key: ConversationIdAttribute, value: conversation.display_id as number }] : []),
     ],
-    staticSummary: `${delivery.event_name} → ${delivery.url} (${delivery.target_type.replace("_", " ")})`,
+    staticSummary: `${delivery.event_name} → ${delivery.url} (${delivery.target_type.replace("_", " ")} ${delivery.target_id}, account ${delivery.account_id}${conversation ? `, conversation #${conversation.display_id}` : ""})`,
   });
-  await WebhookDelivery.query(deps.knex).patch({ workflow_started_at: new Date() }).where("id", delivery.id).whereNull("workflow_started_at");
 }
 
 /** Sends the delivery again from scratch (operator action); refused while an attempt is still running. */
@@ -113,7 +158,7 @@ export async function redeliver(deps: AppDeps, delivery: WebhookDelivery): Promi
     .returning("*");
   if (!reset) throw CouldNotProcess("Delivery is still in progress");
   try {
-    await startDeliveryWorkflow(deps, reset, loadDeliveryConfig(), Date.now());
+    await startRedelivery(deps, reset, loadDeliveryConfig(), Date.now());
   } catch (err) {
     // Not started: put the row back, or it would stay pending and refuse every later redelivery.
     await WebhookDelivery.query(deps.knex).patch({ status: delivery.status, last_error: delivery.last_error }).where("id", delivery.id);
@@ -138,7 +183,7 @@ function retryable(status: number): boolean {
  * One attempt: POST the event's payload, signed, and record the outcome on the delivery row.
  * Throws on failure so Temporal retries on the delivery's schedule (or stops, for a permanent one).
  */
-export async function attemptDelivery(db: Knex, config: Pick<DeliveryConfig, "allowPrivateNetworks">, input: DeliveryWorkflowInput): Promise<{ status: number }> {
+export async function attemptDelivery(db: Knex, config: Pick<DeliveryConfig, "allowPrivateNetworks">, input: AttemptInput): Promise<{ status: number }> {
   const delivery = await WebhookDelivery.query(db).findById(input.deliveryId);
   if (!delivery) throw ApplicationFailure.nonRetryable(`Delivery ${input.deliveryId} no longer exists`, PERMANENT_FAILURE);
   if (delivery.status === "delivered") return { status: delivery.last_response_code ?? 200 };

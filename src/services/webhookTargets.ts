@@ -1,20 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import type { DeliveryTargetType } from "../models/WebhookDelivery";
-import { statusTransitionEventOf } from "./events";
-
-/** An event row as the relay reads it. */
-export interface EventRow {
-  id: number;
-  account_id: number;
-  name: string;
-  payload: Record<string, unknown>;
-  inbox_id: number | null;
-  conversation_id: number | null;
-  created_at: Date;
-  /** Failed hand-overs so far (the relay's backoff). */
-  dispatch_attempts?: number;
-}
+import { statusTransitionEventOf, type EventRow } from "./events";
 
 export interface DeliveryTarget {
   type: DeliveryTargetType;
@@ -36,42 +23,61 @@ function botEventNames(event: EventRow): string[] {
   return transition ? [event.name, transition] : [event.name];
 }
 
-/** Where an event goes, per reference/chatwoot.md sections 1.1 and 2. */
-export async function targetsOf(db: Knex, event: EventRow): Promise<DeliveryTarget[]> {
-  const targets: DeliveryTarget[] = [];
+/**
+ * Where each event of a batch goes, per reference/chatwoot.md sections 1.1 and 2: subscribed account
+ * webhooks, the API inbox's webhook_url, and the inbox's or the conversation's agent bot. A few
+ * set-based queries for the whole batch, so a burst costs queries per batch, not per event.
+ */
+export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
+  const accountIds = [...new Set(events.map((e) => e.account_id))];
+  const inboxIds = [...new Set(events.flatMap((e) => (e.inbox_id ? [e.inbox_id] : [])))];
+  const conversationIds = [...new Set(events.flatMap((e) => (e.conversation_id ? [e.conversation_id] : [])))];
+  const [webhooks, apiInboxes, inboxBots, conversationBots] = await Promise.all([
+    db("webhooks").whereIn("account_id", accountIds).orderBy("id").select("id", "account_id", "url", "subscriptions") as Promise<{ id: number; account_id: number; url: string; subscriptions: string[] }[]>,
+    inboxIds.length
+      ? (db("inboxes")
+          .join("channel_api", "channel_api.id", "inboxes.channel_id")
+          .whereIn("inboxes.id", inboxIds)
+          .where("inboxes.channel_type", "Channel::Api")
+          .whereNotNull("channel_api.webhook_url")
+          .whereNot("channel_api.webhook_url", "")
+          .select("inboxes.id", "inboxes.account_id", "channel_api.webhook_url") as Promise<{ id: number; account_id: number; webhook_url: string }[]>)
+      : [],
+    inboxIds.length ? (db("agent_bot_inboxes").whereIn("inbox_id", inboxIds).where("status", "active").select("inbox_id", "agent_bot_id") as Promise<{ inbox_id: number; agent_bot_id: number }[]>) : [],
+    conversationIds.length
+      ? (db("conversations").whereIn("id", conversationIds).whereNotNull("assignee_agent_bot_id").select("id", "assignee_agent_bot_id") as Promise<{ id: number; assignee_agent_bot_id: number }[]>)
+      : [],
+  ]);
+  const botIds = [...new Set([...inboxBots.map((b) => b.agent_bot_id), ...conversationBots.map((c) => c.assignee_agent_bot_id)])];
+  const bots: { id: number; outgoing_url: string | null }[] = botIds.length ? await db("agent_bots").whereIn("id", botIds).select("id", "outgoing_url") : [];
+  const botUrl = new Map(bots.map((bot) => [bot.id, bot.outgoing_url]));
+  const apiInbox = new Map(apiInboxes.map((inbox) => [inbox.id, inbox]));
+  const inboxBot = new Map(inboxBots.map((b) => [b.inbox_id, b.agent_bot_id]));
+  const conversationBot = new Map(conversationBots.map((c) => [c.id, c.assignee_agent_bot_id]));
 
-  const webhooks: { id: number; url: string }[] = await db("webhooks")
-    .where("account_id", event.account_id)
-    .whereRaw("? = ANY(subscriptions)", [event.name])
-    .orderBy("id")
-    .select("id", "url");
-  for (const webhook of webhooks) targets.push({ type: "account_webhook", id: webhook.id, url: webhook.url, webhookId: webhook.id, eventName: event.name });
-
-  if (event.inbox_id && INBOX_EVENTS.has(event.name)) {
-    const inbox = await db("inboxes")
-      .join("channel_api", "channel_api.id", "inboxes.channel_id")
-      .where({ "inboxes.id": event.inbox_id, "inboxes.channel_type": "Channel::Api", "inboxes.account_id": event.account_id })
-      .whereNotNull("channel_api.webhook_url")
-      .whereNot("channel_api.webhook_url", "")
-      .first("inboxes.id", "channel_api.webhook_url");
-    if (inbox) targets.push({ type: "api_inbox", id: inbox.id, url: inbox.webhook_url, webhookId: null, eventName: event.name });
-  }
-
-  if (event.inbox_id && BOT_EVENTS.has(event.name)) {
-    const botIds = new Set<number>();
-    const inboxBot = await db("agent_bot_inboxes").where({ inbox_id: event.inbox_id, status: "active" }).first("agent_bot_id");
-    if (inboxBot) botIds.add(inboxBot.agent_bot_id);
-    if (event.conversation_id && event.name !== "webwidget_triggered") {
-      const conversation = await db("conversations").where("id", event.conversation_id).first("assignee_agent_bot_id");
-      if (conversation?.assignee_agent_bot_id) botIds.add(conversation.assignee_agent_bot_id);
+  const targets = new Map<number, DeliveryTarget[]>();
+  for (const event of events) {
+    const list: DeliveryTarget[] = [];
+    for (const webhook of webhooks) {
+      if (webhook.account_id === event.account_id && webhook.subscriptions.includes(event.name)) {
+        list.push({ type: "account_webhook", id: webhook.id, url: webhook.url, webhookId: webhook.id, eventName: event.name });
+      }
     }
-    const bots: { id: number; outgoing_url: string | null }[] = botIds.size
-      ? await db("agent_bots").whereIn("id", [...botIds]).orderBy("id").select("id", "outgoing_url")
-      : [];
-    for (const bot of bots) {
-      if (!bot.outgoing_url) continue;
-      for (const eventName of botEventNames(event)) targets.push({ type: "agent_bot", id: bot.id, url: bot.outgoing_url, webhookId: null, eventName });
+    const inbox = event.inbox_id && INBOX_EVENTS.has(event.name) ? apiInbox.get(event.inbox_id) : undefined;
+    if (inbox && inbox.account_id === event.account_id) list.push({ type: "api_inbox", id: inbox.id, url: inbox.webhook_url, webhookId: null, eventName: event.name });
+    if (event.inbox_id && BOT_EVENTS.has(event.name)) {
+      const ids = new Set<number>();
+      const ofInbox = inboxBot.get(event.inbox_id);
+      if (ofInbox) ids.add(ofInbox);
+      const ofConversation = event.conversation_id && event.name !== "webwidget_triggered" ? conversationBot.get(event.conversation_id) : undefined;
+      if (ofConversation) ids.add(ofConversation);
+      for (const botId of [...ids].sort((a, b) => a - b)) {
+        const url = botUrl.get(botId);
+        if (!url) continue;
+        for (const eventName of botEventNames(event)) list.push({ type: "agent_bot", id: botId, url, webhookId: null, eventName });
+      }
     }
+    targets.set(event.id, list);
   }
   return targets;
 }
@@ -79,9 +85,10 @@ export async function targetsOf(db: Knex, event: EventRow): Promise<DeliveryTarg
 /**
  * The delivery id is derived from (event, target), so planning the same event twice (a relay that
  * died before marking it dispatched) names the same delivery and the same workflow: never a duplicate.
+ * It hashes the event's random uid, not its number, which a restored database hands out again.
  */
-export function deliveryIdFor(eventId: number, target: Pick<DeliveryTarget, "type" | "id" | "eventName">): string {
-  const hex = createHash("sha256").update(`${eventId}:${target.type}:${target.id}:${target.eventName}`).digest("hex");
+export function deliveryIdFor(eventUid: string, target: Pick<DeliveryTarget, "type" | "id" | "eventName">): string {
+  const hex = createHash("sha256").update(`${eventUid}:${target.type}:${target.id}:${target.eventName}`).digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 

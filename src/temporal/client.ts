@@ -16,19 +16,37 @@ export async function temporalIsReachable(client: Client): Promise<boolean> {
   }
 }
 
-/** Starting a workflow whose business id already runs is not an error for us: the work is in hand. */
 function isAlreadyStarted(err: unknown): boolean {
   return (err as Error | undefined)?.name === "WorkflowExecutionAlreadyStartedError";
 }
 
+/** The memo that says which piece of work a run is, so a repeated start can tell its own run from a stranger's. */
+interface WorkMemo {
+  installation: string;
+  work: string;
+}
+
+/** A workflow id is held by a run that is not the work we asked for: never a silent success. */
+export class WorkflowIdTakenError extends Error {
+  constructor(workflowId: string, found: unknown) {
+    super(`Workflow id ${workflowId} is held by other work (${JSON.stringify(found ?? null)}), not by this installation's`);
+    this.name = "WorkflowIdTakenError";
+  }
+}
+
 /**
- * Starts a workflow on the service's task queue under its business id. A run that already holds the
- * id (or held it, under REJECT_DUPLICATE) means the work is in hand, so a repeated start is success.
+ * Starts a workflow on the installation's task queue under its business id. A run that already
+ * holds the id (or held it, under REJECT_DUPLICATE) counts as success only when its memo names the
+ * same installation and the same `work`; anything else throws, so the caller retries and reports.
  */
-export async function startOnce(deps: AppDeps, workflowType: string, options: Omit<WorkflowStartOptions, "taskQueue">): Promise<void> {
+export async function startOnce(deps: AppDeps, workflowType: string, options: Omit<WorkflowStartOptions, "taskQueue" | "memo"> & { work: string }): Promise<void> {
+  const { work, ...start } = options;
+  const memo: WorkMemo = { installation: deps.temporal.installationId, work };
   try {
-    await deps.temporal.client.workflow.start(workflowType, { ...options, taskQueue: deps.temporal.taskQueue });
+    await deps.temporal.client.workflow.start(workflowType, { ...start, memo: { ...memo }, taskQueue: deps.temporal.taskQueue });
   } catch (err) {
     if (!isAlreadyStarted(err)) throw err;
+    const found = (await deps.temporal.client.workflow.getHandle(start.workflowId).describe()).memo as Partial<WorkMemo> | undefined;
+    if (found?.installation !== memo.installation || found?.work !== memo.work) throw new WorkflowIdTakenError(start.workflowId, found);
   }
 }

@@ -29,3 +29,12 @@ const CLI_TYPE_NAMES: Record<string, string> = {
 export function devServerSearchAttributeFlags(): string[] {
   return SEARCH_ATTRIBUTES.flatMap((key) => ["--search-attribute", `${key.name}=${CLI_TYPE_NAMES[key.type]}`]);
 }
+
+/**
+ * Scheduling: an appointment's workflow, found by its resource, its id and when it starts. The ids
+ * are keywords (`AppointmentId = "57"`): SQL visibility stores at most three Int attributes, all taken.
+ */
+export const ResourceIdAttribute = defineSearchAttributeKey("ResourceId", SearchAttributeType.KEYWORD);
+export const AppointmentIdAttribute = defineSearchAttributeKey("AppointmentId", SearchAttributeType.KEYWORD);
+export const AppointmentStartsAtAttribute = defineSearchAttributeKey("AppointmentStartsAt", SearchAttributeType.DATETIME);
+SEARCH_ATTRIBUTES.push(ResourceIdAttribute, AppointmentIdAttribute, AppointmentStartsAtAttribute);

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import test from "ava";
 import type { AppDeps } from "../../src/deps";
 import { fireConversationTimer } from "../../src/services/autoResolve";
-import { conversationTimerWorkflowId } from "../../src/services/conversationTimers";
 import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
 import { createWorker } from "../../src/temporal/worker";
 import { startHarness, type Harness } from "../support/harness";
@@ -12,6 +11,7 @@ import {
   openConversation,
   setupSettled,
   show as showConversation,
+  timerHandle,
   until,
   type TimedConversation,
 } from "./support";
@@ -34,7 +34,7 @@ const contents = (s: Setup) => messagesOf(h, s);
 test("an idle open conversation resolves at its deadline, with the message, the label and Chatwoot's activity", async (t) => {
   const s = await setup({ auto_resolve_after: 10, auto_resolve_message: "We are closing this for now.", auto_resolve_label: "auto-closed" });
   await deadlineIn(s, 1500);
-  const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const handle = timerHandle(h, s);
   const described = await until(() => handle.describe(), (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)));
   t.truthy(described.typedSearchAttributes.get(AutoResolveAtAttribute), "operators see the deadline in the UI");
 
@@ -64,15 +64,15 @@ test("new activity moves the deadline: a conversation that had a message is not 
   t.is(reply.status, 200);
   await new Promise((resolve) => setTimeout(resolve, 5000));
   t.is((await show(s)).status, "open");
-  const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const handle = timerHandle(h, s);
   const deadline = (await handle.describe()).typedSearchAttributes.get(AutoResolveAtAttribute) as Date;
   t.true(deadline.getTime() > Date.now() + 9 * 60_000, "the timer now waits ten minutes from the reply");
 });
 
 test("a late or duplicate timer never resolves a conversation that is not due", async (t) => {
   const s = await setup({ auto_resolve_after: 10 });
-  t.is(await fireConversationTimer(h.knex, s.conversation.dbId, "resolve"), null);
-  t.is(await fireConversationTimer(h.knex, s.conversation.dbId, "reopen"), null);
+  t.is(await fireConversationTimer(h.knex, { conversationId: s.conversation.dbId }, "resolve"), null);
+  t.is(await fireConversationTimer(h.knex, { conversationId: s.conversation.dbId }, "reopen"), null);
   t.is((await show(s)).status, "open");
 });
 
@@ -129,7 +129,7 @@ test("lengthening auto_resolve_after pushes the deadline back: the conversation 
   await deadlineIn(s, 4000);
   const lengthened = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 60 } });
   t.is(lengthened.status, 200);
-  const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const handle = timerHandle(h, s);
   const later = Date.now() + 40 * 60_000;
   const described = await until(() => handle.describe(), (d) => ((d.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() ?? 0) > later);
   t.true((described.typedSearchAttributes.get(AutoResolveAtAttribute) as Date).getTime() > later, "about fifty minutes from now");
@@ -148,7 +148,7 @@ test("a pending timer fires after its worker was stopped and another one started
   // conversation's timer lives on the queue this test controls. First let every touch the setup set
   // off arrive, or a late one would start the timer on the shared queue again.
   await setupSettled(h, s);
-  const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const handle = timerHandle(h, s);
   await until(() => handle.describe().then(() => true, () => false), Boolean);
   await handle.terminate("moved to the restart test's queue").catch(() => undefined);
 

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
 import type { AppDeps } from "../../src/deps";
-import { conversationTimerWorkflowId, touchConversationTimer } from "../../src/services/conversationTimers";
+import { touchConversationTimer } from "../../src/services/conversationTimers";
 import { createWorker } from "../../src/temporal/worker";
 import { startHarness, type Harness } from "../support/harness";
-import { contents, moveDeadline, openConversation, setupSettled, show, timerInput, until, waitingFor } from "./support";
+import { contents, moveDeadline, openConversation, setupSettled, show, timerHandle, timerInput, until, waitingFor } from "./support";
 
 let h: Harness;
 test.before(async () => {
@@ -22,7 +22,7 @@ test("a timer that continued as new honours the touch sent at the switch and res
   const deps: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, taskQueue: `continue-as-new-${randomUUID()}` } };
   const startWorker = () =>
     createWorker({ address: process.env.TEMPORAL_ADDRESS!, namespace: "default", taskQueue: deps.temporal.taskQueue, deps, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH });
-  const handle = h.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const handle = timerHandle(h, s);
   await handle.terminate("moved to the continue-as-new test's queue").catch(() => undefined);
 
   const far = await moveDeadline(h, s, 10 * 60_000);

@@ -1,6 +1,7 @@
 import type { WorkflowExecutionDescription, WorkflowHandle } from "@temporalio/client";
 import type { AppDeps } from "../../src/deps";
 import { touchConversationTimer, type ConversationTimerInput } from "../../src/services/conversationTimers";
+import { accountTimersWorkflowId, conversationTimerWorkflowId } from "../../src/temporal/contracts";
 import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
@@ -8,7 +9,7 @@ import type { Harness } from "../support/harness";
 
 export interface TimedConversation {
   account: TestAccount;
-  conversation: { id: number; dbId: number };
+  conversation: { id: number; dbId: number; uuid: string };
 }
 
 /** An account with the given auto-resolve settings and one open conversation with a contact. */
@@ -23,12 +24,17 @@ export async function openConversation(h: Harness, settings: Record<string, unkn
     body: { inbox_id: inbox.id, contact_id: contact.id, status: "open" },
   });
   if (created.status !== 200) throw new Error(JSON.stringify(created.body));
-  const row = await h.knex("conversations").where({ account_id: account.id, display_id: created.body.id }).first("id");
-  return { account, conversation: { id: created.body.id, dbId: row.id } };
+  const row = await h.knex("conversations").where({ account_id: account.id, display_id: created.body.id }).first("id", "uuid");
+  return { account, conversation: { id: created.body.id, dbId: row.id, uuid: row.uuid } };
 }
 
 export function timerInput({ account, conversation }: TimedConversation): ConversationTimerInput {
-  return { accountId: account.id, conversationId: conversation.dbId, displayId: conversation.id };
+  return { accountId: account.id, conversationId: conversation.dbId, conversationUuid: conversation.uuid, displayId: conversation.id };
+}
+
+/** The conversation's timer workflow, as the relay names it. */
+export function timerHandle(h: Harness, s: TimedConversation, deps: AppDeps = h.deps) {
+  return deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(deps.temporal.installationId, s.account.id, s.conversation.id, s.conversation.uuid));
 }
 
 /**
@@ -63,8 +69,10 @@ export async function contents(h: Harness, { conversation }: TimedConversation):
 export async function setupSettled(h: Harness, { account }: TimedConversation): Promise<void> {
   const pending = await until(() => h.knex("events").where("account_id", account.id).whereNull("dispatched_at").first("id"), (row) => !row);
   if (pending) throw new Error(`event ${pending.id} of account ${account.id} was never dispatched`);
-  const settingsEvents = await h.knex("events").where({ account_id: account.id, name: "account_auto_resolve_changed" }).pluck("id");
-  for (const id of settingsEvents) await h.deps.temporal.client.workflow.getHandle(`auto-resolve-settings-${account.id}-${id}`).result();
+  const settingsEvents: string[] = await h.knex("events").where({ account_id: account.id, name: "account_auto_resolve_changed" }).pluck("uid");
+  for (const uid of settingsEvents) {
+    await h.deps.temporal.client.workflow.getHandle(accountTimersWorkflowId(h.deps.temporal.installationId, account.id, uid)).result();
+  }
 }
 
 /**

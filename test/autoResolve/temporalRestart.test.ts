@@ -4,10 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import test from "ava";
 import { startTemporalDevServer, type RunningTemporal } from "../../src/infra/temporalDevServer";
-import { conversationTimerWorkflowId } from "../../src/services/conversationTimers";
 import { startHarness, type Harness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
-import { contents, deadlineIn, openConversation, setupSettled, show, until, waitingFor } from "./support";
+import { contents, deadlineIn, openConversation, setupSettled, show, timerHandle, until, waitingFor } from "./support";
 
 // This file takes its Temporal server down, so it runs a server of its own (persisting to a SQLite
 // file, as `npm start` does) and a database of its own: a relay on the shared database would hand
@@ -48,7 +47,7 @@ test("a pending timer survives a restart of the Temporal server and resolves at 
   const s = await openConversation(h!, { auto_resolve_after: 10 });
   await setupSettled(h!, s);
   const deadline = await deadlineIn(h!, s, 8000);
-  const handle = h!.deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(s.account.id, s.conversation.id));
+  const handle = timerHandle(h!, s);
   const planned = await waitingFor(handle, deadline);
 
   await temporal!.stop();

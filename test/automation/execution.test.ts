@@ -3,10 +3,11 @@ import test from "ava";
 import { WorkflowNotFoundError } from "@temporalio/client";
 import { runAction } from "../../src/services/automation/actions";
 import type { AutomationEventName } from "../../src/services/automation/trigger";
-import { automationEventWorkflowId, automationWorkflowId } from "../../src/services/automation/workflowIds";
+import { automationEventWorkflowId, automationRuleWorkflowId } from "../../src/temporal/contracts";
 import type { AutomationRunResult } from "../../workflows/automationRule";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
+import { eventually } from "../support/eventually";
 import { ok, startHarness, type Harness } from "../support/harness";
 import { Receiver } from "../support/receiver";
 
@@ -48,34 +49,31 @@ const messagesOf = async (account: TestAccount, displayId: number) => {
   return h.knex("messages").where("conversation_id", conversation.id).orderBy("id");
 };
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** The id of the newest event of a conversation with that name, once recorded. */
+async function eventOf(account: TestAccount, displayId: number, name: string): Promise<EventKey> {
+  const conversation = await conversationRow(account, displayId);
+  return h.knex("events").where({ conversation_id: conversation.id, name }).orderBy("id", "desc").first("id", "uid");
 }
 
-/** The id of the newest event of a conversation with that name, once recorded. */
-async function eventOf(account: TestAccount, displayId: number, name: string): Promise<number> {
-  const conversation = await conversationRow(account, displayId);
-  const row = await h.knex("events").where({ conversation_id: conversation.id, name }).orderBy("id", "desc").first("id");
-  return Number(row.id);
+interface EventKey {
+  id: number;
+  uid: string;
 }
+
+const ruleRunId = (event: EventKey, ruleId: number) => automationRuleWorkflowId(h.deps.temporal.installationId, event.uid, ruleId);
 
 /** Runs one action of a rule directly, as its activity would (step: the action's position in the rule). */
-async function actionRunner(account: TestAccount, displayId: number, ruleId: number, eventId: number, eventName: AutomationEventName) {
+async function actionRunner(account: TestAccount, displayId: number, ruleId: number, event: EventKey, eventName: AutomationEventName) {
   const row = await conversationRow(account, displayId);
-  const input = { accountId: account.id, ruleId, eventId, eventName, conversationId: row.id, displayId, messageId: null, changedAttributes: {} };
+  const { installationId } = h.deps.temporal;
+  const input = { accountId: account.id, ruleId, installationId, eventId: event.id, eventUid: event.uid, eventName, conversationId: row.id, displayId, messageId: null, changedAttributes: {} };
   return (action_name: string, action_params: unknown[] = [], step = 0) =>
     runAction(h.knex, { timeoutMs: 1000, allowPrivateNetworks: true }, input, { action_name, action_params }, step);
 }
 
 /** The run of a rule on an event, once its workflow is started and finished. */
-async function runOf(eventId: number, ruleId: number): Promise<AutomationRunResult> {
-  const handle = h.deps.temporal.client.workflow.getHandle(automationWorkflowId(eventId, ruleId));
+async function runOf(event: EventKey, ruleId: number): Promise<AutomationRunResult> {
+  const handle = h.deps.temporal.client.workflow.getHandle(ruleRunId(event, ruleId));
   await eventually(() => handle.describe().then(() => true, () => false), Boolean, `workflow ${handle.workflowId}`);
   return handle.result();
 }
@@ -93,8 +91,8 @@ test("a message_created rule with a content condition adds a label and sends a m
   const conversation = await conversationIn(account, inbox.id);
   await api(account, "POST", `/conversations/${conversation.id}/messages`, { content: "I want a REFUND", message_type: "incoming" });
 
-  const eventId = await eventOf(account, conversation.id, "message_created");
-  const run = await runOf(eventId, created.id);
+  const event = await eventOf(account, conversation.id, "message_created");
+  const run = await runOf(event, created.id);
   t.deepEqual(run, { matched: true, actions: [{ action: "add_label", status: "done" }, { action: "send_message", status: "done" }] });
   t.deepEqual((await conversationRow(account, conversation.id)).labels, ["refund"]);
   const sent = (await messagesOf(account, conversation.id)).filter((m) => m.content === "We are on it");
@@ -104,7 +102,7 @@ test("a message_created rule with a content condition adds a label and sends a m
   t.is(activity?.content, "Automation System added refund");
 
   // Temporal retries an activity whose worker died after its commit: that retry must not post again.
-  const act = await actionRunner(account, conversation.id, created.id, eventId, "message_created");
+  const act = await actionRunner(account, conversation.id, created.id, event, "message_created");
   const retried = await act("send_message", ["We are on it"], 1);
   t.deepEqual(retried, { status: "done", detail: "posted by an earlier attempt" });
   t.is((await messagesOf(account, conversation.id)).filter((m) => m.content === "We are on it").length, 1);
@@ -131,7 +129,7 @@ test("an automation-sent message does not trigger message_created rules again (n
     "the automation message's event to be dispatched",
   );
   t.is(Number(automationEvent.performed_by_rule_id), created.id);
-  await t.throwsAsync(h.deps.temporal.client.workflow.getHandle(automationWorkflowId(Number(automationEvent.id), created.id)).describe(), {
+  await t.throwsAsync(h.deps.temporal.client.workflow.getHandle(ruleRunId(automationEvent, created.id)).describe(), {
     instanceOf: WorkflowNotFoundError,
   });
   await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -208,10 +206,10 @@ test("inactive rules and other accounts' rules do nothing", async (t) => {
     actions: [{ action_name: "add_label", action_params: ["foreign"] }],
   });
   const conversation = await conversationIn(account, inbox.id);
-  const eventId = await eventOf(account, conversation.id, "conversation_created");
-  await eventually(() => h.knex("events").where("id", eventId).first(), (row) => Boolean(row.dispatched_at), "dispatch");
+  const event = await eventOf(account, conversation.id, "conversation_created");
+  await eventually(() => h.knex("events").where("id", event.id).first(), (row) => Boolean(row.dispatched_at), "dispatch");
   for (const ruleId of [inactive.id, foreign.id]) {
-    await t.throwsAsync(h.deps.temporal.client.workflow.getHandle(automationWorkflowId(eventId, ruleId)).describe(), { instanceOf: WorkflowNotFoundError });
+    await t.throwsAsync(h.deps.temporal.client.workflow.getHandle(ruleRunId(event, ruleId)).describe(), { instanceOf: WorkflowNotFoundError });
   }
   t.deepEqual((await conversationRow(account, conversation.id)).labels, []);
 });
@@ -246,7 +244,7 @@ test("status actions move the conversation as Chatwoot's ActionService does; an 
   // Inactive: the actions are driven directly here, not by events.
   const created = await rule(account, { event_name: "conversation_updated", conditions: [condition("status", "equal_to", ["open"])], actions: [{ action_name: "mute_conversation" }], active: false });
   const conversation = await conversationIn(account, inbox.id);
-  const act = await actionRunner(account, conversation.id, created.id, 0, "conversation_updated");
+  const act = await actionRunner(account, conversation.id, created.id, { id: 0, uid: randomUUID() }, "conversation_updated");
 
   for (const [action, params, status] of [
     ["pending_conversation", [], "pending"],
@@ -274,13 +272,13 @@ test("an event's rules run one after another, oldest first: a rule sees what the
   const conversation = await conversationIn(account, inbox.id);
   await api(account, "POST", `/conversations/${conversation.id}/messages`, { content: "Hello", message_type: "incoming" });
 
-  const eventId = await eventOf(account, conversation.id, "message_created");
-  const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(eventId));
+  const event = await eventOf(account, conversation.id, "message_created");
+  const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(h.deps.temporal.installationId, event.uid));
   await eventually(() => handle.describe().then(() => true, () => false), Boolean, `workflow ${handle.workflowId}`);
   t.deepEqual(await handle.result(), {
     [tagger.id]: { matched: true, actions: [{ action: "add_label", status: "done" }] },
     [greeter.id]: { matched: true, actions: [{ action: "add_private_note", status: "done" }] },
   });
   t.is((await messagesOf(account, conversation.id)).filter((m) => m.content === "VIP on the line").length, 1);
-  t.deepEqual(await runOf(eventId, greeter.id), { matched: true, actions: [{ action: "add_private_note", status: "done" }] });
+  t.deepEqual(await runOf(event, greeter.id), { matched: true, actions: [{ action: "add_private_note", status: "done" }] });
 });

@@ -1,5 +1,5 @@
 import test from "ava";
-import { accountDeletionWorkflowId } from "../../src/services/accountDeletion";
+import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 import { createAccount, type TestAccount } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
 
@@ -298,7 +298,7 @@ test("deleting an account deletes its automation rules", async (t) => {
   await createRule(account);
   await createRule(other);
   t.is((await h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken })).status, 200);
-  await h.deps.temporal.client.workflow.getHandle(accountDeletionWorkflowId(account.id)).result();
+  await h.deps.temporal.client.workflow.getHandle(accountDeletionWorkflowId(h.deps.temporal.installationId, account.id)).result();
   t.is(await rowCount(account), 0);
   t.is(await rowCount(other), 1);
 });

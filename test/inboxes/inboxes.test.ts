@@ -197,7 +197,7 @@ test("set_agent_bot attaches and detaches a bot, which may then act in the accou
   const agentBot = (await AgentBot.query().findById(bot.body.id))!;
   // The account check bot-allowed routes go through (Chatwoot's EnsureCurrentAccountHelper).
   const enterAccount = async () => {
-    const ctx = { params: { account_id: String(account.id) }, state: { principal: { kind: "agent_bot", bot: agentBot } } } as unknown as AppContext;
+    const ctx = { deps: h.deps, params: { account_id: String(account.id) }, state: { principal: { kind: "agent_bot", bot: agentBot } } } as unknown as AppContext;
     let entered = false;
     await accountScope(ctx, async () => {
       entered = true;

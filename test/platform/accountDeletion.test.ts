@@ -1,7 +1,7 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
-import { accountDeletionWorkflowId } from "../../src/services/accountDeletion";
+import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 
 let h: Harness;
 test.before(async () => {
@@ -25,7 +25,7 @@ test("deleting an account answers at once and a workflow removes all its data", 
   t.is((await h.request("GET", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken })).status, 404);
   t.is((await h.request("GET", `/api/v1/accounts/${account.id}`, { token: account.admin.token })).status, 404);
 
-  const result = await h.deps.temporal.client.workflow.getHandle(accountDeletionWorkflowId(account.id)).result();
+  const result = await h.deps.temporal.client.workflow.getHandle(accountDeletionWorkflowId(h.deps.temporal.installationId, account.id)).result();
   t.true(result.deletedRows >= 3);
 
   t.is(await h.knex("accounts").where("id", account.id).first(), undefined);

@@ -1,6 +1,6 @@
 import { setTimeout } from "node:timers/promises";
 import test from "ava";
-import { accountDeletionWorkflowId } from "../../src/services/accountDeletion";
+import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 import { createAccount, type TestAccount } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
 import { schedulingApi } from "./support";
@@ -25,11 +25,14 @@ const SCHEDULING_TABLES = [
   "scheduling_appointments",
   "scheduling_payments",
   "scheduling_expenses",
+  "scheduling_appointment_notices",
+  "scheduling_settings",
 ];
 
 /**
- * Every kind of scheduling row for the account, the booking side inserted directly (no endpoint
- * writes it yet): a paid appointment with its payments and its resource's expense.
+ * Every kind of scheduling row for the account, the booking side inserted directly (so that no
+ * workflow races the deletion): a paid appointment with its payments, its resource's expense and a
+ * notice its workflow posted, and the account's scheduling settings.
  */
 async function fillScheduling(account: TestAccount) {
   const api = schedulingApi(h, account);
@@ -86,6 +89,8 @@ async function fillScheduling(account: TestAccount) {
     paid_at: new Date(),
     paid_by_id: account.admin.id,
   });
+  await h.knex("scheduling_appointment_notices").insert({ account_id: account.id, appointment_id: appointment.id, kind: "confirmation", key: "1:confirmation" });
+  await api.patch("/settings", { reminder_offsets_minutes: [60] });
   return { contact };
 }
 
@@ -116,6 +121,8 @@ test("deleting an account removes every scheduling row it owns and nothing of an
     scheduling_appointments: 1,
     scheduling_payments: 2,
     scheduling_expenses: 1,
+    scheduling_appointment_notices: 1,
+    scheduling_settings: 1,
   };
   t.deepEqual(await rowCounts(account.id), expected, "every table has rows before the deletion");
 
@@ -123,7 +130,7 @@ test("deleting an account removes every scheduling row it owns and nothing of an
   t.is(deleted.status, 200);
   // A step order that breaks a foreign key makes the workflow retry for ever: give up in time and
   // show which rows are left.
-  const workflow = h.deps.temporal.client.workflow.getHandle(accountDeletionWorkflowId(account.id));
+  const workflow = h.deps.temporal.client.workflow.getHandle(accountDeletionWorkflowId(h.deps.temporal.installationId, account.id));
   const result = await Promise.race([workflow.result(), setTimeout(30_000, undefined)]);
   if (!result) await workflow.terminate("the deletion did not finish in time");
   t.true((result?.deletedRows ?? 0) >= Object.values(expected).reduce((sum, n) => sum + n, 0), "the deletion workflow finished");

@@ -26,10 +26,21 @@ async function withApp<T>(deps: AppDeps, fn: (baseUrl: string) => Promise<T>): P
   }
 }
 
-test("health answers 200 with both connections ok, without a token", async (t) => {
+/** What health says of the Temporal side this installation uses. */
+const installationOf = (harness: Harness) => ({
+  installation: harness.deps.temporal.installationId,
+  temporal_namespace: "default",
+  task_queue: harness.deps.temporal.taskQueue,
+});
+
+test("health answers 200 with both connections ok and names the installation, namespace and task queue, without a token", async (t) => {
   const response = await h.request("GET", "/health");
   t.is(response.status, 200);
-  t.deepEqual(response.body, { status: "ok", database: "ok", temporal: "ok" });
+  t.deepEqual(response.body, { status: "ok", database: "ok", temporal: "ok", ...installationOf(h) });
+  const installation = await h.knex("installation").first("id");
+  t.regex(response.body.installation, /^[0-9a-f]{12}$/);
+  t.is(response.body.installation, installation.id);
+  t.is(response.body.task_queue, `convo-sched-test-${installation.id}`);
 });
 
 test("health answers 503 and names the database when PostgreSQL is unreachable", async (t) => {
@@ -38,7 +49,7 @@ test("health answers 503 and names the database when PostgreSQL is unreachable",
   try {
     const response = await withApp({ ...h.deps, knex: deadDatabase }, async (base) => fetch(`${base}/health`));
     t.is(response.status, 503);
-    t.deepEqual(await response.json(), { status: "degraded", database: "unreachable", temporal: "ok" });
+    t.deepEqual(await response.json(), { ...installationOf(h), status: "degraded", database: "unreachable", temporal: "ok" });
   } finally {
     await deadDatabase.destroy();
   }
@@ -49,8 +60,8 @@ test("health answers 503 within its deadline and names Temporal when its fronten
   const connection = Connection.lazy({ address: "127.0.0.1:1", connectTimeout: 1000 });
   const client = new Client({ connection, namespace: "default" });
   const started = Date.now();
-  const response = await withApp({ ...h.deps, temporal: { client, taskQueue: "unused" } }, async (base) => fetch(`${base}/health`));
+  const response = await withApp({ ...h.deps, temporal: { ...h.deps.temporal, client } }, async (base) => fetch(`${base}/health`));
   t.is(response.status, 503);
-  t.deepEqual(await response.json(), { status: "degraded", database: "ok", temporal: "unreachable" });
+  t.deepEqual(await response.json(), { ...installationOf(h), status: "degraded", database: "ok", temporal: "unreachable" });
   t.true(Date.now() - started < 6000, "answers promptly although the client keeps retrying");
 });

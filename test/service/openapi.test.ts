@@ -78,3 +78,26 @@ test("path parameters are documented", (t) => {
   const params = doc.paths["/api/v1/accounts/{account_id}/agent_bots/{id}"].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
   t.deepEqual(params.sort(), ["path:account_id", "path:id"]);
 });
+
+test("it lists the reports v2 and saved filter routes", (t) => {
+  const expected: Record<string, string[]> = {
+    "/api/v2/accounts/{account_id}/reports": ["get"],
+    "/api/v2/accounts/{account_id}/reports/summary": ["get"],
+    "/api/v2/accounts/{account_id}/reports/bot_summary": ["get"],
+    "/api/v2/accounts/{account_id}/reports/conversations": ["get"],
+    "/api/v2/accounts/{account_id}/reports/bot_metrics": ["get"],
+    "/api/v2/accounts/{account_id}/summary_reports/agent": ["get"],
+    "/api/v2/accounts/{account_id}/summary_reports/inbox": ["get"],
+    "/api/v2/accounts/{account_id}/summary_reports/team": ["get"],
+    "/api/v2/accounts/{account_id}/summary_reports/label": ["get"],
+    "/api/v1/accounts/{account_id}/custom_filters": ["get", "post"],
+    "/api/v1/accounts/{account_id}/custom_filters/{id}": ["get", "patch", "put", "delete"],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
+  }
+  const metric = doc.paths["/api/v2/accounts/{account_id}/reports"].get.parameters.find((p: { name: string }) => p.name === "metric");
+  t.true(metric.schema.enum.includes("avg_first_response_time"));
+  const filter = requestSchema("/api/v1/accounts/{account_id}/custom_filters", "post");
+  t.truthy(filter, "the saved filter body is documented");
+});

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import test from "ava";
+import { Model } from "objection";
 import { loadConfig, PROJECT_ROOT } from "../../src/config";
 import { PlatformApp } from "../../src/models/PlatformApp";
-import { prepareDatabase } from "../../src/runtime";
+import { openRuntime } from "../../src/runtime";
 import { createUser } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
 
@@ -17,11 +18,14 @@ test.after.always(async () => {
 
 const appsWithToken = (token: string) => h.knex("access_tokens").where({ token, owner_type: "PlatformApp" });
 
-test("startup with PLATFORM_APP_TOKEN ensures exactly one platform app with that token, and it works", async (t) => {
+// Serial: while it runs, the models are bound to the runtime's own pool.
+test.serial("startup with PLATFORM_APP_TOKEN ensures exactly one platform app with that token, and it works", async (t) => {
   const token = `bootstrap-${randomUUID()}`;
   const config = loadConfig({ PLATFORM_APP_TOKEN: token });
-  await prepareDatabase({ deps: h.deps, close: async () => undefined }, config);
-  await prepareDatabase({ deps: h.deps, close: async () => undefined }, config);
+  const endpoints = { databaseUrl: process.env.DATABASE_URL!, temporalAddress: process.env.TEMPORAL_ADDRESS! };
+  for (let start = 0; start < 2; start++) await (await openRuntime(config, endpoints, { migrate: true })).close();
+  // Each runtime bound the models to its own pool, now closed: give them the harness's back.
+  Model.knex(h.knex);
   await PlatformApp.ensureWithToken(token);
   t.is((await appsWithToken(token)).length, 1);
 

@@ -5,9 +5,12 @@ import { createApp } from "../../src/app";
 import { connectDatabase, type Database } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
 import { PlatformApp } from "../../src/models/PlatformApp";
-import { closeServer } from "../../src/runtime";
+import { closeServer, eventConsumers } from "../../src/runtime";
 import { EventRelay, type RelayOptions } from "../../src/services/eventRelay";
+import { AuthCache } from "../../src/services/authCache";
+import { loadInstallationId } from "../../src/services/installation";
 import { connectTemporalClient } from "../../src/temporal/client";
+import { taskQueueFor } from "../../src/temporal/contracts";
 import { createWorker } from "../../src/temporal/worker";
 
 export interface ApiResponse<T = any> {
@@ -62,7 +65,7 @@ export interface HarnessOptions {
   /** Run a Temporal worker in this process. */
   worker?: boolean;
   /** Run the event relay (needs a worker somewhere; implies worker). */
-  relay?: boolean | RelayOptions;
+  relay?: boolean | Partial<RelayOptions>;
   /** A Temporal server of the test's own (one it stops and starts), instead of TEMPORAL_ADDRESS. */
   temporalAddress?: string;
   /** A database of the test's own, so no other file's relay hands its events to another Temporal. */
@@ -73,9 +76,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const knex = connectDatabase(options.databaseUrl ?? env("DATABASE_URL"), { min: 0, max: 5 });
   const temporalAddress = options.temporalAddress ?? env("TEMPORAL_ADDRESS");
   const client = await connectTemporalClient(temporalAddress, "default");
-  // Every test worker polls the same queue: any live worker can finish any file's workflows, so a
-  // workflow started by one file's relay never waits on a worker that has already gone.
-  const deps: AppDeps = { knex, temporal: { client, taskQueue: "convo-sched-test" } };
+  // Every test worker on one database polls the same queue: any live worker can finish any file's
+  // workflows, so a workflow started by one file's relay never waits on a worker that has already gone.
+  const installationId = await loadInstallationId(knex);
+  // The auth cache as the API runs it, so tests see what clients see after a change.
+  const authCache = new AuthCache(knex);
+  await authCache.start();
+  const deps: AppDeps = { knex, authCache, temporal: { client, taskQueue: taskQueueFor("convo-sched-test", installationId), installationId } };
 
   const server = createApp(deps).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
@@ -94,7 +101,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     });
     workerDone = worker.run();
   }
-  const relay = options.relay ? new EventRelay(deps, options.relay === true ? {} : options.relay) : undefined;
+  const relay = options.relay ? new EventRelay(deps, { consumers: eventConsumers(), ...(options.relay === true ? {} : options.relay) }) : undefined;
   await relay?.start();
 
   const { token: platformToken } = await PlatformApp.createWithToken(`test-${randomUUID()}`);
@@ -130,6 +137,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         await workerDone;
       }
       await closeServer(server);
+      await authCache.stop();
       await client.connection.close();
       await knex.destroy();
     },

@@ -1,6 +1,9 @@
 import test from "ava";
+import { WorkflowNotFoundError } from "@temporalio/client";
+import { eventConsumers } from "../../src/runtime";
 import { EventRelay } from "../../src/services/eventRelay";
 import { recordEvent, type EventName } from "../../src/services/events";
+import { webhookDeliveryWorkflowId, webhookLaneWorkflowId } from "../../src/temporal/contracts";
 import { createAccount, type TestAccount } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
 import { Receiver, signatureValid } from "../support/receiver";
@@ -75,13 +78,17 @@ test("a receiver answering 500 twice then 200 gets exactly one success after thr
   await new Promise((resolve) => setTimeout(resolve, 1500));
   t.is(receiver.requests.length, 3);
 
-  // What an operator reads on the workflow in the Temporal UI.
-  const handle = h.deps.temporal.client.workflow.getHandle(`webhook-delivery-${log.payload[0].id}`);
+  // What an operator reads in the Temporal UI: the first attempt failed in the webhook's lane, so the
+  // delivery went on in a workflow of its own.
+  const handle = h.deps.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(h.deps.temporal.installationId, log.payload[0].id));
   t.is(await handle.result(), "delivered");
   const { currentDetails } = await handle.query<{ currentDetails: string }>("__temporal_workflow_metadata");
   t.is(currentDetails, `Delivery ${log.payload[0].id}: delivered on attempt 3`);
   const described = await handle.describe();
-  t.regex((await described.staticSummary()) ?? "", /^contact_created → http:\/\/127\.0\.0\.1:\d+\/hook \(account webhook\)$/);
+  t.regex(
+    (await described.staticSummary()) ?? "",
+    new RegExp(`^contact_created → http://127\\.0\\.0\\.1:\\d+/hook \\(account webhook ${webhook.id}, account ${account.id}\\): retries after "500 Internal Server Error"$`),
+  );
 });
 
 test("a receiver that is down for a while gets every event once it is back", async (t) => {
@@ -148,7 +155,7 @@ test("an event committed while no relay ran (a crash before dispatch) is deliver
 
   // Written straight to the outbox without NOTIFY, as if the process died right after its commit.
   const [row] = await h.knex("events").insert({ account_id: account.id, name: "contact_created", payload: JSON.stringify({ id: 99, event: "contact_created" }) }).returning("id");
-  const restarted = new EventRelay(h.deps, { sweepIntervalMs: 200 });
+  const restarted = new EventRelay(h.deps, { sweepIntervalMs: 200, consumers: eventConsumers() });
   await restarted.start();
   t.teardown(() => restarted.stop());
 
@@ -158,4 +165,27 @@ test("an event committed while no relay ran (a crash before dispatch) is deliver
   t.truthy(event.dispatched_at);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   t.is(receiver.requests.length, 1, "two relays never deliver one event twice");
+});
+
+test("a burst to one webhook goes through the webhook's one lane: each event arrives once, and none that arrived needs a workflow of its own", async (t) => {
+  const account = await createAccount(h);
+  const receiver = await new Receiver().start();
+  t.teardown(() => receiver.stop());
+  const webhook = await subscribe(account, receiver.url);
+
+  const n = 60;
+  await Promise.all(Array.from({ length: n }, (_, i) => emit(account, "contact_created", { id: 1000 + i })));
+  await receiver.waitFor((r) => r.length >= n);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.deepEqual(receiver.requests.map((r) => r.body.id).sort(), Array.from({ length: n }, (_, i) => 1000 + i));
+
+  const lane = h.deps.temporal.client.workflow.getHandle(webhookLaneWorkflowId(h.deps.temporal.installationId, "account_webhook", webhook.id));
+  const described = await lane.describe();
+  t.is(described.type, "webhookLaneWorkflow");
+  t.regex((await described.staticSummary()) ?? "", new RegExp(`^Deliveries to ${receiver.url} \\(account webhook ${webhook.id}, account ${account.id}\\)$`));
+  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload.every((d: { status: string }) => d.status === "delivered"));
+  t.is(log.meta.count, n);
+  for (const delivery of log.payload.slice(0, 5)) {
+    await t.throwsAsync(h.deps.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(h.deps.temporal.installationId, delivery.id)).describe(), { instanceOf: WorkflowNotFoundError });
+  }
 });

@@ -1,8 +1,8 @@
 import test from "ava";
 import { connectDatabase, type Database } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
-import { EventRelay, type EventConsumer } from "../../src/services/eventRelay";
-import type { EventRow } from "../../src/services/webhookTargets";
+import { EventRelay } from "../../src/services/eventRelay";
+import type { EventConsumer, EventRow } from "../../src/services/events";
 import { connectTemporalClient } from "../../src/temporal/client";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 
@@ -16,7 +16,7 @@ let accountId: number;
 test.before(async () => {
   database = await createOwnDatabase("relay");
   knex = connectDatabase(database.url, { min: 0, max: 5 });
-  deps = { knex, temporal: { client: await connectTemporalClient(process.env.TEMPORAL_ADDRESS!, "default"), taskQueue: "unused" } };
+  deps = { knex, temporal: { client: await connectTemporalClient(process.env.TEMPORAL_ADDRESS!, "default"), taskQueue: "unused", installationId: "relay" } };
   [{ id: accountId }] = await knex("accounts").insert({ name: "Relay" }).returning("id");
 });
 
@@ -86,10 +86,12 @@ test.serial("an event whose planning fails is postponed alone; the rest of its b
   const planned: number[] = [];
   const { consumer, dispatched } = recorder(() => false);
   const planner: EventConsumer = {
-    async plan(trx, event) {
-      await trx("events").where({ id: event.id }).update({ payload: JSON.stringify({ planned: true }) });
-      if (event.id === bad) throw new Error("cannot plan");
-      planned.push(event.id);
+    async plan(trx, events) {
+      for (const event of events) {
+        await trx("events").where({ id: event.id }).update({ payload: JSON.stringify({ planned: true }) });
+        if (event.id === bad) throw new Error("cannot plan");
+      }
+      planned.push(...events.map((event) => event.id));
     },
     dispatch: consumer.dispatch,
   };

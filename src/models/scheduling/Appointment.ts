@@ -1,4 +1,6 @@
-import type { AppointmentStatus, CompensationType } from "../../scheduling/constants";
+import type { Knex } from "knex";
+import { raw } from "objection";
+import type { AppointmentStatus, CompensationType, PaymentStatus } from "../../scheduling/constants";
 import { SchedulingModel } from "./SchedulingModel";
 
 /** A booking of a resource. The database refuses two live (not cancelled) bookings that overlap. */
@@ -25,7 +27,7 @@ export class Appointment extends SchedulingModel {
   client_identifier!: string | null;
   client_birth_date!: string | null;
   client_gender!: string | null;
-  payment_status!: string;
+  payment_status!: PaymentStatus;
   service_amount!: number;
   prepaid_amount!: number;
   settlement_amount!: number;
@@ -38,11 +40,27 @@ export class Appointment extends SchedulingModel {
   notes!: string | null;
   custom_attributes!: Record<string, unknown>;
   cancelled_at!: Date | null;
+  cancellation_reason!: string | null;
+  /** While nothing is paid, the slot is held for a prepayment until then. */
+  hold_expires_at!: Date | null;
+  /** When starts_at took its current value. */
+  start_set_at!: Date;
+  /** The linked conversation's per-account display id, which clients know it by (selected by `ofAccount`). */
+  conversation_display_id?: number | null;
+
+  /** The account's appointments, with the display id of their conversation. */
+  static ofAccount(accountId: number, db?: Knex) {
+    return Appointment.query(db)
+      .select(
+        "scheduling_appointments.*",
+        raw("(SELECT display_id FROM conversations WHERE conversations.id = scheduling_appointments.conversation_id) AS conversation_display_id"),
+      )
+      .where("scheduling_appointments.account_id", accountId);
+  }
 
   /** The resources' appointments overlapping [from, to), cancelled ones included, by start then id. */
-  static overlapping(accountId: number, resourceIds: readonly number[], from: Date, to: Date) {
-    return Appointment.query()
-      .where("account_id", accountId)
+  static overlapping(accountId: number, resourceIds: readonly number[], from: Date, to: Date, db?: Knex) {
+    return Appointment.ofAccount(accountId, db)
       .whereIn("resource_id", resourceIds)
       .where("starts_at", "<", to)
       .where("ends_at", ">", from)
@@ -61,8 +79,8 @@ export class Payment extends SchedulingModel {
   payment_method!: string;
   payment_kind!: string;
 
-  static ofAppointments(appointmentIds: readonly number[]) {
-    return Payment.query().whereIn("appointment_id", appointmentIds).orderBy(["appointment_id", "id"]);
+  static ofAppointments(appointmentIds: readonly number[], db?: Knex) {
+    return Payment.query(db).whereIn("appointment_id", appointmentIds).orderBy(["appointment_id", "id"]);
   }
 }
 
@@ -77,8 +95,21 @@ export class Expense extends SchedulingModel {
   status!: string;
   paid_at!: Date | null;
   paid_by_id!: number | null;
+  /** The pay_all run that paid it, if one did. */
+  payout_id!: string | null;
 
-  static ofAppointments(appointmentIds: readonly number[]) {
-    return Expense.query().whereIn("appointment_id", appointmentIds).orderBy(["appointment_id", "id"]);
+  static ofAppointments(appointmentIds: readonly number[], db?: Knex) {
+    return Expense.query(db).whereIn("appointment_id", appointmentIds).orderBy(["appointment_id", "id"]);
   }
+}
+
+/** A message the appointment's workflow posted into its conversation, recorded so it is posted once. */
+export class AppointmentNotice extends SchedulingModel {
+  static tableName = "scheduling_appointment_notices";
+
+  account_id!: number;
+  appointment_id!: number;
+  kind!: "confirmation" | "rescheduled" | "reminder" | "cancelled";
+  key!: string;
+  message_id!: number | null;
 }

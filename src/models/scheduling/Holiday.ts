@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import { SchedulingModel } from "./SchedulingModel";
 
 /** An account-wide day off; recurring ones match the same month and day every year. */
@@ -13,7 +14,7 @@ export class Holiday extends SchedulingModel {
   working_day_override!: boolean;
   custom_attributes!: Record<string, unknown>;
 
-  static ofAccount(accountId: number) {
-    return Holiday.query().where("account_id", accountId).orderBy(["date", "id"]);
+  static ofAccount(accountId: number, db?: Knex) {
+    return Holiday.query(db).where("account_id", accountId).orderBy(["date", "id"]);
   }
 }

@@ -37,6 +37,8 @@ export class Service extends SchedulingModel {
   base_price!: number;
   duration_min!: number;
   active!: boolean;
+  /** Bookings of it hold their slot until a prepayment arrives (the account's prepayment_hold_minutes). */
+  prepayment_required!: boolean;
   custom_attributes!: Record<string, unknown>;
   prices?: ServicePrice[];
 

@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import { SchedulingModel } from "./SchedulingModel";
 
 /** A period a resource cannot be booked (vacation, sick leave...); no resource means everyone. */
@@ -14,13 +15,13 @@ export class TimeOff extends SchedulingModel {
   notes!: string | null;
   custom_attributes!: Record<string, unknown>;
 
-  static ofAccount(accountId: number) {
-    return TimeOff.query().where("account_id", accountId).orderBy(["starts_at", "id"]);
+  static ofAccount(accountId: number, db?: Knex) {
+    return TimeOff.query(db).where("account_id", accountId).orderBy(["starts_at", "id"]);
   }
 
   /** Time off that applies to any of the resources (their own or account-wide) and overlaps [from, to). */
-  static affecting(accountId: number, resourceIds: readonly number[], from: Date, to: Date) {
-    return TimeOff.ofAccount(accountId)
+  static affecting(accountId: number, resourceIds: readonly number[], from: Date, to: Date, db?: Knex) {
+    return TimeOff.ofAccount(accountId, db)
       .where((q) => q.whereNull("resource_id").orWhereIn("resource_id", resourceIds))
       .where("starts_at", "<", to)
       .where("ends_at", ">", from);

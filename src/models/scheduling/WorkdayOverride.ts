@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import { SchedulingModel } from "./SchedulingModel";
 
 /** One resource's hours on one date, replacing its weekly rules (and any holiday) for that day. */
@@ -16,7 +17,7 @@ export class WorkdayOverride extends SchedulingModel {
   break_title!: string | null;
   custom_attributes!: Record<string, unknown>;
 
-  static ofAccount(accountId: number) {
-    return WorkdayOverride.query().where("account_id", accountId).orderBy(["date", "resource_id", "id"]);
+  static ofAccount(accountId: number, db?: Knex) {
+    return WorkdayOverride.query(db).where("account_id", accountId).orderBy(["date", "resource_id", "id"]);
   }
 }

@@ -22,10 +22,15 @@ export function presentExpense(expense: Expense) {
     status: expense.status,
     paid_at: iso(expense.paid_at),
     paid_by_id: expense.paid_by_id,
+    payout_id: expense.payout_id,
   };
 }
 
-/** An appointment with its own payments and expense, as the calendar and the appointment endpoints show it. */
+/**
+ * An appointment with its own payments and expense, as the calendar, the appointment endpoints and
+ * the appointment events show it. conversation_id is the conversation's display id, the id clients
+ * address conversations by.
+ */
 export function presentAppointment(appointment: Appointment, payments: readonly Payment[], expense: Expense | undefined) {
   return {
     id: appointment.id,
@@ -34,7 +39,7 @@ export function presentAppointment(appointment: Appointment, payments: readonly 
     contact_id: appointment.contact_id,
     service_id: appointment.service_id,
     company_id: appointment.company_id,
-    conversation_id: appointment.conversation_id,
+    conversation_id: appointment.conversation_display_id ?? null,
     created_by_id: appointment.created_by_id,
     starts_at: iso(appointment.starts_at),
     ends_at: iso(appointment.ends_at),
@@ -53,10 +58,15 @@ export function presentAppointment(appointment: Appointment, payments: readonly 
     settlement_amount: appointment.settlement_amount,
     prepaid_payment_method: appointment.prepaid_payment_method,
     settlement_payment_method: appointment.settlement_payment_method,
+    compensation_type_snapshot: appointment.compensation_type_snapshot,
+    compensation_value_snapshot: appointment.compensation_value_snapshot,
     external_ref: appointment.external_ref,
     idempotency_key: appointment.idempotency_key,
     notes: appointment.notes,
     custom_attributes: appointment.custom_attributes,
+    hold_expires_at: iso(appointment.hold_expires_at),
+    cancelled_at: iso(appointment.cancelled_at),
+    cancellation_reason: appointment.cancellation_reason,
     payments: payments.map(({ id, amount, payment_method, payment_kind }) => ({ id, amount, payment_method, payment_kind })),
     expense: expense ? { id: expense.id, amount: expense.amount, status: expense.status } : null,
   };

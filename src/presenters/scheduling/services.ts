@@ -23,6 +23,7 @@ export function presentService(service: Service) {
     base_price: service.base_price,
     duration_min: service.duration_min,
     active: service.active,
+    prepayment_required: service.prepayment_required,
     custom_attributes: service.custom_attributes,
     prices: (service.prices ?? []).map(presentPrice),
   };

@@ -25,7 +25,7 @@ import {
 import { createMessage } from "../messages";
 import type { DeliveryConfig } from "../webhookDeliveries";
 import type { AutomationWorkflowInput } from "./trigger";
-import { automationWorkflowId } from "./workflowIds";
+import { automationRuleWorkflowId } from "../../temporal/contracts";
 
 export type ActionOutcome = { status: "done" | "skipped"; detail?: string };
 
@@ -62,7 +62,7 @@ function text(ctx: ActionContext): string {
  */
 function postMessage(privateNote: boolean): Handler {
   return async (ctx) => {
-    const key = `${automationWorkflowId(ctx.input.eventId, ctx.input.ruleId)}/${ctx.step}`;
+    const key = `${automationRuleWorkflowId(ctx.input.installationId, ctx.input.eventUid, ctx.input.ruleId)}/${ctx.step}`;
     const posted = await Message.query(ctx.db).where("conversation_id", ctx.conversation.id).whereRaw("content_attributes->>'automation_action_key' = ?", [key]).first();
     if (posted) return { status: "done", detail: "posted by an earlier attempt" };
     const content_attributes = { automation_rule_id: ctx.input.ruleId, automation_action_key: key };

@@ -4,10 +4,9 @@ import { AutomationRule } from "../../models/AutomationRule";
 import { startOnce } from "../../temporal/client";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../../lib/inParallel";
-import type { EventConsumer } from "../eventRelay";
 import { statusTransitionEventOf } from "../events";
-import type { EventRow } from "../webhookTargets";
-import { automationEventWorkflowId } from "./workflowIds";
+import type { EventConsumer, EventRow } from "../events";
+import { automationEventWorkflowId } from "../../temporal/contracts";
 
 /** The events AutomationRuleListener handles. */
 export type AutomationEventName = "conversation_created" | "conversation_updated" | "message_created" | "conversation_opened" | "conversation_resolved";
@@ -15,7 +14,11 @@ export type AutomationEventName = "conversation_created" | "conversation_updated
 export interface AutomationWorkflowInput {
   accountId: number;
   ruleId: number;
+  /** The installation whose database the rule and event live in; the child workflows' ids carry it. */
+  installationId: string;
   eventId: number;
+  /** The event's random uid: workflow ids and action keys use it, never the reusable number. */
+  eventUid: string;
   eventName: AutomationEventName;
   /** Database id. */
   conversationId: number;
@@ -26,14 +29,13 @@ export interface AutomationWorkflowInput {
   changedAttributes: Record<string, [unknown, unknown]>;
 }
 
-type OutboxEvent = EventRow & { performed_by_rule_id?: number | null };
 
 /**
  * The rule event an outbox event raises, or null when automation ignores it. As Chatwoot's listener,
  * events caused by a rule's own action raise none (no rule can loop on itself or another), and
  * neither do auto-reply conversations being created or opened.
  */
-export function automationEventOf(event: OutboxEvent): AutomationEventName | null {
+export function automationEventOf(event: EventRow): AutomationEventName | null {
   if (event.performed_by_rule_id != null || !event.conversation_id) return null;
   const name =
     event.name === "conversation_status_changed"
@@ -45,7 +47,7 @@ export function automationEventOf(event: OutboxEvent): AutomationEventName | nul
 }
 
 /** Webhook-shaped changed_attributes (`[{key: {previous_value, current_value}}]`) back as Chatwoot's previous_changes. */
-function changesOf(event: OutboxEvent): Record<string, [unknown, unknown]> {
+function changesOf(event: EventRow): Record<string, [unknown, unknown]> {
   const changed = Array.isArray(event.payload.changed_attributes) ? (event.payload.changed_attributes as Record<string, { previous_value: unknown; current_value: unknown }>[]) : [];
   return Object.fromEntries(changed.flatMap((entry) => Object.entries(entry).map(([key, { previous_value, current_value }]) => [key, [previous_value, current_value]])));
 }
@@ -57,7 +59,8 @@ export interface AutomationEventInput extends Omit<AutomationWorkflowInput, "rul
 
 async function startAutomationEventWorkflow(deps: AppDeps, input: AutomationEventInput): Promise<void> {
   await startOnce(deps, "automationEventWorkflow", {
-    workflowId: automationEventWorkflowId(input.eventId),
+    workflowId: automationEventWorkflowId(input.installationId, input.eventUid),
+    work: `automation of event ${input.eventUid}`,
     args: [input],
     // A relay retry after the run finished must not run the actions again.
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -77,7 +80,7 @@ async function startAutomationEventWorkflow(deps: AppDeps, input: AutomationEven
  */
 export function automationConsumer(): EventConsumer {
   return {
-    async dispatch(deps, events: OutboxEvent[]) {
+    async dispatch(deps, events: EventRow[]) {
       const triggered = events.flatMap((event) => {
         const name = automationEventOf(event);
         return name ? [{ event, name }] : [];
@@ -104,7 +107,9 @@ export function automationConsumer(): EventConsumer {
         const input: AutomationEventInput = {
           accountId: event.account_id,
           rules: matching.map((rule) => ({ id: rule.id, name: rule.name })),
+          installationId: deps.temporal.installationId,
           eventId: Number(event.id),
+          eventUid: event.uid,
           eventName: name,
           conversationId: Number(event.conversation_id),
           displayId,

@@ -88,3 +88,11 @@ export async function schedulingEnabled(ctx: AppContext, next: Next) {
   }
   await next();
 }
+
+/** `scheduling_finance` also gates appointment payments, the payment and expense journals and payouts. */
+export async function financeEnabled(ctx: AppContext, next: Next) {
+  if (!ctx.state.account!.features?.includes("scheduling_finance")) {
+    throw new SchedulingError(403, "FEATURE_DISABLED", "Scheduling finance is not enabled for this account");
+  }
+  await next();
+}

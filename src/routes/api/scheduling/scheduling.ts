@@ -1,12 +1,15 @@
 import { ApiRouter } from "../../../http/router";
 import { accountScope } from "../../../middlewares/accountScope";
 import { authenticateApplication } from "../../../middlewares/authentication";
+import { registerAppointmentRoutes } from "./appointments";
 import { registerCalendarRoutes } from "./calendar";
 import { registerContactRoutes } from "./contacts";
 import { registerExceptionRoutes } from "./exceptions";
+import { registerLedgerRoutes } from "./ledger";
 import { schedulingEnabled, schedulingErrors, schedulingValidationError } from "./middleware";
 import { registerResourceRoutes } from "./resources";
 import { registerServiceRoutes } from "./services";
+import { registerSettingsRoutes } from "./settings";
 
 /**
  * /api/v1/accounts/:account_id/scheduling: a member of the account, with the scheduling feature.
@@ -25,5 +28,8 @@ export function schedulingRouter(): ApiRouter {
   registerExceptionRoutes(router, base);
   registerServiceRoutes(router, base);
   registerContactRoutes(router, base);
+  registerAppointmentRoutes(router, base);
+  registerLedgerRoutes(router, base);
+  registerSettingsRoutes(router, base);
   return router;
 }

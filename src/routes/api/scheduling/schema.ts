@@ -1,11 +1,18 @@
 import { z, type ZodType } from "zod";
 import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
 import {
+  APPOINTMENT_STATUSES,
+  APPOINTMENT_TYPES,
   CALENDAR_VIEWS,
   COMPENSATION_TYPES,
   DEFAULT_TIMEZONE,
+  EXPENSE_STATUSES,
   MAX_DURATION_MINUTES,
+  MAX_HOLD_MINUTES,
   MIN_DURATION_MINUTES,
+  PAYMENT_KINDS,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
 } from "../../../scheduling/constants";
 import { canonicalTimeZone, parseInstant } from "../../../scheduling/timezone";
 
@@ -268,6 +275,7 @@ const serviceFields = z
     base_price: money(),
     duration_min: durationMin(),
     active: z.boolean(),
+    prepayment_required: z.boolean(),
     custom_attributes: jsonObject(),
     prices: z.array(priceFields).max(500),
   })
@@ -288,6 +296,7 @@ export const serviceResponse = z
     base_price: z.number(),
     duration_min: z.number(),
     active: z.boolean(),
+    prepayment_required: z.boolean(),
     custom_attributes: jsonObject(),
     prices: z.array(
       z.object({
@@ -385,3 +394,229 @@ export const calendarResponse = one(
     slots: z.array(slotResponse),
   }),
 ).openapi("SchedulingCalendar");
+
+// ---- appointments
+
+/** A comma-separated list of names, each one of `values`. */
+const csvOf = <T extends string>(values: readonly T[]) =>
+  z.string().transform((value, ctx) => {
+    const parts = [...new Set(value.split(",").map((part) => part.trim()).filter(Boolean))];
+    const unknown = parts.filter((part) => !(values as readonly string[]).includes(part));
+    if (unknown.length) {
+      ctx.addIssue({ code: "custom", message: `is not included in the list (${unknown.join(", ")})` });
+      return z.NEVER;
+    }
+    return parts as T[];
+  });
+
+const pagination = {
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(500).default(100),
+};
+
+const appointmentFields = z
+  .object({
+    resource_id: id(),
+    contact_id: id().nullable(),
+    service_id: id().nullable(),
+    company_id: id().nullable(),
+    /** The conversation's display id, as clients know it. */
+    conversation_id: id().nullable(),
+    /** With a contact and no conversation: a conversation is opened in this inbox for the booking's messages. */
+    inbox_id: id(),
+    created_by_id: id().nullable(),
+    starts_at: instant(),
+    ends_at: instant(),
+    duration_min: durationMin(),
+    status: z.enum(APPOINTMENT_STATUSES),
+    appointment_type: z.enum(APPOINTMENT_TYPES),
+    source: requiredText(),
+    client_name: text().nullable(),
+    client_phone: z.string().trim().max(50).nullable(),
+    client_identifier: text().nullable(),
+    client_birth_date: calendarDate().nullable(),
+    client_gender: text().nullable(),
+    notes: z.string().max(10_000).nullable(),
+    /** The fork's name for notes. */
+    client_comment: z.string().max(10_000).nullable(),
+    external_ref: text().nullable(),
+    idempotency_key: text().nullable(),
+    service_amount: money(),
+    prepaid_amount: money(),
+    prepaid_payment_method: z.enum(PAYMENT_METHODS).nullable(),
+    settlement_amount: money(),
+    settlement_payment_method: z.enum(PAYMENT_METHODS).nullable(),
+    /** Derived from the amounts; only "cancelled" (or leaving it) means something here. */
+    payment_status: z.enum(PAYMENT_STATUSES),
+    custom_attributes: jsonObject(),
+  })
+  .partial();
+
+/** Hold the slot unpaid for this long (or until then); past it without a prepayment, the booking is cancelled. */
+const holdFields = z
+  .object({
+    hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES),
+    hold_until: instant(),
+  })
+  .partial();
+
+export const appointmentCreate = body(
+  "appointment",
+  appointmentFields.extend(holdFields.shape).required({ resource_id: true, starts_at: true }),
+  "SchedulingAppointmentCreate",
+);
+export const appointmentUpdate = body("appointment", appointmentFields, "SchedulingAppointmentUpdate");
+export type AppointmentInput = z.output<typeof appointmentFields> & z.output<typeof holdFields>;
+
+export const cancelBody = z.object({ cancellation_reason: text().nullable().optional() }).openapi("SchedulingAppointmentCancel");
+
+export const appointmentsQuery = z
+  .object({
+    resource_ids: csvIds.optional(),
+    status: csvOf(APPOINTMENT_STATUSES).optional(),
+    payment_status: csvOf(PAYMENT_STATUSES).optional(),
+    contact_id: id().optional(),
+    from: instant().optional(),
+    to: instant().optional(),
+    ...pagination,
+  })
+  .openapi("SchedulingAppointmentsQuery");
+
+export const paymentResponse = z
+  .object({
+    id: z.number(),
+    appointment_id: z.number(),
+    recorded_by_id: z.number().nullable(),
+    amount: z.number(),
+    payment_method: z.string(),
+    payment_kind: z.string(),
+    created_at: z.string(),
+  })
+  .openapi("SchedulingPayment");
+
+export const expenseResponse = z
+  .object({
+    id: z.number(),
+    appointment_id: z.number(),
+    resource_id: z.number(),
+    amount: z.number(),
+    status: z.string(),
+    paid_at: z.string().nullable(),
+    paid_by_id: z.number().nullable(),
+    payout_id: z.string().nullable(),
+  })
+  .openapi("SchedulingExpense");
+
+export const appointmentResponse = z
+  .object({
+    id: z.number(),
+    account_id: z.number(),
+    resource_id: z.number(),
+    contact_id: z.number().nullable(),
+    service_id: z.number().nullable(),
+    company_id: z.number().nullable(),
+    conversation_id: z.number().nullable(),
+    created_by_id: z.number().nullable(),
+    starts_at: z.string(),
+    ends_at: z.string(),
+    duration_min: z.number(),
+    status: z.string(),
+    appointment_type: z.string(),
+    source: z.string(),
+    client_name: z.string(),
+    client_phone: z.string().nullable(),
+    client_identifier: z.string().nullable(),
+    client_birth_date: z.string().nullable(),
+    client_gender: z.string().nullable(),
+    payment_status: z.string(),
+    service_amount: z.number(),
+    prepaid_amount: z.number(),
+    settlement_amount: z.number(),
+    prepaid_payment_method: z.string().nullable(),
+    settlement_payment_method: z.string().nullable(),
+    compensation_type_snapshot: z.string().nullable(),
+    compensation_value_snapshot: z.number().nullable(),
+    external_ref: z.string().nullable(),
+    idempotency_key: z.string().nullable(),
+    notes: z.string().nullable(),
+    custom_attributes: jsonObject(),
+    hold_expires_at: z.string().nullable(),
+    cancelled_at: z.string().nullable(),
+    cancellation_reason: z.string().nullable(),
+    payments: z.array(z.object({ id: z.number(), amount: z.number(), payment_method: z.string(), payment_kind: z.string() })),
+    expense: z.object({ id: z.number(), amount: z.number(), status: z.string() }).nullable(),
+  })
+  .openapi("SchedulingAppointment");
+
+export const pagedMany = (schema: ZodType) =>
+  z.object({ payload: z.array(schema), meta: z.object({ count: z.number(), current_page: z.number(), per_page: z.number() }) });
+
+// ---- payments and expenses
+
+export const appointmentPaymentParams = z.object({ account_id: id(), appointment_id: id() });
+
+export const paymentBody = body(
+  "payment",
+  z.object({
+    /** Defaults to the remaining balance. */
+    amount: z.number().int().optional(),
+    payment_method: z.enum(PAYMENT_METHODS),
+  }),
+  "SchedulingPaymentCreate",
+);
+
+export const paymentsQuery = z
+  .object({
+    payment_kinds: csvOf(PAYMENT_KINDS).optional(),
+    payment_methods: csvOf(PAYMENT_METHODS).optional(),
+    resource_ids: csvIds.optional(),
+    from: instant().optional(),
+    to: instant().optional(),
+    ...pagination,
+  })
+  .openapi("SchedulingPaymentsQuery");
+
+const expenseFilters = {
+  resource_ids: csvIds.optional(),
+  /** On the appointment's start. */
+  from: instant().optional(),
+  to: instant().optional(),
+};
+
+export const expensesQuery = z
+  .object({ status: csvOf(EXPENSE_STATUSES).optional(), ...expenseFilters, ...pagination })
+  .openapi("SchedulingExpensesQuery");
+
+/** pay_all's filters, in the body or the query string. */
+export const payAllFilters = z.object(expenseFilters).openapi("SchedulingExpensesPayAll");
+
+export const payoutResponse = one(
+  z.object({
+    payout_id: z.string(),
+    workflow_id: z.string(),
+    /** Unpaid expenses matching the filters when the payout was asked for. */
+    count: z.number(),
+    status: z.string(),
+  }),
+).openapi("SchedulingPayout");
+
+// ---- settings
+
+export const settingsResponse = one(
+  z.object({ reminder_offsets_minutes: z.array(z.number()), prepayment_hold_minutes: z.number() }),
+).openapi("SchedulingSettings");
+
+export const settingsUpdate = body(
+  "settings",
+  z
+    .object({
+      /** Minutes before the start; at most 10, up to 30 days ahead. */
+      reminder_offsets_minutes: z
+        .array(z.number().int().min(1).max(43_200))
+        .max(10)
+        .transform((offsets) => [...new Set(offsets)].sort((a, b) => b - a)),
+      prepayment_hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES),
+    })
+    .partial(),
+  "SchedulingSettingsUpdate",
+);

@@ -1,0 +1,107 @@
+/**
+ * Concurrent load for the API cases: servers run as processes of their own (so the load generator
+ * never shares their event loop), and autocannon drives them with many connections at once.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import autocannon from "autocannon";
+import { PROJECT_ROOT } from "../src/config";
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts bench/servers/<name>.ts with the bench's environment and waits for the port it prints.
+ * BENCH_CPU_PROF=1 writes a V8 CPU profile of the server to .data/profiles when it stops.
+ */
+export async function startServer(name: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${path.join(PROJECT_ROOT, ".data", "profiles", name)}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, "--import", "tsx", path.join(__dirname, "servers", `${name}.ts`)], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.on("exit", (code) => reject(new Error(`bench server ${name} exited (${code}) before listening`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        // SIGINT lets --cpu-prof write its profile.
+        child.kill("SIGINT");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  total: number;
+}
+
+export interface LoadOptions {
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  /** A body per request (JSON-encoded); the index counts requests, so callers can rotate targets. */
+  body?: (index: number) => unknown;
+  /** The path per request; the index counts requests. */
+  path: (index: number) => string;
+  connections?: number;
+  durationSeconds?: number;
+}
+
+/** Drives `baseUrl` with `connections` concurrent connections for the duration; non-2xx answers count as errors. */
+export async function load(baseUrl: string, options: LoadOptions): Promise<LoadResult> {
+  let index = 0;
+  const method = options.method ?? "GET";
+  const result = await autocannon({
+    url: baseUrl,
+    connections: options.connections ?? 32,
+    duration: options.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 10),
+    requests: [
+      {
+        method,
+        setupRequest: (request) => {
+          const i = index++;
+          const body = options.body?.(i);
+          return {
+            ...request,
+            method,
+            path: options.path(i),
+            headers: { ...options.headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    total: result.requests.total,
+  };
+}
+
+/** One line per case: throughput, latency, failures and the ratio to its baseline. */
+export function report(name: string, result: LoadResult, baseline?: LoadResult): void {
+  const ratio = baseline ? `, ${(result.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of baseline` : "";
+  console.log(
+    `${name.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms` +
+      `${result.errors ? `, ${result.errors} failed of ${result.total}` : ""}${ratio}`,
+  );
+}

@@ -1,0 +1,27 @@
+import { loadConfig } from "../config";
+import { embeddedDatabaseUrl } from "../infra/embeddedPostgres";
+import { describeTemporal, openRuntime } from "../runtime";
+import { adoptTimers } from "../services/conversationTimers";
+
+/**
+ * `npm run timers:replan`: gives every open or snoozed conversation a timer again. After restoring a
+ * database, conversations that were resolved after the backup are open again, and their timers had
+ * ended; this starts them. Against DATABASE_URL (else a running `npm start`'s embedded database) and
+ * TEMPORAL_ADDRESS (else `npm start`'s dev server).
+ */
+async function main() {
+  const config = loadConfig();
+  const temporalAddress = config.temporalAddress ?? `127.0.0.1:${process.env.TEMPORAL_DEV_PORT ?? 7233}`;
+  const runtime = await openRuntime(config, { databaseUrl: config.databaseUrl ?? embeddedDatabaseUrl(), temporalAddress });
+  try {
+    const accounts = await adoptTimers(runtime.deps, { force: true });
+    console.log(`Re-planning the timers of ${accounts} account(s) on ${describeTemporal(runtime, config, temporalAddress)}`);
+  } finally {
+    await runtime.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,34 @@
+import type { Knex } from "knex";
+import { SchedulingModel } from "./SchedulingModel";
+
+export interface SchedulingSettingsValues {
+  /** Minutes before an appointment's start at which a reminder is posted into its conversation. */
+  reminder_offsets_minutes: number[];
+  /** How long a booking of a service that requires prepayment holds its slot unpaid. */
+  prepayment_hold_minutes: number;
+}
+
+export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = { reminder_offsets_minutes: [1440, 120], prepayment_hold_minutes: 30 };
+
+/** An account's booking settings; an account without a row has the defaults. */
+export class SchedulingSettings extends SchedulingModel {
+  static tableName = "scheduling_settings";
+
+  account_id!: number;
+  reminder_offsets_minutes!: number[];
+  prepayment_hold_minutes!: number;
+
+  static async of(accountId: number, db?: Knex): Promise<SchedulingSettingsValues> {
+    const row = await SchedulingSettings.query(db).findOne({ account_id: accountId });
+    return row ? { reminder_offsets_minutes: row.reminder_offsets_minutes, prepayment_hold_minutes: row.prepayment_hold_minutes } : DEFAULT_SCHEDULING_SETTINGS;
+  }
+
+  /** Writes the changed values (one statement, so concurrent edits of different fields both land). */
+  static async change(accountId: number, changes: Partial<SchedulingSettingsValues>, db?: Knex): Promise<SchedulingSettingsValues> {
+    const knex = db ?? SchedulingSettings.knex();
+    const row = { account_id: accountId, ...DEFAULT_SCHEDULING_SETTINGS, ...changes };
+    const merge = Object.keys(changes).length ? [...Object.keys(changes), "updated_at"] : ["updated_at"];
+    await knex(SchedulingSettings.tableName).insert(row).onConflict("account_id").merge(merge);
+    return SchedulingSettings.of(accountId, knex);
+  }
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { wrappedUnder } from "../../../http/schemas";
+import { FILTER_TYPES } from "../../../models/CustomFilter";
+
+/**
+ * The saved query is the payload `conversations/filter` and `contacts/filter` take:
+ * `{payload: [{attribute_key, filter_operator, values, query_operator}]}`. Its operators are
+ * Chatwoot's FilterService ones; this module is the one place that knows them here.
+ */
+export const FILTER_OPERATORS = [
+  "equal_to",
+  "not_equal_to",
+  "contains",
+  "does_not_contain",
+  "is_present",
+  "is_not_present",
+  "is_greater_than",
+  "is_less_than",
+  "days_before",
+  "starts_with",
+] as const;
+
+/** How a condition joins the next one; FilterService upcases it, so any case is accepted. */
+const queryOperator = z
+  .string()
+  .refine((operator) => ["and", "or"].includes(operator.toLowerCase()), { message: "is not included in the list" })
+  .nullable();
+
+// Loose: clients keep their own keys beside these (custom_attribute_type and the like).
+const filterCondition = z
+  .looseObject({
+    attribute_key: z.string().min(1),
+    filter_operator: z.enum(FILTER_OPERATORS),
+    // Absent for the presence operators; otherwise the values to compare with.
+    values: z.array(z.unknown()).optional(),
+    query_operator: queryOperator.optional(),
+    custom_attribute_type: z.string().optional(),
+  })
+  .openapi("FilterCondition");
+
+export const filterQuery = z.looseObject({ payload: z.array(filterCondition).min(1) }).openapi("FilterQuery");
+
+/** A filter_type by name, or by Chatwoot's integer code. */
+const filterType = z.union(
+  [z.enum(FILTER_TYPES), z.number().int().min(0).max(FILTER_TYPES.length - 1).transform((code) => FILTER_TYPES[code]!)],
+  { error: "is not included in the list" },
+);
+
+const fields = {
+  name: z.string(),
+  filter_type: filterType,
+  query: filterQuery,
+};
+
+/** Chatwoot requires `custom_filter` (Rails wraps bare JSON bodies under it); name and query are not null columns. */
+export const customFilterCreate = z
+  .preprocess(wrappedUnder("custom_filter"), z.object({ ...fields, filter_type: filterType.default("conversation") }))
+  .openapi("CustomFilterCreate");
+
+export const customFilterUpdate = z.preprocess(wrappedUnder("custom_filter"), z.object(fields).partial()).openapi("CustomFilterUpdate");
+
+export const customFilterListQuery = z.object({ filter_type: z.enum(FILTER_TYPES).default("conversation") });
+
+export const customFilterResponse = z
+  .object({
+    id: z.number(),
+    name: z.string(),
+    filter_type: z.enum(FILTER_TYPES),
+    query: filterQuery,
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("CustomFilter");
+
+export const customFiltersResponse = z.array(customFilterResponse).openapi("CustomFilters");

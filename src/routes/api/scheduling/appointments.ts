@@ -1,0 +1,125 @@
+import type { AppContext } from "../../../http/context";
+import type { ApiRouter } from "../../../http/router";
+import { accountParams } from "../../../http/schemas";
+import { presentAppointment } from "../../../presenters/scheduling/appointments";
+import { type AppointmentView, findAppointmentView } from "../../../scheduling/appointmentRecords";
+import { type Booker, cancelAppointment, createAppointment, deleteAppointment, listAppointments, updateAppointment } from "../../../scheduling/appointments";
+import { refundPayments, recordPayment } from "../../../scheduling/finance";
+import { financeEnabled } from "./middleware";
+import { created, ok, removed } from "./respond";
+import {
+  accountItemParams,
+  appointmentCreate,
+  appointmentPaymentParams,
+  appointmentResponse,
+  appointmentsQuery,
+  appointmentUpdate,
+  cancelBody,
+  one,
+  pagedMany,
+  paymentBody,
+} from "./schema";
+
+export const presentView = (view: AppointmentView) => presentAppointment(view.appointment, view.payments, view.expense);
+
+export function booker(ctx: AppContext): Booker {
+  const principal = ctx.state.principal;
+  return { account: ctx.state.account!, user: principal?.kind === "user" ? principal.user : null };
+}
+
+/** Lists with the total that matches and the page shown. */
+export function paged(ctx: AppContext, items: readonly unknown[], count: number, page: { page: number; per_page: number }) {
+  ctx.status = 200;
+  ctx.body = { payload: items, meta: { count, current_page: page.page, per_page: page.per_page } };
+}
+
+export function registerAppointmentRoutes(router: ApiRouter, base: string) {
+  const path = `${base}/appointments`;
+  const db = (ctx: AppContext) => ctx.deps.knex;
+
+  router.route(
+    {
+      method: "get",
+      path,
+      summary: "List appointments starting in [from, to), filtered by resource_ids, status, payment_status (CSV) and contact_id; paginated",
+      params: accountParams,
+      query: appointmentsQuery,
+      response: pagedMany(appointmentResponse),
+    },
+    async (ctx, { query }) => {
+      const { page, per_page, ...filters } = query;
+      const { views, count } = await listAppointments(db(ctx), ctx.state.account!.id, filters, { page, per_page });
+      paged(ctx, views.map(presentView), count, { page, per_page });
+    },
+  );
+
+  router.route(
+    { method: "get", path: `${path}/:id`, summary: "Get an appointment with its payments and expense", params: accountItemParams, response: one(appointmentResponse) },
+    async (ctx, { params }) => ok(ctx, presentView(await findAppointmentView(db(ctx), ctx.state.account!.id, params.id))),
+  );
+
+  router.route(
+    {
+      method: "post",
+      path,
+      summary: "Book an appointment (201); an idempotency_key already used returns that booking (200)",
+      params: accountParams,
+      body: appointmentCreate,
+      response: one(appointmentResponse),
+      status: 201,
+    },
+    async (ctx, { body }) => {
+      const { view, created: isNew } = await createAppointment(db(ctx), booker(ctx), body);
+      (isNew ? created : ok)(ctx, presentView(view));
+    },
+  );
+
+  router.route(
+    { method: "patch", path: `${path}/:id`, summary: "Change an appointment (reschedule, status, client, money)", params: accountItemParams, body: appointmentUpdate, response: one(appointmentResponse) },
+    async (ctx, { params, body }) => ok(ctx, presentView(await updateAppointment(db(ctx), booker(ctx), params.id, body))),
+  );
+
+  router.route(
+    { method: "post", path: `${path}/:id/cancel`, summary: "Cancel an appointment and its payment; the slot is free again", params: accountItemParams, body: cancelBody, response: one(appointmentResponse) },
+    async (ctx, { params, body }) => ok(ctx, presentView(await cancelAppointment(db(ctx), booker(ctx), params.id, body.cancellation_reason))),
+  );
+
+  router.route(
+    { method: "delete", path: `${path}/:id`, summary: "Delete a cancelled appointment that has no payment history", params: accountItemParams, status: 204 },
+    async (ctx, { params }) => {
+      await deleteAppointment(db(ctx), ctx.state.account!.id, params.id);
+      removed(ctx);
+    },
+  );
+
+  router.route(
+    {
+      method: "post",
+      path: `${path}/:appointment_id/payments`,
+      summary: "Record a payment (amount defaults to the remaining balance)",
+      params: appointmentPaymentParams,
+      body: paymentBody,
+      response: one(appointmentResponse),
+      middleware: [financeEnabled],
+    },
+    async (ctx, { params, body }) => {
+      const { user } = booker(ctx);
+      ok(ctx, presentView(await recordPayment(db(ctx), ctx.state.account!, user?.id ?? null, params.appointment_id, body)));
+    },
+  );
+
+  router.route(
+    {
+      method: "delete",
+      path: `${path}/:appointment_id/payments`,
+      summary: "Refund: remove every payment and cancel the payment (refused once the resource's expense is paid)",
+      params: appointmentPaymentParams,
+      response: one(appointmentResponse),
+      middleware: [financeEnabled],
+    },
+    async (ctx, { params }) => {
+      const { user } = booker(ctx);
+      ok(ctx, presentView(await refundPayments(db(ctx), ctx.state.account!, user?.id ?? null, params.appointment_id)));
+    },
+  );
+}

@@ -1,0 +1,33 @@
+import type { ApiRouter } from "../../../http/router";
+import { accountParams } from "../../../http/schemas";
+import { SchedulingSettings } from "../../../models/scheduling/SchedulingSettings";
+import { requireAdministrator } from "../../../policies";
+import { recordEvent } from "../../../services/events";
+import { ok } from "./respond";
+import { settingsResponse, settingsUpdate } from "./schema";
+
+/** The account's booking settings: reminder offsets and the hold of services that require prepayment. */
+export function registerSettingsRoutes(router: ApiRouter, base: string) {
+  const path = `${base}/settings`;
+
+  router.route({ method: "get", path, summary: "Scheduling settings", params: accountParams, response: settingsResponse }, async (ctx) => {
+    ok(ctx, await SchedulingSettings.of(ctx.state.account!.id, ctx.deps.knex));
+  });
+
+  router.route(
+    { authorize: requireAdministrator, method: "patch", path, summary: "Change the scheduling settings; upcoming reminders move with the offsets", params: accountParams, body: settingsUpdate, response: settingsResponse },
+    async (ctx, { body }) => {
+      const accountId = ctx.state.account!.id;
+      const settings = await ctx.deps.knex.transaction(async (trx) => {
+        const before = await SchedulingSettings.of(accountId, trx);
+        const after = await SchedulingSettings.change(accountId, body, trx);
+        // Upcoming bookings' workflows re-plan their reminders; committed with the change, so none is missed.
+        if (JSON.stringify(before.reminder_offsets_minutes) !== JSON.stringify(after.reminder_offsets_minutes)) {
+          await recordEvent(trx, { accountId, name: "scheduling_settings_changed", payload: { event: "scheduling_settings_changed", ...after } });
+        }
+        return after;
+      });
+      ok(ctx, settings);
+    },
+  );
+}

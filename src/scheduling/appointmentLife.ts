@@ -1,0 +1,225 @@
+/**
+ * The appointment's workflow, on the service side: starting or waking it after a committed change
+ * (an outbox consumer, so a crash between commit and start loses nothing), and the database work
+ * its activities do. Each activity re-reads the appointment under its row lock and acts only if the
+ * step it was woken for is still due, so a late timer or a repeated signal changes nothing.
+ */
+import { WorkflowIdReusePolicy } from "@temporalio/client";
+import type { Knex } from "knex";
+import type { AppDeps } from "../deps";
+import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
+import { Account } from "../models/Account";
+import { Conversation } from "../models/Conversation";
+import { Appointment, AppointmentNotice } from "../models/scheduling/Appointment";
+import { Resource } from "../models/scheduling/Resource";
+import { SchedulingSettings } from "../models/scheduling/SchedulingSettings";
+import { APPOINTMENT_EVENT_NAMES, type EventConsumer, type EventRow } from "../services/events";
+import { inUnit } from "../services/conversations";
+import { insertMessage } from "../services/messages";
+import { startOnce } from "../temporal/client";
+import { AccountIdAttribute, AppointmentIdAttribute, AppointmentStartsAtAttribute, ResourceIdAttribute } from "../temporal/searchAttributes";
+import { expireHold } from "./appointments";
+import { announcementDue, isLive, localTimeText, nextStep, noticeText, reminderKey, type TimelineStep } from "./appointmentTimeline";
+import { appointmentWorkflowId, schedulingSettingsWorkflowId, TOUCH_SIGNAL } from "../temporal/contracts";
+
+export interface AppointmentWorkflowInput {
+  accountId: number;
+  appointmentId: number;
+}
+
+
+/** What the workflow learns from one look at the database. */
+export interface AppointmentState {
+  /** gone: deleted (or its account is); over: nothing more will happen; waiting: `next` is ahead. */
+  status: "gone" | "over" | "waiting";
+  appointmentStatus?: string;
+  next?: TimelineStep;
+  resourceId?: number;
+  startsAt?: number;
+  /** For the Temporal UI's "current details". */
+  details: string;
+}
+
+interface Locked {
+  account: Account;
+  appointment: Appointment;
+  resource: Resource;
+}
+
+/** The appointment under its row lock, with its live account and its resource; undefined when either is gone. */
+async function lockLive(trx: Knex.Transaction, appointmentId: number): Promise<Locked | undefined> {
+  const owner = await Appointment.query(trx).findById(appointmentId).select("account_id");
+  const account = owner && (await Account.findLive(owner.account_id, trx));
+  if (!account) return undefined;
+  const appointment = await Appointment.query(trx).findById(appointmentId).forUpdate();
+  if (!appointment) return undefined;
+  const resource = await Resource.query(trx).findById(appointment.resource_id).throwIfNotFound();
+  return { account, appointment, resource };
+}
+
+/**
+ * Posts a notice into the appointment's conversation, once per key: the notice row and the message
+ * commit together, so a retried activity finds the row and posts nothing.
+ */
+async function postNotice(trx: Knex.Transaction, { appointment, resource }: Locked, kind: AppointmentNotice["kind"], key: string): Promise<boolean> {
+  const conversation = appointment.conversation_id ? await Conversation.query(trx).findById(appointment.conversation_id) : undefined;
+  if (!conversation) return false;
+  const [notice] = await trx(AppointmentNotice.tableName)
+    .insert({ account_id: appointment.account_id, appointment_id: appointment.id, kind, key })
+    .onConflict(["appointment_id", "key"])
+    .ignore()
+    .returning("id");
+  if (!notice) return false;
+  const content = noticeText(kind, {
+    resourceName: resource.name,
+    timeZone: resource.timezone,
+    startsAt: appointment.starts_at.getTime(),
+    holdExpiresAt: appointment.hold_expires_at?.getTime() ?? null,
+    cancellationReason: appointment.cancellation_reason,
+  });
+  const message = await inUnit(trx, (unit) => insertMessage(unit, conversation, { content, message_type: "outgoing" }, null, null));
+  await trx(AppointmentNotice.tableName).where("id", notice.id).update({ message_id: message.id });
+  return true;
+}
+
+function describe(appointment: Appointment, resource: Resource, next: TimelineStep | undefined): string {
+  const start = localTimeText(appointment.starts_at.getTime(), resource.timezone);
+  if (!next) return `${appointment.status}, ${start}: nothing more to do`;
+  const at = new Date(next.at).toISOString();
+  if (next.kind === "hold") return `${appointment.status}, ${start}: held for a prepayment until ${at}`;
+  if (next.kind === "reminder") return `${appointment.status}, ${start}: reminder (${next.offsetMinutes} min before) at ${at}`;
+  return `${appointment.status}, ${start}: waiting for the start`;
+}
+
+/** Posts the announcement the conversation is owed now (if any) and answers what comes next. */
+export async function syncAppointment(db: Knex, appointmentId: number, now = Date.now()): Promise<AppointmentState> {
+  return db.transaction(async (trx) => {
+    const locked = await lockLive(trx, appointmentId);
+    if (!locked) return { status: "gone", details: "The appointment no longer exists" };
+    const { appointment, resource, account } = locked;
+    const notices = await AppointmentNotice.query(trx).where("appointment_id", appointment.id).orderBy("id");
+    const due = announcementDue(appointment, notices, now);
+    if (due) await postNotice(trx, locked, due.kind, due.key);
+    const settings = await SchedulingSettings.of(account.id, trx);
+    const sent = new Set(notices.filter((n) => n.kind === "reminder").map((n) => n.key));
+    const next = nextStep(appointment, settings.reminder_offsets_minutes, sent, now);
+    return {
+      status: next ? "waiting" : "over",
+      appointmentStatus: appointment.status,
+      next,
+      resourceId: appointment.resource_id,
+      startsAt: appointment.starts_at.getTime(),
+      details: describe(appointment, resource, next),
+    };
+  });
+}
+
+/** A reminder, if under the lock the booking is still live, still starts then and still has this offset. */
+async function sendReminder(db: Knex, appointmentId: number, step: Extract<TimelineStep, { kind: "reminder" }>, now: number): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const locked = await lockLive(trx, appointmentId);
+    if (!locked) return false;
+    const { appointment, account } = locked;
+    const startsAt = appointment.starts_at.getTime();
+    if (!isLive(appointment) || startsAt !== step.startsAt || now < step.at || now >= startsAt) return false;
+    if (!(await SchedulingSettings.of(account.id, trx)).reminder_offsets_minutes.includes(step.offsetMinutes)) return false;
+    return postNotice(trx, locked, "reminder", reminderKey(step.offsetMinutes, startsAt));
+  });
+}
+
+/** Runs a step whose time has come; what it did, or null when it no longer applied. */
+export async function fireAppointmentStep(db: Knex, appointmentId: number, step: TimelineStep, now = Date.now()): Promise<string | null> {
+  switch (step.kind) {
+    case "hold":
+      return (await expireHold(db, appointmentId, step.at, now)) ? "hold expired: cancelled" : null;
+    case "reminder":
+      return (await sendReminder(db, appointmentId, step, now)) ? "reminder sent" : null;
+    case "start":
+      return null;
+  }
+}
+
+type Touchable = Pick<Appointment, "id" | "account_id" | "resource_id" | "starts_at" | "client_name"> & { resource_name: string; timezone: string };
+
+/** Wakes the appointment's workflow, starting it if it is not running; it re-reads the database either way. */
+export async function touchAppointmentWorkflow(deps: AppDeps, a: Touchable): Promise<void> {
+  const input: AppointmentWorkflowInput = { accountId: a.account_id, appointmentId: a.id };
+  await deps.temporal.client.workflow.signalWithStart("appointmentWorkflow", {
+    workflowId: appointmentWorkflowId(deps.temporal.installationId, a.account_id, a.id),
+    taskQueue: deps.temporal.taskQueue,
+    args: [input],
+    signal: TOUCH_SIGNAL,
+    signalArgs: [],
+    typedSearchAttributes: [
+      { key: AccountIdAttribute, value: a.account_id },
+      { key: AppointmentIdAttribute, value: String(a.id) },
+      { key: ResourceIdAttribute, value: String(a.resource_id) },
+      { key: AppointmentStartsAtAttribute, value: a.starts_at },
+    ],
+    staticSummary: `Appointment #${a.id}: ${a.resource_name} with ${a.client_name}, ${localTimeText(a.starts_at.getTime(), a.timezone)}`,
+  });
+}
+
+function touchable(db: Knex) {
+  return db("scheduling_appointments")
+    .join("scheduling_resources", "scheduling_resources.id", "scheduling_appointments.resource_id")
+    .select(
+      "scheduling_appointments.id",
+      "scheduling_appointments.account_id",
+      "scheduling_appointments.resource_id",
+      "scheduling_appointments.starts_at",
+      "scheduling_appointments.client_name",
+      "scheduling_resources.name as resource_name",
+      "scheduling_resources.timezone",
+    );
+}
+
+/** After a settings change: every upcoming live booking of the account re-plans its reminders, page by page. */
+export async function touchAccountAppointments(deps: AppDeps, accountId: number, onPage?: () => void): Promise<number> {
+  let lastId = 0;
+  let touched = 0;
+  for (;;) {
+    const page: Touchable[] = await touchable(deps.knex)
+      .where("scheduling_appointments.account_id", accountId)
+      .whereIn("scheduling_appointments.status", ["scheduled", "confirmed"])
+      .where("scheduling_appointments.starts_at", ">", new Date())
+      .where("scheduling_appointments.id", ">", lastId)
+      .orderBy("scheduling_appointments.id")
+      .limit(200);
+    if (!page.length) return touched;
+    await inParallel(page, DISPATCH_CONCURRENCY, (a) => touchAppointmentWorkflow(deps, a));
+    touched += page.length;
+    lastId = page.at(-1)!.id;
+    onPage?.();
+  }
+}
+
+const APPOINTMENT_EVENTS = new Set<string>(APPOINTMENT_EVENT_NAMES);
+
+/**
+ * Every appointment event wakes (or starts) that appointment's workflow, once per appointment per
+ * batch; a settings change starts a workflow that wakes all of the account's upcoming ones.
+ * Signals are idempotent (the workflow re-reads the database), so a relay retry is harmless.
+ */
+export function appointmentConsumer(): EventConsumer {
+  return {
+    async dispatch(deps, events: EventRow[]) {
+      const settingsChanges = events.filter((event) => event.name === "scheduling_settings_changed");
+      await inParallel(settingsChanges, DISPATCH_CONCURRENCY, (event) =>
+        startOnce(deps, "schedulingSettingsWorkflow", {
+          workflowId: schedulingSettingsWorkflowId(deps.temporal.installationId, event.account_id, event.uid),
+          work: `appointment reminders of account ${event.account_id} after event ${event.uid}`,
+          args: [event.account_id],
+          // A relay retry after the run finished must not touch every appointment again.
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          typedSearchAttributes: [{ key: AccountIdAttribute, value: event.account_id }],
+          staticSummary: `Re-plan appointment reminders of account ${event.account_id} after a settings change`,
+        }),
+      );
+      const ids = [...new Set(events.filter((event) => APPOINTMENT_EVENTS.has(event.name)).map((event) => Number(event.payload.id)))];
+      if (!ids.length) return;
+      const appointments: Touchable[] = await touchable(deps.knex).whereIn("scheduling_appointments.id", ids);
+      await inParallel(appointments, DISPATCH_CONCURRENCY, (a) => touchAppointmentWorkflow(deps, a));
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * What an appointment's workflow does and when, decided from the database alone (pure, so the rules
+ * are in one place and tested without Temporal): which message its conversation is owed now
+ * (confirmation, move, cancellation), and the next timed step (prepayment hold, reminder, start).
+ */
+import type { Appointment, AppointmentNotice } from "../models/scheduling/Appointment";
+import { HOLD_EXPIRED_REASON, LIVE_APPOINTMENT_STATUSES } from "./constants";
+import { isoInZone } from "./timezone";
+
+const MINUTE_MS = 60_000;
+
+export type TimelineStep =
+  | { kind: "hold"; at: number }
+  | { kind: "reminder"; at: number; offsetMinutes: number; startsAt: number }
+  /** Nothing to do but end: a live booking's workflow runs until its appointment starts. */
+  | { kind: "start"; at: number };
+
+type TimedAppointment = Pick<
+  Appointment,
+  "status" | "starts_at" | "start_set_at" | "hold_expires_at" | "prepaid_amount" | "settlement_amount" | "conversation_id" | "resource_id" | "cancellation_reason"
+>;
+
+export const isLive = (appointment: Pick<Appointment, "status">) => LIVE_APPOINTMENT_STATUSES.includes(appointment.status);
+
+export const reminderKey = (offsetMinutes: number, startsAt: number) => `reminder:${offsetMinutes}:${new Date(startsAt).toISOString()}`;
+
+/**
+ * The earliest step ahead of a live booking that has not started: its hold while nothing is paid,
+ * each reminder not yet sent whose time had not already passed when the start was set (a booking
+ * made an hour ahead gets no 24-hour reminder), and its start.
+ */
+export function nextStep(appointment: TimedAppointment, offsetsMinutes: readonly number[], sentKeys: ReadonlySet<string>, now: number): TimelineStep | undefined {
+  const startsAt = appointment.starts_at.getTime();
+  if (!isLive(appointment) || startsAt <= now) return undefined;
+  const steps: TimelineStep[] = [];
+  if (appointment.hold_expires_at && appointment.prepaid_amount + appointment.settlement_amount === 0) {
+    steps.push({ kind: "hold", at: appointment.hold_expires_at.getTime() });
+  }
+  if (appointment.conversation_id) {
+    for (const offsetMinutes of offsetsMinutes) {
+      const at = startsAt - offsetMinutes * MINUTE_MS;
+      if (at >= appointment.start_set_at.getTime() && !sentKeys.has(reminderKey(offsetMinutes, startsAt))) steps.push({ kind: "reminder", at, offsetMinutes, startsAt });
+    }
+  }
+  steps.push({ kind: "start", at: startsAt });
+  // Stable: on a tie the hold (listed first) goes before a reminder it would make pointless.
+  return steps.reduce((earliest, step) => (step.at < earliest.at ? step : earliest));
+}
+
+export type Announcement = { kind: "confirmation" | "rescheduled" | "cancelled"; key: string };
+
+const ANNOUNCEMENT_KINDS = new Set(["confirmation", "rescheduled", "cancelled"]);
+
+/**
+ * The message a linked conversation is owed about the booking itself, given what was announced
+ * before: a confirmation once it is booked (again, after a cancellation), a notice when it moves, and
+ * one when it is cancelled, if the client had been told of it or the hold ran out. Keys start with a
+ * sequence number so that a state announced, left and re-entered is announced again.
+ */
+export function announcementDue(appointment: TimedAppointment, notices: readonly Pick<AppointmentNotice, "kind" | "key">[], now: number): Announcement | undefined {
+  if (!appointment.conversation_id) return undefined;
+  const announcements = notices.filter((n) => ANNOUNCEMENT_KINDS.has(n.kind));
+  const last = announcements.at(-1);
+  const sequence = announcements.length + 1;
+  if (isLive(appointment)) {
+    if (appointment.starts_at.getTime() <= now) return undefined;
+    const booked = `${appointment.resource_id}@${appointment.starts_at.toISOString()}`;
+    if (!last || last.kind === "cancelled") return { kind: "confirmation", key: `${sequence}:confirmation:${booked}` };
+    if (last.key.endsWith(`:${booked}`)) return undefined;
+    return { kind: "rescheduled", key: `${sequence}:rescheduled:${booked}` };
+  }
+  if (appointment.status !== "cancelled" || last?.kind === "cancelled") return undefined;
+  if (!last && appointment.cancellation_reason !== HOLD_EXPIRED_REASON) return undefined;
+  return { kind: "cancelled", key: `${sequence}:cancelled` };
+}
+
+/** "2026-03-02 09:00 (Asia/Almaty)": a start as the clinic's wall clock shows it. */
+export function localTimeText(ms: number, timeZone: string): string {
+  const iso = isoInZone(ms, timeZone);
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} (${timeZone})`;
+}
+
+export interface NoticeContext {
+  resourceName: string;
+  timeZone: string;
+  startsAt: number;
+  holdExpiresAt: number | null;
+  cancellationReason: string | null;
+}
+
+/** The text posted into the conversation for each kind of notice. */
+export function noticeText(kind: "confirmation" | "rescheduled" | "cancelled" | "reminder", c: NoticeContext): string {
+  const when = localTimeText(c.startsAt, c.timeZone);
+  switch (kind) {
+    case "confirmation":
+      return c.holdExpiresAt
+        ? `Your appointment with ${c.resourceName} on ${when} is booked. Please make the prepayment by ${localTimeText(c.holdExpiresAt, c.timeZone)} to keep it.`
+        : `Your appointment with ${c.resourceName} on ${when} is confirmed.`;
+    case "rescheduled":
+      return `Your appointment with ${c.resourceName} has been moved to ${when}.`;
+    case "reminder":
+      return `Reminder: your appointment with ${c.resourceName} is on ${when}.`;
+    case "cancelled":
+      return c.cancellationReason === HOLD_EXPIRED_REASON
+        ? `Your appointment with ${c.resourceName} on ${when} has been cancelled because the prepayment was not received in time. The time is free again; write to us to book anew.`
+        : `Your appointment with ${c.resourceName} on ${when} has been cancelled.`;
+  }
+}

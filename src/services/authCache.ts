@@ -1,0 +1,108 @@
+import type { Knex } from "knex";
+import type pg from "pg";
+import { PgListener } from "../lib/pgListener";
+
+/** Channel the auth tables' triggers notify on any change (migration 20261123000103). */
+export const AUTH_CHANNEL = "convo_sched_auth";
+
+export interface AuthCacheOptions {
+  /** A backstop: entries live at most this long even if no change is announced. */
+  ttlMs?: number;
+  maxEntries?: number;
+}
+
+/** A statement that changes what authentication or account scope read (see the triggers). */
+const AUTH_WRITE = /^\s*(insert\s+into|update|delete\s+from|truncate)\s+(table\s+)?"?(access_tokens|users|agent_bots|platform_apps|accounts|account_users|agent_bot_inboxes)"?[\s(]/i;
+/** Bumping an account's conversation counter is not such a change (the accounts trigger ignores it too). */
+const DISPLAY_ID_BUMP = /^\s*update\s+"accounts"\s+set\s+"last_conversation_display_id"\s*=\s*"last_conversation_display_id"\s*\+\s*\?/i;
+
+interface QueryEvent {
+  sql?: string;
+  __knexTxId?: string;
+}
+
+/**
+ * Who a token belongs to, and what that caller is in an account, change rarely and are read by every
+ * request. This cache keeps them per process and forgets everything when any token, user, bot,
+ * platform app, account or membership changes: at once when this process commits the change (so a
+ * client reads its own writes), and a moment later when another process or a script does (triggers
+ * NOTIFY on AUTH_CHANNEL). While its LISTEN connection is down it does not cache at all, so a missed
+ * notification can never leave a revoked token working.
+ */
+export class AuthCache {
+  private readonly entries = new Map<string, { value: unknown; expires: number }>();
+  /** Bumped by every change: a load that raced a change is not stored. */
+  private generation = 0;
+  private readonly listener: PgListener;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+
+  /**
+   * Transactions (or savepoints) of this process that changed auth tables, and when: until they end,
+   * every commit here empties the cache, since a savepoint's writes commit with its outer transaction.
+   */
+  private readonly changing = new Map<string, number>();
+  private readonly watchQueries = (_response: unknown, query: QueryEvent) => this.onQueryDone(query);
+
+  constructor(
+    private readonly knex: Knex,
+    options: AuthCacheOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 10_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    const connection = (knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
+    this.listener = new PgListener(connection, AUTH_CHANNEL, {
+      notify: () => this.clear(),
+      onState: () => this.clear(),
+      onError: (message, retryInMs) => console.error(`Auth cache lost its LISTEN connection (${message}); caching is off until it is back (retry in ${retryInMs} ms)`),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.knex.on("query-response", this.watchQueries);
+    await this.listener.start();
+  }
+
+  async stop(): Promise<void> {
+    this.knex.off("query-response", this.watchQueries);
+    await this.listener.stop();
+    this.clear();
+  }
+
+  /** This process's own changes: forgotten when their transaction commits (or the statement, outside one). */
+  private onQueryDone({ sql, __knexTxId: transaction }: QueryEvent): void {
+    if (!sql) return;
+    if (AUTH_WRITE.test(sql) && !DISPLAY_ID_BUMP.test(sql)) {
+      if (transaction) this.changing.set(transaction, Date.now());
+      else this.clear();
+    } else if (this.changing.size && /^\s*(commit|rollback)\b/i.test(sql)) {
+      this.clear();
+      if (transaction) this.changing.delete(transaction);
+      // A savepoint's id never sees its own commit: let it go once no transaction could still be open.
+      for (const [id, at] of this.changing) if (Date.now() - at > 60_000) this.changing.delete(id);
+    }
+  }
+
+  /** The value under `key`, loading (and, when it is safe, keeping) it if absent or expired. */
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.listener.listening) return load();
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > Date.now()) return hit.value as T;
+    const generation = this.generation;
+    const value = await load();
+    if (generation === this.generation && this.listener.listening) this.set(key, value);
+    return value;
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  private set(key: string, value: unknown): void {
+    this.entries.delete(key);
+    // Maps iterate in insertion order: drop the oldest when full.
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { value, expires: Date.now() + this.ttlMs });
+  }
+}

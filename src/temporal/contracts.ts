@@ -1,0 +1,135 @@
+// The names both sides of Temporal agree on: workflow ids, task queue, signals. Imported by
+// workflow code too, so this module must stay free of I/O imports.
+//
+// Every id starts with the kind of work and the installation (the database's identity), so one
+// Temporal namespace can serve several databases, and a new or restored database never meets the
+// ids of another one's histories. Ids keyed by an event use its random uid, never its sequence number.
+
+/** The queue this installation's workers poll: two databases on one namespace never run each other's work. */
+export function taskQueueFor(prefix: string, installationId: string): string {
+  return `${prefix}-${installationId}`;
+}
+
+/** One event sent to one target; a redelivery by an operator runs under an id of its own. */
+export function webhookDeliveryWorkflowId(installationId: string, deliveryId: string, redelivery?: number): string {
+  return `webhook-delivery-${installationId}-${deliveryId}${redelivery ? `-redelivery-${redelivery}` : ""}`;
+}
+
+/**
+ * Delivers everything bound for one target (an account webhook, an API inbox, an agent bot): one
+ * long-lived workflow per target takes batches of deliveries by signal, so a busy webhook costs a
+ * signal per relay batch instead of a workflow start per event.
+ */
+export function webhookLaneWorkflowId(installationId: string, targetType: string, targetId: number): string {
+  return `webhook-lane-${installationId}-${targetType.replace("_", "-")}-${targetId}`;
+}
+
+/** Hands a webhook lane the ids of deliveries to send. */
+export const DELIVER_SIGNAL = "deliver";
+
+/** The run of all an event's automation rules, one after another. */
+export function automationEventWorkflowId(installationId: string, eventUid: string): string {
+  return `automation-${installationId}-${eventUid}`;
+}
+
+/** The run of one rule on one event (a child of the event's automation workflow). */
+export function automationRuleWorkflowId(installationId: string, eventUid: string, ruleId: number): string {
+  return `${automationEventWorkflowId(installationId, eventUid)}-rule-${ruleId}`;
+}
+
+/**
+ * A conversation's auto-resolve / snooze timer. The conversation's uuid keeps a restored database's
+ * new conversation from adopting the timer of the one that had its number before the restore.
+ */
+export function conversationTimerWorkflowId(installationId: string, accountId: number, displayId: number, conversationUuid: string): string {
+  return `auto-resolve-${installationId}-${accountId}-${displayId}-${conversationUuid}`;
+}
+
+/** Re-plans every timer of an account after its settings changed (one run per settings event). */
+export function accountTimersWorkflowId(installationId: string, accountId: number, eventUid: string): string {
+  return `auto-resolve-settings-${installationId}-${accountId}-${eventUid}`;
+}
+
+/** Gives an account's pending conversations timers of this installation (after an upgrade or a restore). */
+export function adoptTimersWorkflowId(installationId: string, accountId: number, requestedAt: number): string {
+  return `auto-resolve-adopt-${installationId}-${accountId}-${requestedAt}`;
+}
+
+/** Removes an account's data; the workflow re-checks the database, so a repeat is harmless. */
+export function accountDeletionWorkflowId(installationId: string, accountId: number): string {
+  return `account-deletion-${installationId}-${accountId}`;
+}
+
+/**
+ * The one workflow that owns an appointment's timed life (confirmation, reminders, prepayment hold).
+ * It re-reads the database whenever it wakes, so nothing it does depends on which booking held the
+ * number first.
+ */
+export function appointmentWorkflowId(installationId: string, accountId: number, appointmentId: number): string {
+  return `appointment-${installationId}-${accountId}-${appointmentId}`;
+}
+
+/** One pay_all run (the payout id is random). */
+export function expensePayoutWorkflowId(installationId: string, accountId: number, payoutId: string): string {
+  return `expense-payout-${installationId}-${accountId}-${payoutId}`;
+}
+
+/** After a scheduling settings change (one event), every upcoming appointment of the account re-plans its reminders. */
+export function schedulingSettingsWorkflowId(installationId: string, accountId: number, eventUid: string): string {
+  return `scheduling-settings-${installationId}-${accountId}-${eventUid}`;
+}
+
+/** Tells a conversation's timer, or an appointment's workflow, to plan again from the database. */
+export const TOUCH_SIGNAL = "touch";
+
+export interface RetrySchedule {
+  initialIntervalMs: number;
+  backoffCoefficient: number;
+  maximumIntervalMs: number;
+  /** How long retries go on before the delivery is given up as failed. */
+  windowMs: number;
+}
+
+/** What one attempt needs: the delivery row holds the rest. */
+export interface AttemptInput {
+  deliveryId: string;
+  timeoutMs: number;
+}
+
+export interface DeliveryWorkflowInput extends AttemptInput {
+  schedule: RetrySchedule;
+  /** The attempt its lane already made, when that failed: the workflow goes on from there. */
+  firstFailure?: AttemptFailure;
+}
+
+/** How a delivery attempt failed, as the retry loop needs it. */
+export interface AttemptFailure {
+  reason: string;
+  /** The receiver refused for good (a 4xx other than 408/429, an unsafe URL): no retry. */
+  permanent: boolean;
+}
+
+/** A delivery as the relay hands it to its lane: the row's id, and what names it in the Temporal UI. */
+export interface LaneDelivery {
+  id: string;
+  eventName: string;
+  /** The conversation's display id, for events of a conversation. */
+  conversationId?: number;
+}
+
+export interface LaneInput {
+  installationId: string;
+  accountId: number;
+  webhookId?: number;
+  /** What the lane delivers to, for its details in the Temporal UI. */
+  target: string;
+  schedule: RetrySchedule;
+  timeoutMs: number;
+  /** Sends at once; beyond it deliveries wait their turn in arrival order. */
+  concurrency?: number;
+  /** How long a lane with nothing to send stays open before it ends (the next signal starts it again). */
+  idleMs?: number;
+  /** Carried over a continue-as-new: deliveries not yet sent, and the ids seen lately (repeats are dropped). */
+  queued?: LaneDelivery[];
+  recent?: string[];
+}
