@@ -115,7 +115,7 @@ export function registerContactRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", params: accountParams, body: contactCreate, response: contactCreateEnvelope },
+    { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", multipart: true, params: accountParams, body: contactCreate, response: contactCreateEnvelope },
     async (ctx, { body }) => {
       canUseContacts(ctx);
       const { contact, contactInbox } = await createContact(Contact.knex(), ctx.state.account!, body);
@@ -134,7 +134,7 @@ export function registerContactRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
+      { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", multipart: true, params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
       async (ctx, { params, body }) => {
         const contact = await findContact(ctx, params.id);
         const updated = await updateContact(Contact.knex(), ctx.state.account!, contact, body);

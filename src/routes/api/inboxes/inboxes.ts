@@ -80,7 +80,7 @@ export function registerInboxRoutes(router: ApiRouter) {
   });
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create an API or web widget inbox", params: accountParams, body: inboxCreate, response: inboxResponse },
+    { authorize: requireAdministrator, method: "post", path, summary: "Create an API or web widget inbox", multipart: true, params: accountParams, body: inboxCreate, response: inboxResponse },
     async (ctx, { body }) => {
       const { channel: channelInput, ...inboxInput } = body;
       const channelType = CHANNEL_REQUEST_TYPES[channelInput.type];
@@ -102,7 +102,7 @@ export function registerInboxRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update an inbox and its channel settings", params: accountResourceParams, body: inboxUpdate, response: inboxResponse },
+      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update an inbox and its channel settings", multipart: true, params: accountResourceParams, body: inboxUpdate, response: inboxResponse },
       async (ctx, { params, body }) => {
         const inbox = await findAccountInbox(ctx, params.id);
         const { channel: channelInput, ...inboxInput } = body;

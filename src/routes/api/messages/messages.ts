@@ -66,7 +66,7 @@ export function registerMessageRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a message (or private note)", params: conversationMessagesParams, body: messageBody, response: messageResponse },
+    { method: "post", path, summary: "Create a message (or private note)", multipart: true, params: conversationMessagesParams, body: messageBody, response: messageResponse },
     async (ctx, { params, body }) => {
       const conversation = await findConversation(ctx, params.conversation_id);
       const actor = actorOf(ctx);
@@ -81,6 +81,7 @@ export function registerMessageRoutes(router: ApiRouter) {
       method: "patch",
       path: `${path}/:id`,
       summary: "Update a message's delivery status (API inboxes)",
+      multipart: true,
       params: messageParams,
       body: messageStatusBody,
       response: messageResponse,
