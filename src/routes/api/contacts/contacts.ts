@@ -1,3 +1,4 @@
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import type { QueryBuilder } from "objection";
 import { CouldNotProcess, NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
@@ -146,6 +147,7 @@ export function registerContactRoutes(router: ApiRouter) {
   router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a contact with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
     const contact = await findContact(ctx, params.id);
     await Contact.transaction((trx) => contact.destroyWithDependents(trx));
+    await purgeDeletedFilesQuietly(ctx.deps.knex, contact.account_id);
     headOk(ctx);
   });
 

@@ -1,3 +1,4 @@
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import type { Knex } from "knex";
 import { NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
@@ -125,6 +126,7 @@ export function registerInboxRoutes(router: ApiRouter) {
       await inbox.destroyWithDependents(trx);
       await audit(ctx, trx, inbox, "destroy", snapshot(inbox, AUDITED));
     });
+    await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
     headOk(ctx);
   });
 
