@@ -23,6 +23,9 @@ export function s3ClientConfig(options: S3StorageOptions): S3ClientConfig {
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
+    // Checksums only where S3 requires them: many S3-compatible services refuse the SDK's default
+    // streamed (aws-chunked) uploads with trailing checksums.
+    ...(options.endpoint ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" } : {}),
     ...(options.accessKeyId && options.secretAccessKey ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } } : {}),
   };
 }
