@@ -17,6 +17,7 @@ export interface ContactAttributes {
   identifier?: string | null;
   blocked?: boolean;
   avatar_url?: string | null;
+  avatar_key?: string | null;
   additional_attributes?: Record<string, unknown>;
   custom_attributes?: Record<string, unknown>;
 }
@@ -41,6 +42,10 @@ export class Contact extends BaseModel {
   identifier!: string | null;
   blocked!: boolean;
   avatar_url!: string | null;
+  /** The stored avatar image (an uploaded file or the fetched avatar_url), when there is one. */
+  avatar_key!: string | null;
+  /** The avatar_url last fetched (successfully or not). */
+  avatar_fetched_url!: string | null;
   contact_type!: ContactType;
   location!: string | null;
   country_code!: string | null;

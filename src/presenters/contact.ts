@@ -4,6 +4,7 @@ import type { ContactInbox } from "../models/ContactInbox";
 import type { Inbox } from "../models/Inbox";
 import { presentInboxSlim } from "./inbox";
 import { iso, unixSeconds } from "./time";
+import { avatarUrlOf } from "../services/avatars";
 
 export interface ContactInboxWithInbox {
   contactInbox: ContactInbox;
@@ -27,7 +28,7 @@ export function presentContact(contact: Contact, contactInboxes?: ContactInboxWi
     phone_number: contact.phone_number,
     blocked: contact.blocked,
     identifier: contact.identifier,
-    thumbnail: contact.avatar_url ?? "",
+    thumbnail: avatarUrlOf(contact),
     custom_attributes: contact.custom_attributes,
     ...(contact.last_activity_at ? { last_activity_at: unixSeconds(contact.last_activity_at) } : {}),
     ...(contact.created_at ? { created_at: unixSeconds(contact.created_at) } : {}),
@@ -42,14 +43,14 @@ export function contactWebhookData(contact: Contact, account: Pick<Account, "id"
   return {
     account: { id: account.id, name: account.name },
     additional_attributes: contact.additional_attributes,
-    avatar: contact.avatar_url ?? "",
+    avatar: avatarUrlOf(contact),
     custom_attributes: contact.custom_attributes,
     email: contact.email,
     id: contact.id,
     identifier: contact.identifier,
     name: contact.name,
     phone_number: contact.phone_number,
-    thumbnail: contact.avatar_url ?? "",
+    thumbnail: avatarUrlOf(contact),
     blocked: contact.blocked,
   };
 }
@@ -68,7 +69,7 @@ export function contactPushEventData(contact: Contact) {
     identifier: contact.identifier,
     name: contact.name,
     phone_number: contact.phone_number,
-    thumbnail: contact.avatar_url ?? "",
+    thumbnail: avatarUrlOf(contact),
     blocked: contact.blocked,
     last_activity_at: unixSeconds(contact.last_activity_at),
     created_at: unixSeconds(contact.created_at),

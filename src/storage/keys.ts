@@ -28,7 +28,12 @@ export function thumbnailKey(key: string): string {
   return `${key}.thumb.png`;
 }
 
-/** A new key for an avatar of a contact, agent bot or inbox of the account. */
-export function avatarKey(accountId: number, owner: string, extension: string | null): string {
-  return `${accountPrefix(accountId)}avatars/${owner}/${randomUUID()}${safeExtension(extension)}`;
+/** A new, unguessable key for an avatar of a contact, agent bot or inbox (account-less platform bots share one prefix). */
+export function avatarKey(accountId: number | null, owner: string, extension: string | null): string {
+  return `${accountId === null ? "shared/" : accountPrefix(accountId)}avatars/${owner}/${randomUUID()}${safeExtension(extension)}`;
+}
+
+/** Avatars are public (as Chatwoot's are): only keys of this shape are served without a signature. */
+export function isAvatarKey(key: string): boolean {
+  return isSafeKey(key) && /^(accounts\/\d+|shared)\/avatars\/[a-z_]+\/[0-9a-f-]{36}\.(png|jpg|gif|webp)$/.test(key);
 }

@@ -62,7 +62,11 @@ test("request bodies carry the zod schemas that validate them", (t) => {
   t.like(userCreate.properties.password, { minLength: 6, maxLength: 128 });
 
   const platformBot = requestSchema("/platform/api/v1/agent_bots", "post");
-  t.deepEqual(Object.keys(platformBot.properties).sort(), ["account_id", "avatar_url", "description", "name", "outgoing_url"]);
+  t.deepEqual(Object.keys(platformBot.properties).sort(), ["account_id", "avatar", "avatar_url", "description", "name", "outgoing_url"]);
+  // Routes that take files document their multipart body with the same schema; a file is binary.
+  const platformBotOperation = doc.paths["/platform/api/v1/agent_bots"].post;
+  t.deepEqual(platformBotOperation.requestBody.content["multipart/form-data"].schema, platformBotOperation.requestBody.content["application/json"].schema);
+  t.like(platformBot.properties.avatar, { type: "string", format: "binary" });
 
   const accountBot = requestSchema("/api/v1/accounts/{account_id}/agent_bots", "post");
   for (const key of ["name", "description", "outgoing_url", "avatar_url", "bot_type", "bot_config"]) t.truthy(accountBot.properties[key], key);

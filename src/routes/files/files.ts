@@ -1,6 +1,7 @@
 import Router from "@koa/router";
 import { NotFound } from "../../errors";
 import type { AppCustomContext, AppState } from "../../http/context";
+import { avatarContentType } from "../../services/avatars";
 import { fileStorage } from "../../storage";
 import { FILES_PATH, fileUrlSigner } from "../../storage/urls";
 
@@ -15,6 +16,19 @@ const INLINE = /^(image\/(png|jpeg|gif|webp|bmp|heic)|audio\/|video\/|applicatio
  */
 export function filesRouter() {
   const router = new Router<AppState, AppCustomContext>({ prefix: FILES_PATH });
+  // Avatars are public like Chatwoot's: the unguessable key is the URL, and only avatar keys are served this way.
+  router.get("/avatars/*key", async (ctx) => {
+    const key = String(ctx.params.key);
+    const contentType = avatarContentType(key);
+    if (!contentType) throw NotFound();
+    const object = await fileStorage().get(key);
+    if (!object) throw NotFound();
+    ctx.type = contentType;
+    if (object.size !== undefined) ctx.length = object.size;
+    ctx.set("X-Content-Type-Options", "nosniff");
+    ctx.set("Cache-Control", "public, max-age=86400");
+    ctx.body = object.body;
+  });
   router.get("/:token/:filename", async (ctx) => {
     const claims = (await fileUrlSigner(ctx.deps.knex)).verify(ctx.params.token!);
     if (!claims) throw NotFound();

@@ -10,6 +10,8 @@ import { presentAgentBot } from "../../../presenters/agentBot";
 import { auditAgentBot } from "./audit";
 import { agentBotBody, agentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
+import { withUploadedAvatar } from "../../../services/avatars";
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 
 /** As AgentBotPresenter: the token only for the account's own bots, the secret only for administrators. */
 async function present(ctx: AppContext, bot: AgentBot) {
@@ -51,25 +53,31 @@ export function registerAgentBotRoutes(router: ApiRouter) {
 
   router.route(
     { authorize: requireAdministrator, method: "post", path, summary: "Create an agent bot", multipart: true, params: accountParams, body: agentBotBody, response: agentBotResponse },
-    async (ctx, { body }) => {
-      const bot = await AgentBot.transaction(async (trx) => {
-        const { bot: created } = await AgentBot.createWithToken({ ...body, account_id: ctx.state.account!.id }, trx);
-        await auditAgentBot(ctx, trx, undefined, created);
-        return created;
-      });
+    async (ctx, { body: { avatar, ...body } }) => {
+      const accountId = ctx.state.account!.id;
+      const bot = await withUploadedAvatar(accountId, "agent_bot", avatar, (stored) =>
+        AgentBot.transaction(async (trx) => {
+          const { bot: created } = await AgentBot.createWithToken({ ...body, ...stored, account_id: accountId }, trx);
+          await auditAgentBot(ctx, trx, undefined, created);
+          return created;
+        }),
+      );
       ctx.body = await present(ctx, bot);
     },
   );
 
   router.route(
     { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update an agent bot", multipart: true, params: accountResourceParams, body: agentBotBody, response: agentBotResponse },
-    async (ctx, { params, body }) => {
+    async (ctx, { params, body: { avatar, ...body } }) => {
       const bot = await ownBot(ctx, params.id);
-      const updated = await AgentBot.transaction(async (trx) => {
-        const after = await AgentBot.query(trx).patchAndFetchById(bot.id, body);
-        await auditAgentBot(ctx, trx, bot, after);
-        return after;
-      });
+      const updated = await withUploadedAvatar(bot.account_id, "agent_bot", avatar, (stored) =>
+        AgentBot.transaction(async (trx) => {
+          const after = await AgentBot.query(trx).patchAndFetchById(bot.id, { ...body, ...stored });
+          await auditAgentBot(ctx, trx, bot, after);
+          return after;
+        }),
+      );
+      if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
       ctx.body = await present(ctx, updated);
     },
   );

@@ -26,6 +26,7 @@ import {
   contactUpdate,
   removeCustomAttributesBody,
 } from "./schema";
+import { withUploadedAvatar } from "../../../services/avatars";
 
 const PER_PAGE = 15;
 
@@ -117,9 +118,10 @@ export function registerContactRoutes(router: ApiRouter) {
 
   router.route(
     { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", multipart: true, params: accountParams, body: contactCreate, response: contactCreateEnvelope },
-    async (ctx, { body }) => {
+    async (ctx, { body: { avatar, ...body } }) => {
       canUseContacts(ctx);
-      const { contact, contactInbox } = await createContact(Contact.knex(), ctx.state.account!, body);
+      const account = ctx.state.account!;
+      const { contact, contactInbox } = await withUploadedAvatar(account.id, "contact", avatar, (stored) => createContact(Contact.knex(), account, { ...body, ...stored }));
       ctx.body = {
         payload: {
           contact: (await presentContacts([contact]))[0],
@@ -136,9 +138,11 @@ export function registerContactRoutes(router: ApiRouter) {
   for (const method of ["patch", "put"] as const) {
     router.route(
       { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", multipart: true, params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
-      async (ctx, { params, body }) => {
+      async (ctx, { params, body: { avatar, ...body } }) => {
         const contact = await findContact(ctx, params.id);
-        const updated = await updateContact(Contact.knex(), ctx.state.account!, contact, body);
+        const account = ctx.state.account!;
+        const updated = await withUploadedAvatar(account.id, "contact", avatar, (stored) => updateContact(Contact.knex(), account, contact, { ...body, ...stored }));
+        if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, account.id);
         ctx.body = { payload: (await presentContacts([updated]))[0] };
       },
     );

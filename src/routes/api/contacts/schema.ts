@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { uploadedFile } from "../../../http/multipart";
 
 const contactFields = {
   name: z.string().trim().max(255),
@@ -10,6 +11,8 @@ const contactFields = {
   avatar_url: z.string().trim().max(2048).url({ protocol: /^https?$/ }).nullable(),
   additional_attributes: jsonObject(),
   custom_attributes: jsonObject(),
+  /** An image file, in a multipart body. */
+  avatar: uploadedFile(),
 };
 
 export const contactCreate = z
