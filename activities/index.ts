@@ -1,6 +1,7 @@
 import type { AppDeps } from "../src/deps";
 import { createAccountDeletionActivities } from "./accountDeletion";
 import { createAttachmentAnalysisActivities } from "./attachmentAnalysis";
+import { createAvatarFetchActivities } from "./avatarFetch";
 import { createAppointmentActivities } from "./appointment";
 import { createAutomationRuleActivities } from "./automationRule";
 import { createConversationTimerActivities } from "./conversationTimer";
@@ -15,6 +16,7 @@ export function createActivities(deps: AppDeps) {
     ...createAutomationRuleActivities(deps),
     ...createAppointmentActivities(deps),
     ...createAttachmentAnalysisActivities(deps),
+    ...createAvatarFetchActivities(deps),
   };
 }
 

@@ -7,3 +7,4 @@ export { appointmentWorkflow, schedulingSettingsWorkflow } from "./appointment";
 export { expensePayoutWorkflow } from "./expensePayout";
 export { webhookLaneWorkflow } from "./webhookLane";
 export { attachmentAnalysisWorkflow } from "./attachmentAnalysis";
+export { avatarFetchWorkflow } from "./avatarFetch";

@@ -125,3 +125,47 @@ export async function safePost(
     request.end(body);
   });
 }
+
+export interface GetResult {
+  status: number;
+  contentType: string | undefined;
+  body: Buffer;
+}
+
+/** A response body larger than the caller's limit: retrying cannot help. */
+export class ResponseTooLargeError extends Error {
+  readonly name = "ResponseTooLargeError";
+}
+
+/**
+ * GETs a URL that passes assertSafeUrl, connecting only to addresses that pass it too, and reads
+ * the body up to `maxBytes` (more fails with ResponseTooLargeError). Redirects are not followed.
+ */
+export async function safeGet(
+  rawUrl: string,
+  { timeoutMs, maxBytes, allowPrivateNetworks, headers = {} }: { timeoutMs: number; maxBytes: number; allowPrivateNetworks: boolean; headers?: Record<string, string> },
+): Promise<GetResult> {
+  const url = await assertSafeUrl(rawUrl, allowPrivateNetworks);
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise<GetResult>((resolve, reject) => {
+    const request = client.request(url, { method: "GET", headers, lookup: guardedLookup(allowPrivateNetworks) }, (response) => {
+      const declared = Number(response.headers["content-length"]);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        request.destroy(new ResponseTooLargeError(`Response of ${declared} bytes is larger than ${maxBytes}`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let received = 0;
+      response.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > maxBytes) request.destroy(new ResponseTooLargeError(`Response larger than ${maxBytes} bytes`));
+        else chunks.push(chunk);
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, contentType: response.headers["content-type"], body: Buffer.concat(chunks) }));
+      response.on("error", reject);
+    });
+    request.setTimeout(timeoutMs, () => request.destroy(new TimeoutError(`Timed out after ${timeoutMs} ms`)));
+    request.on("error", reject);
+    request.end();
+  });
+}

@@ -7,6 +7,7 @@ import { Inbox } from "../models/Inbox";
 import { contactChangedAttributes, contactWebhookData, type ContactInboxWithInbox } from "../presenters/contact";
 import { validateCustomAttributes } from "./customAttributes";
 import { recordEvent } from "./events";
+import { requestAvatarFetch } from "./avatarFetch";
 
 export interface ContactCreateInput extends ContactAttributes {
   inbox_id?: number;
@@ -49,6 +50,7 @@ export async function writeContactCreate(trx: Knex.Transaction, account: Account
   await Contact.validate(trx, account.id, normalised);
   const contact = await Contact.query(trx).insert({ ...normalised, account_id: account.id }).returning("*");
   await recordEvent(trx, { accountId: account.id, name: "contact_created", payload: { ...contactWebhookData(contact, account), event: "contact_created" } });
+  await requestAvatarFetch(trx, "contact", undefined, contact);
   return contact;
 }
 
@@ -61,6 +63,7 @@ export async function writeContactUpdate(trx: Knex.Transaction, account: Account
   await Contact.validate(trx, account.id, normalised, contact.id);
   const updated = await Contact.query(trx).patchAndFetchById(contact.id, normalised);
   const changedAttributes = contactChangedAttributes(contact, updated);
+  await requestAvatarFetch(trx, "contact", contact, updated);
   if (changedAttributes) {
     await recordEvent(trx, {
       accountId: account.id,

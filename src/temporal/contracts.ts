@@ -138,3 +138,14 @@ export interface LaneInput {
 export function attachmentAnalysisWorkflowId(installationId: string, accountId: number, eventUid: string): string {
   return `attachment-analysis-${installationId}-${accountId}-${eventUid}`;
 }
+
+/** Fetches the image of an avatar_url given to a contact or agent bot (one run per change event). */
+export function avatarFetchWorkflowId(installationId: string, owner: string, ownerId: number, eventUid: string): string {
+  return `avatar-fetch-${installationId}-${owner.replace("_", "-")}-${ownerId}-${eventUid}`;
+}
+
+export interface AvatarFetchInput {
+  owner: "contact" | "agent_bot";
+  id: number;
+  url: string;
+}

@@ -12,6 +12,7 @@ import { agentBotBody, agentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
 import { withUploadedAvatar } from "../../../services/avatars";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
+import { requestAvatarFetch } from "../../../services/avatarFetch";
 
 /** As AgentBotPresenter: the token only for the account's own bots, the secret only for administrators. */
 async function present(ctx: AppContext, bot: AgentBot) {
@@ -59,6 +60,7 @@ export function registerAgentBotRoutes(router: ApiRouter) {
         AgentBot.transaction(async (trx) => {
           const { bot: created } = await AgentBot.createWithToken({ ...body, ...stored, account_id: accountId }, trx);
           await auditAgentBot(ctx, trx, undefined, created);
+          await requestAvatarFetch(trx, "agent_bot", undefined, created);
           return created;
         }),
       );
@@ -74,6 +76,7 @@ export function registerAgentBotRoutes(router: ApiRouter) {
         AgentBot.transaction(async (trx) => {
           const after = await AgentBot.query(trx).patchAndFetchById(bot.id, { ...body, ...stored });
           await auditAgentBot(ctx, trx, bot, after);
+          await requestAvatarFetch(trx, "agent_bot", bot, after);
           return after;
         }),
       );

@@ -12,6 +12,7 @@ import { platformAgentBotBody, platformAgentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
 import { withUploadedAvatar } from "../../../services/avatars";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
+import { requestAvatarFetch } from "../../../services/avatarFetch";
 
 async function present(bot: AgentBot, token?: string) {
   return presentPlatformAgentBot(bot, token ?? (await AccessToken.tokenOf("AgentBot", bot.id)));
@@ -44,6 +45,7 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
           const created = await AgentBot.createWithToken({ ...body, ...stored }, trx);
           await platformApp(ctx).permit("AgentBot", created.bot.id, trx);
           await auditAgentBot(ctx, trx, undefined, created.bot);
+          await requestAvatarFetch(trx, "agent_bot", undefined, created.bot);
           return created;
         }),
       );
@@ -68,6 +70,7 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
         AgentBot.transaction(async (trx) => {
           const after = await AgentBot.query(trx).patchAndFetchById(bot.id, { ...body, ...stored });
           await auditAgentBot(ctx, trx, bot, after);
+          await requestAvatarFetch(trx, "agent_bot", bot, after);
           return after;
         }),
       );
