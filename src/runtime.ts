@@ -5,6 +5,7 @@ import { connectDatabase, migrate } from "./db";
 import { appointmentConsumer } from "./scheduling/appointmentLife";
 import { attachmentAnalysisConsumer } from "./services/attachmentAnalysis";
 import { avatarFetchConsumer } from "./services/avatarFetch";
+import { purgeAllDeletedFiles } from "./services/attachments";
 import { automationConsumer } from "./services/automation/trigger";
 import { AuthCache } from "./services/authCache";
 import { adoptTimers, timerConsumer } from "./services/conversationTimers";
@@ -93,6 +94,9 @@ export async function startWorker(runtime: Runtime, config: Config, temporalAddr
   await relay.start();
   const resumed = await resumeAccountDeletions(runtime.deps);
   if (resumed) console.log(`Resumed deletion of ${resumed} account(s)`);
+  // Files whose rows went while storage was away (their removal stayed queued).
+  const purged = await purgeAllDeletedFiles(runtime.deps.knex);
+  if (purged) console.log(`Removed ${purged} stored file(s) of deleted rows`);
   const adopted = await adoptTimers(runtime.deps);
   if (adopted) console.log(`Re-planned the conversation timers of ${adopted} account(s) under installation ${runtime.deps.temporal.installationId}`);
   return {

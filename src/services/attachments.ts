@@ -227,6 +227,17 @@ export async function purgeDeletedFiles(db: Knex, { accountId, limit = 1000 }: {
   });
 }
 
+/** Every queued removal, of every account (the worker runs it at start); a storage failure is logged and left queued. */
+export async function purgeAllDeletedFiles(db: Knex): Promise<number> {
+  let total = 0;
+  try {
+    for (let batch = await purgeDeletedFiles(db); batch > 0; batch = await purgeDeletedFiles(db)) total += batch;
+  } catch (err) {
+    console.error("Could not remove the stored files of deleted rows (they stay queued):", err);
+  }
+  return total;
+}
+
 /** purgeDeletedFiles after a request's deletion: a storage failure is logged, never the request's failure. */
 export async function purgeDeletedFilesQuietly(db: Knex, accountId: number): Promise<void> {
   try {

@@ -75,6 +75,8 @@ test("agent bots (account and platform) and inboxes take avatar files", async (t
   const patched = await requestForm(h, "PATCH", `/platform/api/v1/agent_bots/${platformBot.body.id}`, [["avatar", { filename: "s2.png", content: await pngOf(20, 20), type: "image/png" }]], h.platformToken);
   t.is(patched.status, 200);
   t.is((await download(platformBot.body.thumbnail)).status, 404);
+  t.is((await h.request("DELETE", `/platform/api/v1/agent_bots/${platformBot.body.id}`, { token: h.platformToken })).status, 200);
+  t.is((await download(patched.body.thumbnail)).status, 404, "a deleted bot's avatar goes with it");
 
   const inbox = await requestForm(h, "POST", `/api/v1/accounts/${account.id}/inboxes`, [["name", "Faces"], ["channel[type]", "api"], ["avatar", { filename: "i.png", content: png, type: "image/png" }]], account.admin.token);
   t.is(inbox.status, 200, JSON.stringify(inbox.body));
@@ -82,4 +84,7 @@ test("agent bots (account and platform) and inboxes take avatar files", async (t
   const renamed = await requestForm(h, "PATCH", `/api/v1/accounts/${account.id}/inboxes/${inbox.body.id}`, [["name", "Still faces"]], account.admin.token);
   t.is(renamed.body.avatar_url, inbox.body.avatar_url);
   t.true((await download(renamed.body.avatar_url)).bytes.equals(png));
+
+  t.is((await h.request("DELETE", `/api/v1/accounts/${account.id}/agent_bots/${bot.body.id}`, { token: account.admin.token })).status, 200);
+  t.is((await download(bot.body.thumbnail)).status, 404);
 });

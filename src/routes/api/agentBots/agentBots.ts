@@ -93,6 +93,7 @@ export function registerAgentBotRoutes(router: ApiRouter) {
         await bot.destroy(trx);
         await auditAgentBot(ctx, trx, bot, undefined);
       });
+      await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
       headOk(ctx);
     },
   );

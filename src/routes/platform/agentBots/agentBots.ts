@@ -87,6 +87,7 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
         await bot.destroy(trx);
         await auditAgentBot(ctx, trx, bot, undefined);
       });
+      await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
       headOk(ctx);
     },
   );
