@@ -31,6 +31,7 @@ const listFields = {
 };
 
 export const contactListQuery = z.object(listFields);
+export const contactFilterQuery = z.object(listFields);
 export const contactSearchQuery = z.object({ ...listFields, q: z.string().optional() });
 
 const contactInbox = z.object({
