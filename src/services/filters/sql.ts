@@ -95,7 +95,7 @@ class ConditionBuilder {
     if (operator === "is_present") return at("NULLIF(({x})::text, '') IS NOT NULL");
     if (operator === "is_not_present") return at("NULLIF(({x})::text, '') IS NULL");
 
-    let values = valuesOf(condition);
+    const values = valuesOf(condition);
     switch (spec.kind) {
       case "text": {
         let texts = values.map(String);
