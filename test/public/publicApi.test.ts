@@ -304,3 +304,25 @@ test("messages: the list leaves out private notes and activities and pages with 
   t.is(events.length, 1);
   t.is(events[0].payload.id, select.id);
 });
+
+test("update with another contact's email or phone merges into that contact, as ContactIdentifyAction does", async (t) => {
+  const w = await world();
+  const { contact: known } = await ok(
+    h.request("POST", `/api/v1/accounts/${w.account.id}/contacts`, { token: w.account.admin.token, body: { name: "Known", email: "known@example.com" } }),
+    "known contact",
+  ).then((body) => body.payload);
+  const visitor = await publicContact(w, { name: "Visitor" });
+  const merged = await h.request("PATCH", `${w.base}/contacts/${visitor.source_id}`, { body: { name: "Known Person", email: "KNOWN@example.com" } });
+  t.is(merged.status, 200);
+  t.like(merged.body, { id: known.id, name: "Known Person", email: "known@example.com" });
+  t.is(await h.knex("contacts").where({ id: visitor.id }).first(), undefined, "the visitor was merged away");
+  const shown = await ok(h.request("GET", `${w.base}/contacts/${visitor.source_id}`), "show");
+  t.is(shown.id, known.id, "the source_id now names the known contact");
+
+  // A phone owned by a contact with another email is not taken, and nothing is merged.
+  const other = await publicContact(w, { name: "Other", email: "other@example.com", phone_number: "+14155550123" });
+  const kept = await h.request("PATCH", `${w.base}/contacts/${visitor.source_id}`, { body: { email: "known@example.com", phone_number: "+14155550123" } });
+  t.is(kept.status, 200);
+  t.like(kept.body, { id: known.id, phone_number: null });
+  t.truthy(await h.knex("contacts").where({ id: other.id }).first());
+});

@@ -3,7 +3,8 @@ import type { ApiRouter } from "../../http/router";
 import { uuid } from "../../lib/tokens";
 import { Contact } from "../../models/Contact";
 import { contactRecord, publicContact } from "../../presenters/publicApi";
-import { findOrCreateInboxContact, updateContact } from "../../services/contacts";
+import { identifyContact } from "../../services/contactMerge";
+import { findOrCreateInboxContact } from "../../services/contacts";
 import { findPublicContactInbox, processHmac } from "../../services/publicApi";
 import { contactParams, contactRecordResponse, identityQuery, inboxParams, publicContactCreate, publicContactResponse, publicContactUpdate } from "./schema";
 
@@ -35,14 +36,14 @@ export function registerPublicContactRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: one, summary: "Update the contact of a source_id; custom attributes merge", params: contactParams, body: publicContactUpdate, response: contactRecordResponse },
+      { method, path: one, summary: "Update the contact of a source_id (merged into the contact that has its new email or phone); custom attributes merge", params: contactParams, body: publicContactUpdate, response: contactRecordResponse },
       async (ctx, { params, body }) => {
         const scope = scopeOf(ctx);
         const contactInbox = (await processHmac(ctx.deps.knex, scope, await findPublicContactInbox(ctx.deps.knex, scope, params.contact_identifier), body))!;
         // Chatwoot leaves the identifier alone here: only a verified widget session may set it.
         const { identifier: _identifier, identifier_hash: _hash, ...attributes } = body;
         const contact = await Contact.query(ctx.deps.knex).findById(contactInbox.contact_id).throwIfNotFound();
-        ctx.body = contactRecord(await updateContact(ctx.deps.knex, scope.account, contact, attributes));
+        ctx.body = contactRecord(await identifyContact(ctx.deps.knex, scope.account, contact, attributes));
       },
     );
   }
