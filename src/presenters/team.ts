@@ -1,3 +1,4 @@
+import { iso } from "./time";
 import type { Team } from "../models/Team";
 
 /**
@@ -12,5 +13,18 @@ export function presentTeam(team: Team, callerTeamIds: ReadonlySet<number>) {
     allow_auto_assign: team.allow_auto_assign,
     account_id: team.account_id,
     is_member: callerTeamIds.has(team.id),
+  };
+}
+
+/** The team row as Rails' as_json renders a record (the assignments endpoint's `render json: @team`). */
+export function teamRecord(team: Team) {
+  return {
+    id: team.id,
+    name: team.name,
+    description: team.description,
+    allow_auto_assign: team.allow_auto_assign,
+    account_id: team.account_id,
+    created_at: iso(team.created_at),
+    updated_at: iso(team.updated_at),
   };
 }
