@@ -12,6 +12,8 @@ import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDe
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
 import { registerAutomationRuleRoutes } from "./api/automationRules/automationRules";
 import { registerCustomFilterRoutes } from "./api/customFilters/customFilters";
+import { registerTeamRoutes } from "./api/teams/teams";
+import { registerTeamMemberRoutes } from "./api/teams/teamMembers";
 import { registerPlatformAccountRoutes } from "./platform/accounts/accounts";
 import { registerPlatformAccountUserRoutes } from "./platform/accountUsers/accountUsers";
 import { registerPlatformAgentBotRoutes } from "./platform/agentBots/agentBots";
@@ -51,5 +53,7 @@ export function accountScopedRouter(): ApiRouter {
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);
   registerCustomFilterRoutes(router);
+  registerTeamRoutes(router);
+  registerTeamMemberRoutes(router);
   return router;
 }

@@ -60,6 +60,8 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("webhooks"),
   ownedRows("messages"),
   ownedRows("conversations"),
+  ownedRows("team_members"),
+  ownedRows("teams"),
   ownedRows("notes"),
   ownedRows("contact_inboxes"),
   ownedRows("contacts"),

@@ -86,6 +86,8 @@ export interface RecordChange<T extends { id: number }> {
   before?: T;
   /** Absent for a destroy. */
   after?: T;
+  /** The record the entry is associated with (the audited gem's associated_with), e.g. the account. */
+  associated?: { type: string; id: number };
 }
 
 /**
@@ -101,5 +103,13 @@ export async function auditChange<T extends { id: number }>(db: Knex, actor: Aud
       ? ["destroy", snapshot(before, keys)]
       : ["update", diff(before, after, keys)];
   if (action === "update" && Object.keys(changes).length === 0) return;
-  await recordAudit(db, actor, { accountId: change.accountId, auditableType: change.auditableType, auditableId: record.id, action, changes });
+  await recordAudit(db, actor, {
+    accountId: change.accountId,
+    auditableType: change.auditableType,
+    auditableId: record.id,
+    action,
+    changes,
+    associatedType: change.associated?.type,
+    associatedId: change.associated?.id,
+  });
 }

@@ -178,7 +178,7 @@ test("a failing action is recorded and the next one still runs; unsupported ones
     conditions: [condition("status", "equal_to", ["open"])],
     actions: [
       { action_name: "change_priority", action_params: ["not-a-priority"] },
-      { action_name: "assign_team", action_params: [1] },
+      { action_name: "send_attachment", action_params: [1] },
       { action_name: "add_label", action_params: ["after-failure"] },
     ],
   });
@@ -186,7 +186,7 @@ test("a failing action is recorded and the next one still runs; unsupported ones
   const run = await runOf(await eventOf(account, conversation.id, "conversation_created"), created.id);
   t.true(run.matched);
   const actions = run.matched ? run.actions : [];
-  t.deepEqual(actions.map((a) => [a.action, a.status]), [["change_priority", "failed"], ["assign_team", "skipped"], ["add_label", "done"]]);
+  t.deepEqual(actions.map((a) => [a.action, a.status]), [["change_priority", "failed"], ["send_attachment", "skipped"], ["add_label", "done"]]);
   t.regex(actions[0]!.detail!, /unknown priority/);
   t.deepEqual((await conversationRow(account, conversation.id)).labels, ["after-failure"]);
 });
