@@ -2,6 +2,7 @@ import { ApiRouter } from "../http/router";
 import { accountScope } from "../middlewares/accountScope";
 import { authenticateApplication, authenticatePlatform } from "../middlewares/authentication";
 import { registerAccountRoutes } from "./api/accounts/accounts";
+import { registerProfileRoutes } from "./api/profile/profile";
 import { registerAgentBotRoutes } from "./api/agentBots/agentBots";
 import { registerWebhookRoutes } from "./api/webhooks/webhooks";
 import { registerInboxRoutes } from "./api/inboxes/inboxes";
@@ -31,6 +32,7 @@ export function platformRouter(): ApiRouter {
 export function accountRouter(): ApiRouter {
   const router = new ApiRouter("/api/v1", { tag: "Account", security: ["userApiKey"], middleware: [authenticateApplication("user")] });
   registerAccountRoutes(router);
+  registerProfileRoutes(router);
   return router;
 }
 

@@ -101,3 +101,18 @@ test("it lists the reports v2 and saved filter routes", (t) => {
   const filter = requestSchema("/api/v1/accounts/{account_id}/custom_filters", "post");
   t.truthy(filter, "the saved filter body is documented");
 });
+
+test("it lists the profile, agents, labels, canned responses and platform user routes", (t) => {
+  const expected: Record<string, string[]> = {
+    "/api": ["get"],
+    "/api/v1/profile": ["get", "put", "patch"],
+    "/api/v1/profile/availability": ["post"],
+    "/api/v1/profile/auto_offline": ["post"],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
+  }
+  t.deepEqual(doc.paths["/api"].get.security, [], "GET /api needs no token");
+  const profile = requestSchema("/api/v1/profile", "put");
+  t.truthy(profile, "the profile body is documented");
+});
