@@ -3,6 +3,7 @@ import { accountScope } from "../middlewares/accountScope";
 import { authenticateApplication, authenticatePlatform } from "../middlewares/authentication";
 import { registerAccountRoutes } from "./api/accounts/accounts";
 import { registerProfileRoutes } from "./api/profile/profile";
+import { registerAgentRoutes } from "./api/agents/agents";
 import { registerAgentBotRoutes } from "./api/agentBots/agentBots";
 import { registerWebhookRoutes } from "./api/webhooks/webhooks";
 import { registerInboxRoutes } from "./api/inboxes/inboxes";
@@ -53,5 +54,6 @@ export function accountScopedRouter(): ApiRouter {
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);
   registerCustomFilterRoutes(router);
+  registerAgentRoutes(router);
   return router;
 }

@@ -108,6 +108,8 @@ test("it lists the profile, agents, labels, canned responses and platform user r
     "/api/v1/profile": ["get", "put", "patch"],
     "/api/v1/profile/availability": ["post"],
     "/api/v1/profile/auto_offline": ["post"],
+    "/api/v1/accounts/{account_id}/agents": ["get", "post"],
+    "/api/v1/accounts/{account_id}/agents/{id}": ["patch", "put", "delete"],
   };
   for (const [path, methods] of Object.entries(expected)) {
     for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
