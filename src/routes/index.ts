@@ -4,6 +4,7 @@ import { authenticateApplication, authenticatePlatform } from "../middlewares/au
 import { registerAccountRoutes } from "./api/accounts/accounts";
 import { registerProfileRoutes } from "./api/profile/profile";
 import { registerAgentRoutes } from "./api/agents/agents";
+import { registerContactLabelRoutes, registerLabelRoutes } from "./api/labels/labels";
 import { registerAgentBotRoutes } from "./api/agentBots/agentBots";
 import { registerWebhookRoutes } from "./api/webhooks/webhooks";
 import { registerInboxRoutes } from "./api/inboxes/inboxes";
@@ -55,5 +56,7 @@ export function accountScopedRouter(): ApiRouter {
   registerAutomationRuleRoutes(router);
   registerCustomFilterRoutes(router);
   registerAgentRoutes(router);
+  registerLabelRoutes(router);
+  registerContactLabelRoutes(router);
   return router;
 }
