@@ -5,6 +5,7 @@ import { registerAccountRoutes } from "./api/accounts/accounts";
 import { registerProfileRoutes } from "./api/profile/profile";
 import { registerAgentRoutes } from "./api/agents/agents";
 import { registerContactLabelRoutes, registerLabelRoutes } from "./api/labels/labels";
+import { registerCannedResponseRoutes } from "./api/cannedResponses/cannedResponses";
 import { registerAgentBotRoutes } from "./api/agentBots/agentBots";
 import { registerWebhookRoutes } from "./api/webhooks/webhooks";
 import { registerInboxRoutes } from "./api/inboxes/inboxes";
@@ -58,5 +59,6 @@ export function accountScopedRouter(): ApiRouter {
   registerAgentRoutes(router);
   registerLabelRoutes(router);
   registerContactLabelRoutes(router);
+  registerCannedResponseRoutes(router);
   return router;
 }
