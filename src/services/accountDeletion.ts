@@ -72,6 +72,8 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("channel_web_widgets"),
   ownedRows("automation_rules"),
   ownedRows("custom_filters"),
+  ownedRows("labels"),
+  ownedRows("canned_responses"),
   ownedRows("custom_attribute_definitions"),
   ownedRows("audit_logs"),
   rowsOfAccountBots("access_tokens", "owner_type", "owner_id"),
