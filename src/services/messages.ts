@@ -294,6 +294,11 @@ export async function deleteMessage(db: Knex, message: Message): Promise<Message
   return updateMessage(db, message, { content: DELETED_CONTENT, content_type: "text", content_attributes: { deleted: true } });
 }
 
+/** The public API's message update: a contact's answers to a form or a choice, kept as content_attributes.submitted_values. */
+export async function submitMessageValues(db: Knex, message: Message, submittedValues: Record<string, unknown>[]): Promise<Message> {
+  return updateMessage(db, message, { content_attributes: { ...message.content_attributes, submitted_values: submittedValues } });
+}
+
 async function updateMessage(db: Knex, message: Message, patch: Partial<Message>): Promise<Message> {
   const changed = Object.entries(patch).some(([key, value]) => JSON.stringify(value) !== JSON.stringify(message[key as keyof Message]));
   if (!changed) return message;

@@ -12,6 +12,8 @@ import { canSeeInbox } from "../../../policies/inboxes";
 import { presentContact } from "../../../presenters/contact";
 import { inboxRecord, presentInbox } from "../../../presenters/inbox";
 import { createContact, removeCustomAttributes, updateContact } from "../../../services/contacts";
+import { filterCondition } from "../../../services/filters/sql";
+import { filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import {
   contactableInboxesEnvelope,
@@ -19,6 +21,7 @@ import {
   contactCreateEnvelope,
   contactEnvelope,
   contactListEnvelope,
+  contactFilterQuery,
   contactListQuery,
   contactSearchEnvelope,
   contactSearchQuery,
@@ -129,6 +132,28 @@ export function registerContactRoutes(router: ApiRouter) {
         meta: { count: contacts.length, current_page: query.page ?? 1, has_more: rows.length > PER_PAGE },
         payload: await presentContacts(contacts, query.include_contact_inboxes !== "false"),
       };
+    },
+  );
+
+  router.route(
+    {
+      method: "post",
+      path: `${path}/filter`,
+      summary: "Contacts matching Chatwoot's filter payload, 15 a page",
+      params: accountParams,
+      query: contactFilterQuery,
+      body: filterRequest,
+      response: contactListEnvelope,
+    },
+    async (ctx, { query, body }) => {
+      canUseContacts(ctx);
+      const accountId = ctx.state.account!.id;
+      const where = await filterCondition(ctx.deps.knex, accountId, "contact", body.payload);
+      const matches = Contact.query().where("contacts.account_id", accountId).whereRaw(where.sql, where.bindings as never);
+      const count = await matches.clone().resultSize();
+      const currentPage = query.page ?? body.page ?? 1;
+      const contacts = await ordered(matches, query.sort).limit(PER_PAGE).offset((Number(currentPage) - 1) * PER_PAGE);
+      ctx.body = { meta: { count, current_page: currentPage }, payload: await presentContacts(contacts, query.include_contact_inboxes !== "false") };
     },
   );
 
