@@ -1,3 +1,4 @@
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import type { QueryBuilder } from "objection";
 import { CouldNotProcess, NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
@@ -158,7 +159,7 @@ export function registerContactRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", params: accountParams, body: contactCreate, response: contactCreateEnvelope },
+    { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", multipart: true, params: accountParams, body: contactCreate, response: contactCreateEnvelope },
     async (ctx, { body }) => {
       canUseContacts(ctx);
       const { contact, contactInbox } = await createContact(Contact.knex(), ctx.state.account!, body);
@@ -177,7 +178,7 @@ export function registerContactRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
+      { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", multipart: true, params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
       async (ctx, { params, body }) => {
         const contact = await findContact(ctx, params.id);
         const updated = await updateContact(Contact.knex(), ctx.state.account!, contact, body);
@@ -189,6 +190,7 @@ export function registerContactRoutes(router: ApiRouter) {
   router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a contact with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
     const contact = await findContact(ctx, params.id);
     await Contact.transaction((trx) => contact.destroyWithDependents(trx));
+    await purgeDeletedFilesQuietly(ctx.deps.knex, contact.account_id);
     headOk(ctx);
   });
 

@@ -54,7 +54,7 @@ export const conversationCreate = z
     assignee_id: id().nullable().optional(),
     team_id: id().nullable().optional(),
     snoozed_until: timeInput.optional(),
-    message: messageBody.optional(),
+    message: messageBody.omit({ attachments: true }).optional(),
   })
   .openapi("ConversationCreate");
 
