@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { CouldNotProcess } from "../errors";
+import { jsonEqual } from "../lib/jsonEqual";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
@@ -295,7 +296,7 @@ export async function deleteMessage(db: Knex, message: Message): Promise<Message
 }
 
 async function updateMessage(db: Knex, message: Message, patch: Partial<Message>): Promise<Message> {
-  const changed = Object.entries(patch).some(([key, value]) => JSON.stringify(value) !== JSON.stringify(message[key as keyof Message]));
+  const changed = Object.entries(patch).some(([key, value]) => !jsonEqual(value, message[key as keyof Message]));
   if (!changed) return message;
   return inUnit(db, async (unit) => {
     const updated = await Message.query(unit.trx).patchAndFetchById(message.id, patch);
