@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { CouldNotProcess } from "../errors";
+import { jsonEqual } from "../lib/jsonEqual";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
@@ -308,7 +309,7 @@ export async function deleteMessage(db: Knex, message: Message): Promise<Message
 }
 
 const changed = (message: Message, patch: Partial<Message>) =>
-  Object.entries(patch).some(([key, value]) => JSON.stringify(value) !== JSON.stringify(message[key as keyof Message]));
+  Object.entries(patch).some(([key, value]) => !jsonEqual(value, message[key as keyof Message]));
 
 async function patchMessage(unit: Unit, message: Message, patch: Partial<Message>): Promise<Message> {
   const updated = await Message.query(unit.trx).patchAndFetchById(message.id, patch);
