@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { QueryBuilder } from "objection";
+import type { AttachmentData } from "../services/attachments";
 import { BaseModel } from "./BaseModel";
 
 /** Chatwoot's integer codes are the index; requests use the names, most responses the integers. */
@@ -55,6 +56,8 @@ export class Message extends BaseModel {
   additional_attributes!: Record<string, unknown>;
   processed_message_content!: string | null;
   sentiment!: Record<string, unknown>;
+  /** The attachments as payloads show them, once loaded (services/attachments.ts#loadAttachments); never a column. */
+  declare attachments?: AttachmentData[];
 
   get messageTypeName(): MessageTypeName {
     return MESSAGE_TYPES[this.message_type]!;

@@ -6,6 +6,7 @@ import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
 import { Conversation } from "../../../models/Conversation";
 import { Inbox } from "../../../models/Inbox";
+import { Team, TeamMember } from "../../../models/Team";
 import { accessibleInboxIds, canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
 import { presentConversation } from "../../../presenters/conversation";
 import { iso } from "../../../presenters/time";
@@ -35,7 +36,11 @@ import {
 const PER_PAGE = 25;
 
 export async function presentConversations(ctx: AppContext, conversations: Conversation[]) {
-  return (await loadConversationGraphs(ctx.deps.knex, conversations)).map(presentConversation);
+  const [graphs, callerTeamIds] = await Promise.all([
+    loadConversationGraphs(ctx.deps.knex, conversations),
+    TeamMember.teamIdsOf(ctx.state.account!.id, ctx.state.membership?.user_id ?? 0),
+  ]);
+  return graphs.map((graph) => presentConversation(graph, callerTeamIds));
 }
 
 async function present(ctx: AppContext, conversation: Conversation) {
@@ -53,8 +58,11 @@ const userIdOf = (ctx: AppContext) => ctx.state.membership?.user_id ?? 0;
 async function finder(ctx: AppContext, query: ConversationListQuery) {
   const inboxIds = await accessibleInboxIds(ctx);
   const scoped = query.inbox_id === undefined ? inboxIds : inboxIds.filter((inboxId) => inboxId === query.inbox_id);
+  // current_account.teams.find: a team that is not the account's is not found.
+  if (query.team_id !== undefined && !(await Team.findInAccount(ctx.state.account!.id, query.team_id))) throw NotFound();
   const base = () => {
     const q = Conversation.ofAccount(ctx.state.account!.id).whereIn("inbox_id", scoped);
+    if (query.team_id !== undefined) q.where("team_id", query.team_id);
     if (query.status !== "all") q.where("status", query.status);
     if (query.labels?.length) q.whereRaw("labels && ?::text[]", [query.labels]);
     return q;
@@ -212,6 +220,7 @@ export function registerConversationRoutes(router: ApiRouter) {
           contactInbox,
           status: body.status,
           assigneeId: body.assignee_id,
+          teamId: body.team_id,
           snoozedUntil: body.snoozed_until,
           additionalAttributes: body.additional_attributes,
           customAttributes: body.custom_attributes,
