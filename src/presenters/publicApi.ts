@@ -53,6 +53,7 @@ export function publicMessage(message: Message, conversation: Pick<Conversation,
     content_attributes: message.content_attributes,
     created_at: unixSeconds(message.created_at),
     conversation_id: conversation.display_id,
+    ...(message.attachments?.length ? { attachments: message.attachments } : {}),
     ...(sender ? { sender: senderPushEventData(sender, inbox) } : {}),
   };
 }

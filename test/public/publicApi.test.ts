@@ -1,14 +1,19 @@
 import { createHmac } from "node:crypto";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import test from "ava";
 import { createInbox, defineAttribute } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
 import { ok, startHarness, type Harness } from "../support/harness";
+import { pngOf, requestForm } from "../support/forms";
 import { Receiver } from "../support/receiver";
 
 process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
 
 let h: Harness;
 test.before(async () => {
+  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "public-storage-"));
   h = await startHarness({ relay: true });
 });
 test.after.always(async () => {
@@ -325,4 +330,26 @@ test("update with another contact's email or phone merges into that contact, as 
   t.is(kept.status, 200);
   t.like(kept.body, { id: known.id, phone_number: null });
   t.truthy(await h.knex("contacts").where({ id: other.id }).first());
+});
+
+test("a contact's message may carry files as a multipart body: attachments in Chatwoot's shape, also in the list and the webhook payload", async (t) => {
+  const w = await world();
+  const contact = await publicContact(w);
+  const conversation = await publicConversation(w, contact.source_id);
+  const base = `${w.base}/contacts/${contact.source_id}/conversations/${conversation.id}/messages`;
+  const png = await pngOf(8, 6);
+  const created = await requestForm(h, "POST", base, [["attachments[]", { filename: "photo.png", content: png, type: "image/png" }]]);
+  t.is(created.status, 200);
+  t.like(created.body, { content: null, message_type: 0, conversation_id: conversation.id, sender: { id: contact.id } });
+  t.is(created.body.attachments.length, 1);
+  t.like(created.body.attachments[0], { message_id: created.body.id, file_type: "image", extension: "png", file_size: png.length, account_id: w.account.id });
+  const listed = await ok(h.request("GET", base), "list");
+  t.deepEqual(listed[0].attachments, created.body.attachments);
+  const event = await h.knex("events").where({ account_id: w.account.id, name: "message_created" }).first();
+  t.is(event.payload.attachments.length, 1);
+
+  const form = await requestForm(h, "POST", base, [["content", "plain form field"]]);
+  t.is(form.status, 200);
+  t.false("attachments" in form.body);
+  t.is(form.body.content, "plain form field");
 });

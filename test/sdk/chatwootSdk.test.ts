@@ -2,19 +2,23 @@ import ChatwootClient, { ApiError } from "@figuro/chatwoot-sdk";
 import type { ContactsApi } from "@figuro/chatwoot-sdk/dist/services/client/Contacts";
 import type { ConversationsApi } from "@figuro/chatwoot-sdk/dist/services/client/Conversations";
 import type { MessagesApi } from "@figuro/chatwoot-sdk/dist/services/client/Messages";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import test from "ava";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
+import { pngOf } from "../support/forms";
 import { startHarness, type Harness } from "../support/harness";
 
 /**
  * @figuro/chatwoot-sdk (the client Evolution API and WAHA build on), driven unchanged against the
- * real API. Its account-level messages.create and messages.update post multipart bodies, which
- * this file leaves to the multipart work; the public client's messages post JSON and are driven here.
+ * real API: its account-level messages post multipart bodies, its public client's JSON.
  */
 
 let h: Harness;
 test.before(async () => {
+  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "sdk-storage-"));
   h = await startHarness();
 });
 test.after.always(async () => {
@@ -140,4 +144,51 @@ test("public client API through the SDK: contact, conversation, messages", async
   // The agent sees the contact's message in the account API.
   const agentView: any = await sdkFor(account.admin.token).conversations.get({ accountId: account.id, conversationId: conversation.id });
   t.is(agentView.messages[0].content, "Oi, tudo bem?");
+});
+
+test("messages through the SDK: create as multipart with and without an attachment, update a status", async (t) => {
+  const account = await createAccount(h);
+  const inbox = await apiInbox(account);
+  const sdk = sdkFor(account.admin.token);
+  const accountId = account.id;
+  const created: any = await sdk.contacts.create({ accountId, data: { inbox_id: inbox.id, name: "Cai" } });
+  const conversation: any = await sdk.conversations.create({
+    accountId,
+    data: { source_id: created.payload.contact_inbox.source_id, inbox_id: String(inbox.id) } as never,
+  });
+  const conversationId = conversation.id as number;
+
+  const text: any = await sdk.messages.create({ accountId, conversationId, data: { content: "Olá!", message_type: "outgoing", private: false } });
+  t.like(text, { content: "Olá!", message_type: 1, private: false, conversation_id: conversationId });
+  t.false("attachments" in text);
+
+  const incoming: any = await sdk.messages.create({ accountId, conversationId, data: { content: "from the customer", message_type: "incoming" } });
+  t.like(incoming, { message_type: 0, sender: { id: created.payload.contact.id, type: "contact" } });
+
+  const png = await pngOf(4, 4);
+  const withFile: any = await sdk.messages.create({
+    accountId,
+    conversationId,
+    data: { content: "a photo", attachments: [{ content: png.toString("base64"), encoding: "base64", filename: "photo.png" }] } as never,
+  });
+  t.is(withFile.content, "a photo");
+  t.is(withFile.attachments.length, 1);
+  t.like(withFile.attachments[0], { message_id: withFile.id, file_type: "image", extension: "png", file_size: png.length });
+
+  const onlyFile: any = await sdk.messages.create({
+    accountId,
+    conversationId,
+    data: { attachments: [{ content: "hello file", encoding: "utf8", filename: "note.txt" }] } as never,
+  });
+  t.is(onlyFile.content, null);
+  t.like(onlyFile.attachments[0], { file_type: "file", extension: "txt", file_size: 10 });
+
+  const delivered: any = await sdk.messages.update({ accountId, conversationId, messageId: text.id, data: { status: "delivered" } as never });
+  t.like(delivered, { id: text.id, status: "delivered" });
+
+  const list: any = await sdk.messages.list({ accountId, conversationId });
+  t.deepEqual(
+    list.payload.filter((m: { message_type: number }) => m.message_type !== 2).map((m: { id: number }) => m.id),
+    [text.id, incoming.id, withFile.id, onlyFile.id],
+  );
 });

@@ -5,6 +5,7 @@ import type { ApiRouter } from "../../http/router";
 import type { Conversation } from "../../models/Conversation";
 import { Message } from "../../models/Message";
 import { publicMessage } from "../../presenters/publicApi";
+import { MAX_ATTACHMENTS_PER_MESSAGE, maxUploadBytes, withStagedAttachments } from "../../services/attachments";
 import { createMessage, loadSenders, submitMessageValues } from "../../services/messages";
 import { findPublicContactInbox, findPublicConversation } from "../../services/publicApi";
 import { conversationParams, messageParams, publicMessageCreate, publicMessageResponse, publicMessagesQuery, publicMessageUpdate } from "./schema";
@@ -32,18 +33,28 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "The contact writes a message (incoming)", params: conversationParams, body: publicMessageCreate, response: publicMessageResponse },
+    {
+      method: "post",
+      path,
+      summary: "The contact writes a message (incoming), with files as `attachments[]` of a multipart body",
+      multipart: { maxFileBytes: maxUploadBytes(), maxFiles: MAX_ATTACHMENTS_PER_MESSAGE },
+      params: conversationParams,
+      body: publicMessageCreate,
+      response: publicMessageResponse,
+    },
     async (ctx, { params, body }) => {
       const { contactInbox, conversation } = await scope(ctx, params);
       const sender = { type: "Contact" as const, id: contactInbox.contact_id };
-      const { message, sender: loaded, graph } = await createMessage(ctx.deps.knex, conversation, { content: body.content, message_type: "incoming" }, sender, null);
+      const { message, sender: loaded, graph } = await withStagedAttachments(conversation.account_id, ctx.state.apiInbox!.inbox.channel_type, body.attachments ?? [], (attachments) =>
+        createMessage(ctx.deps.knex, conversation, { content: body.content, message_type: "incoming", attachments }, sender, null),
+      );
       ctx.body = publicMessage(message, graph.conversation, loaded, graph.inbox);
     },
   );
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:message_id`, summary: "Submit the contact's answers to a form or choice message", params: messageParams, body: publicMessageUpdate, response: publicMessageResponse },
+      { method, path: `${path}/:message_id`, summary: "Submit the contact's answers to a form or choice message", multipart: true, params: messageParams, body: publicMessageUpdate, response: publicMessageResponse },
       async (ctx, { params, body }) => {
         const { conversation } = await scope(ctx, params);
         const message = await Message.findInConversation(conversation.id, params.message_id, ctx.deps.knex);

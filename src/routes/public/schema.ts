@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uploadedFile } from "../../http/multipart";
 import { id, jsonObject } from "../../http/schemas";
 
 const identifier = z.string().min(1).max(255);
@@ -29,7 +30,12 @@ export const publicConversationCreate = z.object({ custom_attributes: jsonObject
 export const publicTypingBody = z.object({ typing_status: z.string().optional() }).openapi("PublicTyping");
 
 export const publicMessageCreate = z
-  .object({ content: z.string().nullable().optional(), echo_id: z.string().max(255).optional() })
+  .object({
+    content: z.string().nullable().optional(),
+    echo_id: z.string().max(255).optional(),
+    /** Files, sent as `attachments[]` parts of a multipart body. */
+    attachments: z.array(uploadedFile()).optional(),
+  })
   .openapi("PublicMessageCreate");
 export const publicMessageUpdate = z
   .object({ submitted_values: z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() })).optional() })
@@ -51,6 +57,7 @@ export const publicMessageResponse = z
     content_attributes: jsonObject(),
     created_at: z.number(),
     conversation_id: z.number(),
+    attachments: z.array(jsonObject()).optional(),
     sender: jsonObject().optional(),
   })
   .openapi("PublicMessage");
