@@ -47,6 +47,8 @@ async function contactWorld(): Promise<ContactWorld> {
     custom_attributes: { score: 12, renewal: "2020-06-01" },
   });
   const cy = await createContact(h, account, { name: "cy" });
+  await ok(h.request("POST", `/api/v1/accounts/${account.id}/labels`, { token: account.admin.token, body: { title: "vip" } }), "label");
+  await ok(h.request("POST", `/api/v1/accounts/${account.id}/contacts/${bob.contact.id}/labels`, { token: account.admin.token, body: { labels: ["vip"] } }), "contact label");
   return { account, ids: { ann: ann.contact.id, bob: bob.contact.id, cy: cy.contact.id } };
 }
 
@@ -75,6 +77,8 @@ test("contacts/filter: standard, additional and custom attributes with each oper
     ["blocked equal_to 'false'", [cond("blocked", "equal_to", ["false"])], ["ann", "cy"]],
     ["created_at is_greater_than", [cond("created_at", "is_greater_than", ["2000-01-01"])], ["ann", "bob", "cy"]],
     ["created_at days_before", [cond("created_at", "days_before", [3])], []],
+    ["labels equal_to", [cond("labels", "equal_to", ["vip"])], ["bob"]],
+    ["labels is_not_present", [cond("labels", "is_not_present")], ["ann", "cy"]],
     ["custom text equal_to", [cond("plan", "equal_to", ["pro"])], ["ann"]],
     ["custom text is_not_present", [cond("plan", "is_not_present")], ["bob", "cy"]],
     ["custom number is_greater_than", [cond("score", "is_greater_than", ["10"])], ["bob"]],
@@ -114,7 +118,7 @@ test("contacts/filter answers the list's shape and pages 15 at a time", async (t
 test("contacts/filter: unknown attributes, operators, query operators and missing values answer 422 with Chatwoot's messages", async (t) => {
   const w = await contactWorld();
   await defineAttribute(h, w.account, "conversation_attribute", "order_ref");
-  const keys = "email,name,phone_number,identifier,country_code,city,company_name,blocked,created_at,last_activity_at";
+  const keys = "email,name,phone_number,identifier,country_code,city,company_name,blocked,labels,created_at,last_activity_at";
   const cases: [Condition[], string][] = [
     [[cond("shoe_size", "equal_to", ["42"])], `Invalid attribute key - [shoe_size]. The key should be one of [${keys}] or a custom attribute defined in the account.`],
     [[cond("order_ref", "equal_to", ["x"])], `Invalid attribute key - [order_ref]. The key should be one of [${keys}] or a custom attribute defined in the account.`],

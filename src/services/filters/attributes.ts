@@ -72,6 +72,7 @@ export const FILTER_ATTRIBUTES: Record<FilterModel, Record<string, FilterAttribu
     city: { operators: TEXT, kind: "text", source: additional("city") },
     company_name: { operators: TEXT, kind: "text", source: additional("company_name") },
     blocked: { operators: EQUALITY, kind: "boolean", source: column("blocked") },
+    labels: { operators: PRESENCE, kind: "labels", source: column("labels") },
     created_at: { operators: DATES, kind: "date", source: column("created_at") },
     last_activity_at: { operators: DATES, kind: "date", source: column("last_activity_at") },
   },
