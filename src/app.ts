@@ -3,6 +3,7 @@ import Koa from "koa";
 import type { AppDeps } from "./deps";
 import type { AppCustomContext, AppState } from "./http/context";
 import "./lib/validation";
+import { bodyDepthGuard } from "./middlewares/bodyDepth";
 import { errorHandler } from "./middlewares/errorHandler";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
 import { conversationsRouter } from "./routes/api/conversations/router";
@@ -20,6 +21,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
   app.context.deps = deps;
   app.use(errorHandler);
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
+  app.use(bodyDepthGuard);
 
   for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa]) {
     app.use(router.routes());
