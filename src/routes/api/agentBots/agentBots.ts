@@ -66,8 +66,9 @@ export function registerAgentBotRoutes(router: ApiRouter) {
     async (ctx, { params, body }) => {
       const bot = await ownBot(ctx, params.id);
       const updated = await AgentBot.transaction(async (trx) => {
+        const before = await AgentBot.lockInAccount(trx, bot.account_id!, bot.id);
         const after = await AgentBot.query(trx).patchAndFetchById(bot.id, body);
-        await auditAgentBot(ctx, trx, bot, after);
+        await auditAgentBot(ctx, trx, before, after);
         return after;
       });
       ctx.body = await present(ctx, updated);
