@@ -16,6 +16,14 @@ export interface AppOptions {
   bodyLimit?: string;
 }
 
+async function unknownRoute(ctx: Koa.Context, next: Koa.Next) {
+  await next();
+  if (ctx.body === undefined && ctx.status === 404) {
+    ctx.status = 404;
+    ctx.body = { status: 404, error: "Not Found" };
+  }
+}
+
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState, AppCustomContext> {
   const app = new Koa<AppState, AppCustomContext>();
   app.context.deps = deps;
@@ -25,7 +33,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
 
   for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa]) {
     app.use(router.routes());
-    app.use(router.allowedMethods());
   }
+  // No allowedMethods(): Rails answers an unknown method (TRACE, PROPFIND, ...) or a method a path
+  // does not take as it answers an unknown route, with its public exceptions app's 404.
+  app.use(unknownRoute);
   return app;
 }
