@@ -8,6 +8,7 @@ import { createContact, createInbox } from "../support/conversationFactories";
 import { startHarness, type ApiResponse, type Harness } from "../support/harness";
 import { conversationWorld, createConversation } from "../conversations/setup";
 import { FEATURE_DEFAULTS } from "../../src/models/accountFeatures";
+import { at, clinic } from "../scheduling/bookingSupport";
 
 let h: Harness;
 test.before(async () => {
@@ -184,4 +185,21 @@ test("agent bots, webhooks, inboxes and automation rules: parallel updates of di
     })
   ).body;
   await twoColumnRace(t, account, `${base}/automation_rules/${rule.id}`, ["name", "description"], (body) => body.payload ?? body);
+});
+
+test("scheduling: 50 parallel appointment updates each adding a custom attribute keep all 50; parallel settings changes both land", async (t) => {
+  const { account, api, resource, service } = await clinic(h);
+  const appointment = await api.create("/appointments", { resource_id: resource.id, service_id: service.id, starts_at: at("11:00"), client_name: "Racy" });
+  const base = `/api/v1/accounts/${account.id}/scheduling`;
+  await allAtOnce(
+    (i) => h.request("PATCH", `${base}/appointments/${appointment.id}`, { token: account.admin.token, body: { custom_attributes: { [`k${i}`]: `value ${i}` } } }),
+  );
+  t.like((await api.get(`/appointments/${appointment.id}`)).body.payload.custom_attributes, keys("k"));
+
+  await allAtOnce((i) =>
+    h.request("PATCH", `${base}/settings`, { token: account.admin.token, body: i % 2 ? { prepayment_hold_minutes: 100 + i } : { reminder_offsets_minutes: [1000 + i] } }),
+  );
+  const settings = (await api.get("/settings")).body.payload;
+  t.true(settings.prepayment_hold_minutes > 100, JSON.stringify(settings));
+  t.true(settings.reminder_offsets_minutes[0] >= 1000, JSON.stringify(settings));
 });
