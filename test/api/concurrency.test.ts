@@ -141,6 +141,14 @@ test("inbox members: 50 parallel replacements never answer 422 and leave exactly
   responses.forEach((response, i) => t.deepEqual(response.body.payload.map((member: { id: number }) => member.id), setOf(i), `answer ${i}`));
   const final = (await h.knex("inbox_members").where("inbox_id", inbox.id).pluck("user_id")).map(Number).sort((a, b) => a - b);
   t.true(indexes.some((i) => JSON.stringify(setOf(i)) === JSON.stringify(final)), `final set ${JSON.stringify(final)}`);
+  // Adding the same agents from 50 requests at once: each answers the full set, none a duplicate 422.
+  const other = await createInbox(h, account, { name: "Other" });
+  const everyone = users.map((user) => user.id).sort((a, b) => a - b);
+  const added = await allAtOnce((i) =>
+    h.request("POST", `/api/v1/accounts/${account.id}/inbox_members`, { token: account.admin.token, body: { inbox_id: other.id, user_ids: [users[i % users.length]!.id, users[0]!.id] } }),
+  );
+  t.true(added.every((response) => response.body.payload.length >= 1));
+  t.deepEqual((await h.knex("inbox_members").where("inbox_id", other.id).pluck("user_id")).map(Number).sort((a, b) => a - b), everyone);
 });
 
 /**
