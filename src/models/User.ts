@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { ValidationError } from "../errors";
+import { NotFound, ValidationError } from "../errors";
 import { hashPassword, secureToken } from "../lib/tokens";
 import { AccessToken } from "./AccessToken";
 import { BaseModel } from "./BaseModel";
@@ -75,11 +75,17 @@ export class User extends BaseModel {
   /** Updates the user; custom attributes merge into the stored ones, as Chatwoot's platform update does. */
   async applyUpdate({ password, custom_attributes, ...attributes }: UserAttributes): Promise<User> {
     if (attributes.email && attributes.email.toLowerCase() !== this.email.toLowerCase()) await User.assertEmailFree(attributes.email, this.id);
-    return User.query().patchAndFetchById(this.id, {
-      ...attributes,
-      ...(attributes.email ? { uid: attributes.email } : {}),
-      ...(password ? { encrypted_password: await hashPassword(password) } : {}),
-      ...(custom_attributes ? { custom_attributes: { ...this.custom_attributes, ...custom_attributes } } : {}),
+    const encryptedPassword = password ? await hashPassword(password) : undefined;
+    return User.transaction(async (trx) => {
+      // Locked, so custom attributes merge into what is stored rather than into this request's copy.
+      const current = await User.query(trx).findById(this.id).forUpdate();
+      if (!current) throw NotFound();
+      return User.query(trx).patchAndFetchById(this.id, {
+        ...attributes,
+        ...(attributes.email ? { uid: attributes.email } : {}),
+        ...(encryptedPassword ? { encrypted_password: encryptedPassword } : {}),
+        ...(custom_attributes ? { custom_attributes: { ...current.custom_attributes, ...custom_attributes } } : {}),
+      });
     });
   }
 

@@ -72,10 +72,12 @@ export async function writeContactUpdate(trx: Knex.Transaction, account: Account
 }
 
 /** contacts#update: custom and additional attributes merge into the stored ones; new custom keys must fit their definitions. */
-export async function updateContact(db: Knex, account: Account, contact: Contact, { custom_attributes, additional_attributes, ...input }: ContactAttributes) {
+export async function updateContact(db: Knex, account: Account, contactId: number, { custom_attributes, additional_attributes, ...input }: ContactAttributes) {
   return withUniqueness(() =>
     db.transaction(async (trx) => {
       if (custom_attributes) await validateCustomAttributes(trx, account.id, "contact_attribute", custom_attributes);
+      // Locked: the JSON merges see every earlier write, and a contact merged away meanwhile is a 404.
+      const contact = await Contact.lockInAccount(trx, account.id, contactId);
       return writeContactUpdate(trx, account, contact, {
         ...input,
         ...(custom_attributes ? { custom_attributes: { ...contact.custom_attributes, ...custom_attributes } } : {}),
@@ -86,9 +88,12 @@ export async function updateContact(db: Knex, account: Account, contact: Contact
 }
 
 /** contacts#destroy_custom_attributes: drops the listed keys. */
-export async function removeCustomAttributes(db: Knex, account: Account, contact: Contact, keys: string[]) {
-  const remaining = Object.fromEntries(Object.entries(contact.custom_attributes).filter(([key]) => !keys.includes(key)));
-  return db.transaction((trx) => writeContactUpdate(trx, account, contact, { custom_attributes: remaining }));
+export async function removeCustomAttributes(db: Knex, account: Account, contactId: number, keys: string[]) {
+  return db.transaction(async (trx) => {
+    const contact = await Contact.lockInAccount(trx, account.id, contactId);
+    const remaining = Object.fromEntries(Object.entries(contact.custom_attributes).filter(([key]) => !keys.includes(key)));
+    return writeContactUpdate(trx, account, contact, { custom_attributes: remaining });
+  });
 }
 
 /**

@@ -11,12 +11,16 @@ import { auditAgentBot } from "./audit";
 import { agentBotBody, agentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
 
-/** As AgentBotPresenter: the token only for the account's own bots, the secret only for administrators. */
+/**
+ * As AgentBotPresenter, for the account's own bots only, and beyond Chatwoot only for administrators:
+ * the token acts as the bot in every inbox it serves, so an agent holding it could read and post in
+ * inboxes they are not a member of. The secret is an administrator's only, as in Chatwoot.
+ */
 async function present(ctx: AppContext, bot: AgentBot) {
-  const own = bot.account_id === ctx.state.account!.id;
+  const trusted = bot.account_id === ctx.state.account!.id && ctx.state.membership?.role === "administrator";
   return presentAgentBot(bot, {
-    accessToken: own ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
-    showSecret: own && ctx.state.membership?.role === "administrator",
+    accessToken: trusted ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
+    showSecret: trusted,
   });
 }
 
@@ -66,8 +70,9 @@ export function registerAgentBotRoutes(router: ApiRouter) {
     async (ctx, { params, body }) => {
       const bot = await ownBot(ctx, params.id);
       const updated = await AgentBot.transaction(async (trx) => {
+        const before = await AgentBot.lockInAccount(trx, bot.account_id!, bot.id);
         const after = await AgentBot.query(trx).patchAndFetchById(bot.id, body);
-        await auditAgentBot(ctx, trx, bot, after);
+        await auditAgentBot(ctx, trx, before, after);
         return after;
       });
       ctx.body = await present(ctx, updated);

@@ -181,7 +181,7 @@ export function registerContactRoutes(router: ApiRouter) {
       { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", multipart: true, params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
       async (ctx, { params, body }) => {
         const contact = await findContact(ctx, params.id);
-        const updated = await updateContact(Contact.knex(), ctx.state.account!, contact, body);
+        const updated = await updateContact(Contact.knex(), ctx.state.account!, contact.id, body);
         ctx.body = { payload: (await presentContacts([updated]))[0] };
       },
     );
@@ -198,7 +198,7 @@ export function registerContactRoutes(router: ApiRouter) {
     { method: "post", path: `${path}/:id/destroy_custom_attributes`, summary: "Remove custom attributes from a contact", params: accountResourceParams, body: removeCustomAttributesBody, response: contactEnvelope },
     async (ctx, { params, body }) => {
       const contact = await findContact(ctx, params.id);
-      const updated = await removeCustomAttributes(Contact.knex(), ctx.state.account!, contact, body.custom_attributes);
+      const updated = await removeCustomAttributes(Contact.knex(), ctx.state.account!, contact.id, body.custom_attributes);
       ctx.body = { payload: (await presentContacts([updated]))[0] };
     },
   );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { wrappedUnder } from "../../../http/schemas";
+import { withinJsonLimits, wrappedUnder } from "../../../http/schemas";
 import { FILTER_TYPES } from "../../../models/CustomFilter";
 import { FILTER_OPERATORS } from "../../../services/filters/attributes";
 
@@ -18,7 +18,7 @@ const filterCondition = z
     attribute_key: z.string().min(1),
     filter_operator: z.enum(FILTER_OPERATORS),
     // Absent for the presence operators; otherwise the values to compare with.
-    values: z.array(z.unknown()).optional(),
+    values: withinJsonLimits(z.array(z.unknown())).optional(),
     query_operator: queryOperator.optional(),
     custom_attribute_type: z.string().optional(),
   })
