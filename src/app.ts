@@ -3,6 +3,7 @@ import Koa from "koa";
 import type { AppDeps } from "./deps";
 import type { AppCustomContext, AppState } from "./http/context";
 import "./lib/validation";
+import { bodyDepthGuard } from "./middlewares/bodyDepth";
 import { errorHandler } from "./middlewares/errorHandler";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
 import { conversationsRouter } from "./routes/api/conversations/router";
@@ -10,10 +11,20 @@ import { serviceRoutes } from "./routes/health";
 import { schedulingRouter } from "./routes/api/scheduling/scheduling";
 import { widgetRouter } from "./routes/widget/router";
 import { reportsRouter } from "./routes/api/reports/router";
+import { serviceInfoRouter } from "./routes/api/serviceInfo/serviceInfo";
+import { publicRouter } from "./routes/public/router";
 import { filesRouter } from "./routes/files/files";
 
 export interface AppOptions {
   bodyLimit?: string;
+}
+
+async function unknownRoute(ctx: Koa.Context, next: Koa.Next) {
+  await next();
+  if (ctx.body === undefined && ctx.status === 404) {
+    ctx.status = 404;
+    ctx.body = { status: 404, error: "Not Found" };
+  }
 }
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState, AppCustomContext> {
@@ -21,10 +32,13 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
   app.context.deps = deps;
   app.use(errorHandler);
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
+  app.use(bodyDepthGuard);
 
-  for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa, filesRouter()]) {
+  for (const router of [serviceRoutes(), serviceInfoRouter().koa, platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa, publicRouter().koa, filesRouter()]) {
     app.use(router.routes());
-    app.use(router.allowedMethods());
   }
+  // No allowedMethods(): Rails answers an unknown method (TRACE, PROPFIND, ...) or a method a path
+  // does not take as it answers an unknown route, with its public exceptions app's 404.
+  app.use(unknownRoute);
   return app;
 }

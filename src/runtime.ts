@@ -10,7 +10,7 @@ import { automationConsumer } from "./services/automation/trigger";
 import { AuthCache } from "./services/authCache";
 import { adoptTimers, timerConsumer } from "./services/conversationTimers";
 import type { EventConsumer } from "./services/events";
-import { webhookConsumer } from "./services/webhookDeliveries";
+import { loadDeliveryConfig, privateNetworkNotice, webhookConsumer } from "./services/webhookDeliveries";
 import { loadInstallationId } from "./services/installation";
 import { taskQueueFor } from "./temporal/contracts";
 import type { AppDeps } from "./deps";
@@ -90,6 +90,8 @@ export function eventConsumers(): EventConsumer[] {
 export async function startWorker(runtime: Runtime, config: Config, temporalAddress: string): Promise<RunningWorker> {
   const worker = await createWorker({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: runtime.deps.temporal.taskQueue, deps: runtime.deps });
   const finished = worker.run();
+  const notice = privateNetworkNotice(loadDeliveryConfig());
+  if (notice) console.warn(`Warning: ${notice}`);
   const relay = new EventRelay(runtime.deps, { consumers: eventConsumers() });
   await relay.start();
   const resumed = await resumeAccountDeletions(runtime.deps);

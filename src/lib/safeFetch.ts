@@ -21,22 +21,38 @@ for (const [net, prefix] of [
   PRIVATE.addSubnet(net, prefix, "ipv4");
 }
 for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  // NAT64 and 6to4 wrap IPv4 addresses, so they could reach any of the ranges above.
+  // Unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d, which some stacks still route to IPv4.
+  ["::", 96],
+  // IPv4-translated (SIIT), NAT64, 6to4 and Teredo wrap IPv4 addresses, so they could reach any of the ranges above.
+  ["::ffff:0:0:0", 96],
   ["64:ff9b::", 96],
   ["2002::", 16],
+  ["2001::", 32],
   ["fc00::", 7],
   ["fe80::", 10],
+  // Site-local: deprecated, but still private where it is routed.
+  ["fec0::", 10],
   ["ff00::", 8],
 ] as const) {
   PRIVATE.addSubnet(net, prefix, "ipv6");
 }
 
-function isPrivate(address: string): boolean {
-  const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i)?.[1];
-  if (mapped) return PRIVATE.check(mapped, "ipv4");
-  return PRIVATE.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+/** The IPv4 address inside an IPv4-mapped IPv6 address, whichever way it was written (::ffff:a.b.c.d, hex, uncompressed). */
+function mappedIpv4(address: string): string | undefined {
+  // The URL parser writes every IPv6 address in one canonical, compressed, hex form.
+  const canonical = new URL(`http://[${address}]`).hostname.slice(1, -1);
+  const match = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+  if (!match) return undefined;
+  const [high, low] = [parseInt(match[1]!, 16), parseInt(match[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+}
+
+function isPrivate(withZone: string): boolean {
+  // A resolver may answer a link-local address with its zone (fe80::1%eth0); the zone says nothing about the range.
+  const address = withZone.replace(/%.*$/, "");
+  if (isIP(address) !== 6) return PRIVATE.check(address, "ipv4");
+  const mapped = mappedIpv4(address);
+  return mapped ? PRIVATE.check(mapped, "ipv4") : PRIVATE.check(address, "ipv6");
 }
 
 /** A target the service refuses to call: a bad URL or (by policy) a private address. It never gets better on retry. */

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { CouldNotProcess } from "../errors";
+import { jsonEqual } from "../lib/jsonEqual";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
@@ -308,12 +309,17 @@ export async function deleteMessage(db: Knex, message: Message): Promise<Message
 }
 
 const changed = (message: Message, patch: Partial<Message>) =>
-  Object.entries(patch).some(([key, value]) => JSON.stringify(value) !== JSON.stringify(message[key as keyof Message]));
+  Object.entries(patch).some(([key, value]) => !jsonEqual(value, message[key as keyof Message]));
 
 async function patchMessage(unit: Unit, message: Message, patch: Partial<Message>): Promise<Message> {
   const updated = await Message.query(unit.trx).patchAndFetchById(message.id, patch);
   if (updated.webhookSendable) unit.events.push({ name: "message_updated", conversationId: message.conversation_id, messageId: message.id });
   return updated;
+}
+
+/** The public API's message update: a contact's answers to a form or a choice, kept as content_attributes.submitted_values. */
+export async function submitMessageValues(db: Knex, message: Message, submittedValues: Record<string, unknown>[]): Promise<Message> {
+  return updateMessage(db, message, { content_attributes: { ...message.content_attributes, submitted_values: submittedValues } });
 }
 
 async function updateMessage(db: Knex, message: Message, patch: Partial<Message>): Promise<Message> {

@@ -105,3 +105,37 @@ test("it lists the reports v2 and saved filter routes", (t) => {
   const filter = requestSchema("/api/v1/accounts/{account_id}/custom_filters", "post");
   t.truthy(filter, "the saved filter body is documented");
 });
+
+test("it lists the teams routes", (t) => {
+  const expected: Record<string, string[]> = {
+    "/api/v1/accounts/{account_id}/teams": ["get", "post"],
+    "/api/v1/accounts/{account_id}/teams/{id}": ["get", "patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/teams/{team_id}/team_members": ["get", "post", "patch", "delete"],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
+  }
+  t.deepEqual(requestSchema("/api/v1/accounts/{account_id}/teams/{team_id}/team_members", "post").required, ["user_ids"]);
+});
+
+test("it lists the profile, agents, labels, canned responses and platform user routes", (t) => {
+  const expected: Record<string, string[]> = {
+    "/api": ["get"],
+    "/api/v1/profile": ["get", "put", "patch"],
+    "/api/v1/profile/availability": ["post"],
+    "/api/v1/profile/auto_offline": ["post"],
+    "/api/v1/accounts/{account_id}/agents": ["get", "post"],
+    "/api/v1/accounts/{account_id}/agents/{id}": ["patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/labels": ["get", "post"],
+    "/api/v1/accounts/{account_id}/labels/{id}": ["get", "patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/contacts/{id}/labels": ["get", "post"],
+    "/api/v1/accounts/{account_id}/canned_responses": ["get", "post"],
+    "/api/v1/accounts/{account_id}/canned_responses/{id}": ["patch", "put", "delete"],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
+  }
+  t.deepEqual(doc.paths["/api"].get.security, [], "GET /api needs no token");
+  const profile = requestSchema("/api/v1/profile", "put");
+  t.truthy(profile, "the profile body is documented");
+});

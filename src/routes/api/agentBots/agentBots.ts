@@ -14,12 +14,16 @@ import { withUploadedAvatar } from "../../../services/avatars";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import { requestAvatarFetch } from "../../../services/avatarFetch";
 
-/** As AgentBotPresenter: the token only for the account's own bots, the secret only for administrators. */
+/**
+ * As AgentBotPresenter, for the account's own bots only, and beyond Chatwoot only for administrators:
+ * the token acts as the bot in every inbox it serves, so an agent holding it could read and post in
+ * inboxes they are not a member of. The secret is an administrator's only, as in Chatwoot.
+ */
 async function present(ctx: AppContext, bot: AgentBot) {
-  const own = bot.account_id === ctx.state.account!.id;
+  const trusted = bot.account_id === ctx.state.account!.id && ctx.state.membership?.role === "administrator";
   return presentAgentBot(bot, {
-    accessToken: own ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
-    showSecret: own && ctx.state.membership?.role === "administrator",
+    accessToken: trusted ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
+    showSecret: trusted,
   });
 }
 
@@ -74,9 +78,10 @@ export function registerAgentBotRoutes(router: ApiRouter) {
       const bot = await ownBot(ctx, params.id);
       const updated = await withUploadedAvatar(bot.account_id, "agent_bot", avatar, (stored) =>
         AgentBot.transaction(async (trx) => {
+          const before = await AgentBot.lockInAccount(trx, bot.account_id!, bot.id);
           const after = await AgentBot.query(trx).patchAndFetchById(bot.id, { ...body, ...stored });
-          await auditAgentBot(ctx, trx, bot, after);
-          await requestAvatarFetch(trx, "agent_bot", bot, after);
+          await auditAgentBot(ctx, trx, before, after);
+          await requestAvatarFetch(trx, "agent_bot", before, after);
           return after;
         }),
       );

@@ -109,10 +109,11 @@ export function registerInboxRoutes(router: ApiRouter) {
         const inbox = await findAccountInbox(ctx, params.id);
         const { channel: channelInput, ...inboxInput } = body;
         const result = await withUploadedAvatar(inbox.account_id, "inbox", avatar, (stored) => Inbox.transaction(async (trx) => {
+          const before = await Inbox.lockInAccount(trx, inbox.account_id, inbox.id);
           const attributes = { ...definedOnly(inboxInput), ...stored } as Partial<Inbox>;
-          const updated = Object.keys(attributes).length ? await Inbox.query(trx).patchAndFetchById(inbox.id, attributes) : inbox;
+          const updated = Object.keys(attributes).length ? await Inbox.query(trx).patchAndFetchById(inbox.id, attributes) : before;
           const channel = await updated.updateChannel(trx, channelAttributes(inbox.channel_type, channelInput));
-          const changes = diff(inbox, updated, AUDITED);
+          const changes = diff(before, updated, AUDITED);
           if (Object.keys(changes).length) await audit(ctx, trx, updated, "update", changes);
           return { inbox: updated, channel };
         }));

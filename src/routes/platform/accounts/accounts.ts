@@ -43,8 +43,8 @@ export function registerPlatformAccountRoutes(router: ApiRouter) {
       const account = await permissible(ctx, "Account", find(params.id));
       const { features, ...attributes } = body;
       const updated = await updateAccount(
-        account,
-        { ...definedOnly(attributes), ...(features ? { features: applyFeatureToggles(account.features, features) } : {}) },
+        account.id,
+        (locked) => ({ ...definedOnly(attributes), ...(features ? { features: applyFeatureToggles(locked.features, features) } : {}) }),
         auditActor(ctx),
       );
       ctx.body = presentPlatformAccount(updated);
