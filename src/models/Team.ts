@@ -22,10 +22,6 @@ export class Team extends BaseModel {
   }
 
   /** The team locked for a change of it or its members, so concurrent changes apply one after the other. */
-  static async lockInAccount(trx: Knex.Transaction, accountId: number, id: number): Promise<Team | undefined> {
-    return Team.ofAccount(accountId, trx).findById(id).forUpdate();
-  }
-
   /** Push event data of a team (Team#push_event_data), as webhooks show it. */
   pushEventData() {
     return { id: this.id, name: this.name };

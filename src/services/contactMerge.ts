@@ -71,6 +71,6 @@ export async function identifyContact(db: Knex, account: Account, contact: Conta
     if (byPhone && email && byPhone.email && byPhone.email !== email) delete update.phone_number;
     else if (byPhone) current = await mergeContacts(trx, account, byPhone.id, current.id);
     for (const key of ["name", "email", "phone_number"] as const) if (isBlank(update[key])) delete update[key];
-    return updateContact(trx, account, current, update);
+    return updateContact(trx, account, current.id, update);
   });
 }

@@ -17,11 +17,9 @@ export function teamMustExist(param: "id" | "team_id") {
   };
 }
 
-/** The team locked for a change; it may have gone since the path was checked. */
-export async function lockTeam(trx: Knex.Transaction, ctx: AppContext, id: number): Promise<Team> {
-  const team = await Team.lockInAccount(trx, ctx.state.account!.id, id);
-  if (!team) throw NotFound();
-  return team;
+/** The team locked for a change; it may have gone since the path was checked (then 404). */
+export function lockTeam(trx: Knex.Transaction, ctx: AppContext, id: number): Promise<Team> {
+  return Team.lockInAccount(trx, ctx.state.account!.id, id);
 }
 
 /**
