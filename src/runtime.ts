@@ -6,6 +6,7 @@ import { appointmentConsumer } from "./scheduling/appointmentLife";
 import { attachmentAnalysisConsumer } from "./services/attachmentAnalysis";
 import { avatarFetchConsumer } from "./services/avatarFetch";
 import { purgeAllDeletedFiles } from "./services/attachments";
+import { fileStorage } from "./storage";
 import { automationConsumer } from "./services/automation/trigger";
 import { AuthCache } from "./services/authCache";
 import { adoptTimers, timerConsumer } from "./services/conversationTimers";
@@ -65,6 +66,8 @@ export function describeTemporal(runtime: Runtime, config: Config, temporalAddre
 
 /** The API role: the HTTP server, with the auth cache its process keeps (stopped when the server closes). */
 export async function startApi(runtime: Runtime, config: Config): Promise<Server> {
+  // A storage misconfiguration (ACTIVE_STORAGE_SERVICE without its bucket, ...) stops the start, not a later upload.
+  fileStorage();
   const authCache = new AuthCache(runtime.deps.knex);
   await authCache.start();
   const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit });
@@ -88,6 +91,7 @@ export function eventConsumers(): EventConsumer[] {
 
 /** The worker role: the Temporal worker and the relay that hands committed events to Temporal. */
 export async function startWorker(runtime: Runtime, config: Config, temporalAddress: string): Promise<RunningWorker> {
+  fileStorage();
   const worker = await createWorker({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: runtime.deps.temporal.taskQueue, deps: runtime.deps });
   const finished = worker.run();
   const notice = privateNetworkNotice(loadDeliveryConfig());
