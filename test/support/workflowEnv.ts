@@ -34,3 +34,12 @@ export async function withWorker<R>(env: TestWorkflowEnvironment, activities: Pa
 
 /** A workflow id no other test uses. */
 export const uniqueId = (prefix: string) => `${prefix}-${randomUUID()}`;
+
+/** The durations (ms) of the timers a workflow run started, in order: what it asked to sleep. */
+export async function timerDurations(env: TestWorkflowEnvironment, workflowId: string): Promise<number[]> {
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).flatMap((event) => {
+    const timeout = event.timerStartedEventAttributes?.startToFireTimeout;
+    return timeout ? [Number(timeout.seconds ?? 0) * 1000 + Math.round((timeout.nanos ?? 0) / 1e6)] : [];
+  });
+}

@@ -3,7 +3,7 @@ import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import type { AppointmentState } from "../../src/scheduling/appointmentLife";
 import type { TimelineStep } from "../../src/scheduling/appointmentTimeline";
 import { TOUCH_SIGNAL } from "../../src/temporal/contracts";
-import { uniqueId, withWorker, workflowEnvironment } from "../support/workflowEnv";
+import { timerDurations, uniqueId, withWorker, workflowEnvironment } from "../support/workflowEnv";
 
 let env: TestWorkflowEnvironment;
 test.before(async () => {
@@ -56,6 +56,32 @@ test("a change wakes the appointment before its step: it looks again instead of 
   );
   t.is(result, "gone");
   t.deepEqual(fired, []);
+});
+
+test("a worker whose clock is behind the server's re-checks a due step after at least a second, doubling, not in a 1 ms loop", async (t) => {
+  const skewMs = 3000;
+  let at: number | undefined;
+  let over = false;
+  const workflowId = uniqueId("appointment-skew");
+  const result = await withWorker(
+    env,
+    {
+      // The activities judge "due" by their own clock, three seconds behind the server's.
+      syncAppointment: async (): Promise<AppointmentState> =>
+        over ? { status: "over", appointmentStatus: "booked", resourceId: 5, startsAt: Date.now(), details: "started" } : waiting({ kind: "reminder", at: (at ??= Date.now() + 300), offsetMinutes: 60, startsAt: Date.now() + 3_600_000 }),
+      fireAppointmentStep: async () => {
+        if (Date.now() - skewMs < at!) return null;
+        over = true;
+        return "reminder sent";
+      },
+    },
+    (taskQueue) => env.client.workflow.execute("appointmentWorkflow", { taskQueue, workflowId, args: [input] }),
+  );
+  t.is(result, "booked");
+  const timers = await timerDurations(env, workflowId);
+  t.true(timers.length >= 2, `waits ${timers.join(", ")}`);
+  t.true(timers[0] <= 300, `the first wait is until the step, ${timers[0]} ms`);
+  t.deepEqual(timers.slice(1), [1000, 2000, 4000].slice(0, timers.length - 1));
 });
 
 test("after a reminder offsets change, the scheduling settings workflow re-plans every upcoming booking of the account", async (t) => {

@@ -3,7 +3,7 @@ import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import type { TimerTarget } from "../../src/services/autoResolve";
 import type { TimerPlan } from "../../src/services/conversationTimers";
 import { TOUCH_SIGNAL } from "../../src/temporal/contracts";
-import { uniqueId, withWorker, workflowEnvironment } from "../support/workflowEnv";
+import { timerDurations, uniqueId, withWorker, workflowEnvironment } from "../support/workflowEnv";
 
 let env: TestWorkflowEnvironment;
 test.before(async () => {
@@ -30,10 +30,7 @@ test("a worker whose clock is behind the server's re-plans after at least a seco
   );
   t.is(result, "resolved");
   // The waits the workflow asked for: the deadline, then one per "not yet" answer.
-  const timers = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events!.flatMap((event) => {
-    const timeout = event.timerStartedEventAttributes?.startToFireTimeout;
-    return timeout ? [Number(timeout.seconds ?? 0) * 1000 + Math.round((timeout.nanos ?? 0) / 1e6)] : [];
-  });
+  const timers = await timerDurations(env, workflowId);
   t.true(timers.length >= 2, `waits ${timers.join(", ")}`);
   t.true(timers[0] <= 300, `the first wait is until the deadline, ${timers[0]} ms`);
   t.deepEqual(timers.slice(1), [1000, 2000, 4000].slice(0, timers.length - 1));

@@ -2,7 +2,7 @@ import test from "ava";
 import { ApplicationFailure } from "@temporalio/common";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import { DELIVER_SIGNAL, webhookDeliveryWorkflowId, type AttemptInput, type LaneInput, type RetrySchedule } from "../../src/temporal/contracts";
-import { uniqueId, withWorker, workflowEnvironment } from "../support/workflowEnv";
+import { timerDurations, uniqueId, withWorker, workflowEnvironment } from "../support/workflowEnv";
 
 let env: TestWorkflowEnvironment;
 test.before(async () => {
@@ -112,10 +112,7 @@ test("a delivery that keeps failing retries on its schedule until the window clo
   );
   t.is(result, "failed");
   t.deepEqual(failures, [id]);
-  const sleeps = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events!.flatMap((event) => {
-    const timeout = event.timerStartedEventAttributes?.startToFireTimeout;
-    return timeout ? [Number(timeout.seconds ?? 0) * 1000 + Math.round((timeout.nanos ?? 0) / 1e6)] : [];
-  });
+  const sleeps = await timerDurations(env, workflowId);
   // Backing off from 200 ms to the 400 ms cap, with one attempt after each wait, while the 1.5 s window lasts.
   t.true(sleeps.length >= 1 && sleeps.length <= 4, `waits ${sleeps.join(", ")}`);
   t.deepEqual(sleeps, [200, 400, 400, 400].slice(0, sleeps.length));
