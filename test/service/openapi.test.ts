@@ -115,6 +115,8 @@ test("it lists the profile, agents, labels, canned responses and platform user r
     "/api/v1/accounts/{account_id}/contacts/{id}/labels": ["get", "post"],
     "/api/v1/accounts/{account_id}/canned_responses": ["get", "post"],
     "/api/v1/accounts/{account_id}/canned_responses/{id}": ["patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/inboxes/{id}/agent_bot": ["get"],
+    "/api/v1/accounts/{account_id}/contacts/{id}/contact_inboxes": ["post"],
   };
   for (const [path, methods] of Object.entries(expected)) {
     for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);

@@ -12,7 +12,7 @@ import { agentBotBody, agentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
 
 /** As AgentBotPresenter: the token only for the account's own bots, the secret only for administrators. */
-async function present(ctx: AppContext, bot: AgentBot) {
+export async function present(ctx: AppContext, bot: AgentBot) {
   const own = bot.account_id === ctx.state.account!.id;
   return presentAgentBot(bot, {
     accessToken: own ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
