@@ -86,14 +86,22 @@ export async function inviteAgent(account: Account, inviter: User, invite: Agent
       .returning("*");
     await auditChange(trx, actor, { accountId: account.id, auditableType: "AccountUser", keys: ACCOUNT_USER_AUDITED, after: accountUser });
   };
+  const joinExisting = async (user: User) => {
+    await AccountUser.transaction((trx) => join(user, trx));
+    return agentOf(account.id, user.id);
+  };
   const existing = await User.findByEmail(invite.email);
-  if (existing) {
-    await AccountUser.transaction((trx) => join(existing, trx));
-    return agentOf(account.id, existing.id);
-  }
+  if (existing) return joinExisting(existing);
   const name = invite.name?.trim() || invite.email.split("@")[0]!;
-  const created = await User.createWithToken({ email: invite.email, name }, join, { confirmed: false });
-  return agentOf(account.id, created.id);
+  try {
+    const created = await User.createWithToken({ email: invite.email, name }, join, { confirmed: false });
+    return agentOf(account.id, created.id);
+  } catch (err) {
+    // A concurrent invite created the user first: join as that user instead (or learn they are a member).
+    const raced = await User.findByEmail(invite.email);
+    if (raced) return joinExisting(raced);
+    throw err;
+  }
 }
 
 /** Chatwoot's agents#update: the user's name, and the membership's role, availability and auto_offline. */

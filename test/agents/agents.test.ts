@@ -77,6 +77,24 @@ test("inviting an existing user adds their membership; a member already there is
   t.is(unnamed.name, `no-name-${account.id}`, "the name defaults to the email's local part");
 });
 
+test("50 parallel invites of one new email create one user and one membership", async (t) => {
+  const account = await createAccount(h);
+  const email = `parallel-${account.id}@example.com`;
+  const responses = await Promise.all(Array.from({ length: 50 }, () => h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email } })));
+  t.is(responses.filter((r) => r.status === 200).length, 1);
+  t.true(responses.filter((r) => r.status !== 200).every((r) => r.status === 422 && r.body.message === "User has already been taken"), JSON.stringify(responses.map((r) => r.body)));
+  t.is((await h.knex("users").whereRaw("lower(email) = ?", [email])).length, 1);
+  const user = await h.knex("users").whereRaw("lower(email) = ?", [email]).first();
+  t.is((await h.knex("account_users").where({ account_id: account.id, user_id: user.id })).length, 1);
+});
+
+test("agent bots may not use the agents endpoints", async (t) => {
+  const account = await createAccount(h);
+  const bot = await ok(h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, { token: account.admin.token, body: { name: "Bot" } }), "bot");
+  const response = await h.request("GET", agentsPath(account.id), { token: bot.access_token });
+  t.deepEqual([response.status, response.body], [401, { error: "Access to this endpoint is not authorized for bots" }]);
+});
+
 test("invites are validated and limited, and only administrators invite", async (t) => {
   const account = await createAccount(h);
   const asAgent = await h.request("POST", agentsPath(account.id), { token: account.agent.token, body: { email: "x@example.com" } });
