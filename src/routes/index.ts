@@ -18,6 +18,8 @@ import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDe
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
 import { registerAutomationRuleRoutes } from "./api/automationRules/automationRules";
 import { registerCustomFilterRoutes } from "./api/customFilters/customFilters";
+import { registerTeamRoutes } from "./api/teams/teams";
+import { registerTeamMemberRoutes } from "./api/teams/teamMembers";
 import { registerPlatformAccountRoutes } from "./platform/accounts/accounts";
 import { registerPlatformAccountUserRoutes } from "./platform/accountUsers/accountUsers";
 import { registerPlatformAgentBotRoutes } from "./platform/agentBots/agentBots";
@@ -58,6 +60,8 @@ export function accountScopedRouter(): ApiRouter {
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);
   registerCustomFilterRoutes(router);
+  registerTeamRoutes(router);
+  registerTeamMemberRoutes(router);
   registerAgentRoutes(router);
   registerLabelRoutes(router);
   registerContactLabelRoutes(router);

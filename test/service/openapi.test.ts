@@ -102,6 +102,18 @@ test("it lists the reports v2 and saved filter routes", (t) => {
   t.truthy(filter, "the saved filter body is documented");
 });
 
+test("it lists the teams routes", (t) => {
+  const expected: Record<string, string[]> = {
+    "/api/v1/accounts/{account_id}/teams": ["get", "post"],
+    "/api/v1/accounts/{account_id}/teams/{id}": ["get", "patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/teams/{team_id}/team_members": ["get", "post", "patch", "delete"],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
+  }
+  t.deepEqual(requestSchema("/api/v1/accounts/{account_id}/teams/{team_id}/team_members", "post").required, ["user_ids"]);
+});
+
 test("it lists the profile, agents, labels, canned responses and platform user routes", (t) => {
   const expected: Record<string, string[]> = {
     "/api": ["get"],

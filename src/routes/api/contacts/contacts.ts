@@ -1,3 +1,4 @@
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import type { QueryBuilder } from "objection";
 import { CouldNotProcess, NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
@@ -12,6 +13,8 @@ import { canSeeInbox } from "../../../policies/inboxes";
 import { presentContact } from "../../../presenters/contact";
 import { inboxRecord, presentInbox } from "../../../presenters/inbox";
 import { createContact, removeCustomAttributes, updateContact } from "../../../services/contacts";
+import { filterCondition } from "../../../services/filters/sql";
+import { filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import {
   contactableInboxesEnvelope,
@@ -19,6 +22,7 @@ import {
   contactCreateEnvelope,
   contactEnvelope,
   contactListEnvelope,
+  contactFilterQuery,
   contactListQuery,
   contactSearchEnvelope,
   contactSearchQuery,
@@ -133,7 +137,29 @@ export function registerContactRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", params: accountParams, body: contactCreate, response: contactCreateEnvelope },
+    {
+      method: "post",
+      path: `${path}/filter`,
+      summary: "Contacts matching Chatwoot's filter payload, 15 a page",
+      params: accountParams,
+      query: contactFilterQuery,
+      body: filterRequest,
+      response: contactListEnvelope,
+    },
+    async (ctx, { query, body }) => {
+      canUseContacts(ctx);
+      const accountId = ctx.state.account!.id;
+      const where = await filterCondition(ctx.deps.knex, accountId, "contact", body.payload);
+      const matches = Contact.query().where("contacts.account_id", accountId).whereRaw(where.sql, where.bindings as never);
+      const count = await matches.clone().resultSize();
+      const currentPage = query.page ?? body.page ?? 1;
+      const contacts = await ordered(matches, query.sort).limit(PER_PAGE).offset((Number(currentPage) - 1) * PER_PAGE);
+      ctx.body = { meta: { count, current_page: currentPage }, payload: await presentContacts(contacts, query.include_contact_inboxes !== "false") };
+    },
+  );
+
+  router.route(
+    { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", multipart: true, params: accountParams, body: contactCreate, response: contactCreateEnvelope },
     async (ctx, { body }) => {
       canUseContacts(ctx);
       const { contact, contactInbox } = await createContact(Contact.knex(), ctx.state.account!, body);
@@ -152,7 +178,7 @@ export function registerContactRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
+      { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", multipart: true, params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
       async (ctx, { params, body }) => {
         const contact = await findContact(ctx, params.id);
         const updated = await updateContact(Contact.knex(), ctx.state.account!, contact, body);
@@ -164,6 +190,7 @@ export function registerContactRoutes(router: ApiRouter) {
   router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a contact with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
     const contact = await findContact(ctx, params.id);
     await Contact.transaction((trx) => contact.destroyWithDependents(trx));
+    await purgeDeletedFilesQuietly(ctx.deps.knex, contact.account_id);
     headOk(ctx);
   });
 

@@ -42,6 +42,7 @@ export const contactListQuery = z.preprocess(
   },
   z.object({ ...listFields, labels: labelsParam.optional() }),
 );
+export const contactFilterQuery = z.object(listFields);
 export const contactSearchQuery = z.object({ ...listFields, q: z.string().optional() });
 
 const contactInbox = z.object({
