@@ -179,14 +179,14 @@ test("delete removes the membership, its inbox memberships and assignments, and 
     h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { source_id: sourceId, inbox_id: inbox.id, contact_id: contact.id, assignee_id: account.agent.id } }),
     "conversation",
   );
-  t.is(Number((await h.knex("conversations").where({ id: conversation.id }).first()).assignee_id), account.agent.id);
+  t.is(Number((await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).assignee_id), account.agent.id);
   const asAgent = await h.request("DELETE", `${agentsPath(account.id)}/${account.admin.id}`, { token: account.agent.token });
   t.deepEqual([asAgent.status, asAgent.body], [401, denied]);
 
   const response = await h.request("DELETE", `${agentsPath(account.id)}/${account.agent.id}`, { token: account.admin.token });
   t.is(response.status, 200);
   t.falsy(response.body);
-  t.is((await h.knex("conversations").where({ id: conversation.id }).first()).assignee_id, null, "their conversations are unassigned");
+  t.is((await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).assignee_id, null, "their conversations are unassigned");
   t.falsy(await h.knex("account_users").where({ account_id: account.id, user_id: account.agent.id }).first());
   t.falsy(await h.knex("inbox_members").where({ user_id: account.agent.id }).first());
   t.falsy(await h.knex("users").where({ id: account.agent.id }).first(), "a user in no account is deleted");
