@@ -119,13 +119,14 @@ export async function updateAgent(account: Account, userId: number, change: Agen
 }
 
 /**
- * Takes a user out of an account as Chatwoot's AccountUser callbacks do: the membership, the
- * account's inbox memberships, and their assignments there (bulk, without events, as update_all).
+ * Takes a user out of an account as Chatwoot's Agents::DestroyJob does: the membership, the account's
+ * inbox and team memberships, and their assignments there (bulk, without events, as update_all).
  */
 export async function removeMembership(trx: Knex, membership: AccountUser, actor: AuditActor): Promise<void> {
   const { account_id, user_id } = membership;
   await AccountUser.query(trx).deleteById(membership.id);
   await trx("inbox_members").where({ account_id, user_id }).delete();
+  await trx("team_members").where({ account_id, user_id }).delete();
   await trx("conversations").where({ account_id, assignee_id: user_id }).update({ assignee_id: null });
   await auditChange(trx, actor, { accountId: account_id, auditableType: "AccountUser", keys: ACCOUNT_USER_AUDITED, before: membership });
 }

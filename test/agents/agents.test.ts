@@ -170,7 +170,7 @@ test("50 parallel demotions and removals of administrators always leave one", as
   t.is(remaining.length, 1);
 });
 
-test("delete removes the membership, its inbox memberships and assignments, and the user when they are in no other account", async (t) => {
+test("delete removes the membership, its inbox and team memberships and assignments, and the user when they are in no other account", async (t) => {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   await setInboxMembers(h, account, inbox.id, [account.agent.id]);
@@ -180,6 +180,8 @@ test("delete removes the membership, its inbox memberships and assignments, and 
     "conversation",
   );
   t.is(Number((await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).assignee_id), account.agent.id);
+  const team = await ok(h.request("POST", `/api/v1/accounts/${account.id}/teams`, { token: account.admin.token, body: { name: "Support" } }), "team");
+  await ok(h.request("POST", `/api/v1/accounts/${account.id}/teams/${team.id}/team_members`, { token: account.admin.token, body: { user_ids: [account.agent.id, account.admin.id] } }), "team member");
   const asAgent = await h.request("DELETE", `${agentsPath(account.id)}/${account.admin.id}`, { token: account.agent.token });
   t.deepEqual([asAgent.status, asAgent.body], [401, denied]);
 
@@ -200,6 +202,7 @@ test("delete removes the membership, its inbox memberships and assignments, and 
   await addToAccount(h, account.id, second.id, "administrator");
   t.is((await h.request("DELETE", `${agentsPath(account.id)}/${account.admin.id}`, { token: second.token })).status, 200);
   t.truthy(await h.knex("users").where({ id: account.admin.id }).first());
+  t.falsy(await h.knex("team_members").where({ user_id: account.admin.id }).first(), "a user who stays elsewhere still leaves the account's teams");
   const gone = await h.request("DELETE", `${agentsPath(account.id)}/${account.admin.id}`, { token: second.token });
   t.is(gone.status, 404);
 });
