@@ -12,6 +12,7 @@ import { schedulingRouter } from "./routes/api/scheduling/scheduling";
 import { widgetRouter } from "./routes/widget/router";
 import { reportsRouter } from "./routes/api/reports/router";
 import { serviceInfoRouter } from "./routes/api/serviceInfo/serviceInfo";
+import { authRouter } from "./routes/auth/signIn";
 import { publicRouter } from "./routes/public/router";
 import { filesRouter } from "./routes/files/files";
 
@@ -34,7 +35,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
   app.use(bodyDepthGuard);
 
-  for (const router of [serviceRoutes(), serviceInfoRouter().koa, platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa, publicRouter().koa, filesRouter()]) {
+  for (const router of [serviceRoutes(), serviceInfoRouter().koa, authRouter().koa, platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa, publicRouter().koa, filesRouter()]) {
     app.use(router.routes());
   }
   // No allowedMethods(): Rails answers an unknown method (TRACE, PROPFIND, ...) or a method a path

@@ -31,3 +31,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === "production",
   };
 }
+
+/** The dashboard's base URL (Chatwoot's FRONTEND_URL): widget script hosts and SSO login links point there. */
+export function frontendUrl(): string {
+  return process.env.FRONTEND_URL || "http://localhost:3000";
+}

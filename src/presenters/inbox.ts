@@ -4,11 +4,8 @@ import { ChannelApi } from "../models/ChannelApi";
 import { ChannelWebWidget } from "../models/ChannelWebWidget";
 import { iso } from "./time";
 import { avatarUrlOf } from "../services/avatars";
+import { frontendUrl } from "../config";
 
-/** Where the widget script loads the SDK from. */
-function frontendUrl(): string {
-  return process.env.FRONTEND_URL || "http://localhost:3000";
-}
 
 /** Keys only some channels have; present on every inbox, null where they do not apply, as Chatwoot renders them. */
 function widgetFields(channel: Channel) {

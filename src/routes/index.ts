@@ -6,6 +6,8 @@ import { registerProfileRoutes } from "./api/profile/profile";
 import { registerAgentRoutes } from "./api/agents/agents";
 import { registerContactLabelRoutes, registerLabelRoutes } from "./api/labels/labels";
 import { registerCannedResponseRoutes } from "./api/cannedResponses/cannedResponses";
+import { registerInboxAgentBotRoutes } from "./api/inboxes/agentBot";
+import { registerContactInboxRoutes } from "./api/contacts/contactInboxes";
 import { registerAgentBotRoutes } from "./api/agentBots/agentBots";
 import { registerWebhookRoutes } from "./api/webhooks/webhooks";
 import { registerInboxRoutes } from "./api/inboxes/inboxes";
@@ -64,5 +66,7 @@ export function accountScopedRouter(): ApiRouter {
   registerLabelRoutes(router);
   registerContactLabelRoutes(router);
   registerCannedResponseRoutes(router);
+  registerInboxAgentBotRoutes(router);
+  registerContactInboxRoutes(router);
   return router;
 }

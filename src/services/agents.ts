@@ -86,14 +86,22 @@ export async function inviteAgent(account: Account, inviter: User, invite: Agent
       .returning("*");
     await auditChange(trx, actor, { accountId: account.id, auditableType: "AccountUser", keys: ACCOUNT_USER_AUDITED, after: accountUser });
   };
+  const joinExisting = async (user: User) => {
+    await AccountUser.transaction((trx) => join(user, trx));
+    return agentOf(account.id, user.id);
+  };
   const existing = await User.findByEmail(invite.email);
-  if (existing) {
-    await AccountUser.transaction((trx) => join(existing, trx));
-    return agentOf(account.id, existing.id);
-  }
+  if (existing) return joinExisting(existing);
   const name = invite.name?.trim() || invite.email.split("@")[0]!;
-  const created = await User.createWithToken({ email: invite.email, name }, join, { confirmed: false });
-  return agentOf(account.id, created.id);
+  try {
+    const created = await User.createWithToken({ email: invite.email, name }, join, { confirmed: false });
+    return agentOf(account.id, created.id);
+  } catch (err) {
+    // A concurrent invite created the user first: join as that user instead (or learn they are a member).
+    const raced = await User.findByEmail(invite.email);
+    if (raced) return joinExisting(raced);
+    throw err;
+  }
 }
 
 /** Chatwoot's agents#update: the user's name, and the membership's role, availability and auto_offline. */
@@ -111,13 +119,14 @@ export async function updateAgent(account: Account, userId: number, change: Agen
 }
 
 /**
- * Takes a user out of an account as Chatwoot's AccountUser callbacks do: the membership, the
- * account's inbox memberships, and their assignments there (bulk, without events, as update_all).
+ * Takes a user out of an account as Chatwoot's Agents::DestroyJob does: the membership, the account's
+ * inbox and team memberships, and their assignments there (bulk, without events, as update_all).
  */
 export async function removeMembership(trx: Knex, membership: AccountUser, actor: AuditActor): Promise<void> {
   const { account_id, user_id } = membership;
   await AccountUser.query(trx).deleteById(membership.id);
   await trx("inbox_members").where({ account_id, user_id }).delete();
+  await trx("team_members").where({ account_id, user_id }).delete();
   await trx("conversations").where({ account_id, assignee_id: user_id }).update({ assignee_id: null });
   await auditChange(trx, actor, { accountId: account_id, auditableType: "AccountUser", keys: ACCOUNT_USER_AUDITED, before: membership });
 }

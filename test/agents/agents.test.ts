@@ -77,6 +77,24 @@ test("inviting an existing user adds their membership; a member already there is
   t.is(unnamed.name, `no-name-${account.id}`, "the name defaults to the email's local part");
 });
 
+test("50 parallel invites of one new email create one user and one membership", async (t) => {
+  const account = await createAccount(h);
+  const email = `parallel-${account.id}@example.com`;
+  const responses = await Promise.all(Array.from({ length: 50 }, () => h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email } })));
+  t.is(responses.filter((r) => r.status === 200).length, 1);
+  t.true(responses.filter((r) => r.status !== 200).every((r) => r.status === 422 && r.body.message === "User has already been taken"), JSON.stringify(responses.map((r) => r.body)));
+  t.is((await h.knex("users").whereRaw("lower(email) = ?", [email])).length, 1);
+  const user = await h.knex("users").whereRaw("lower(email) = ?", [email]).first();
+  t.is((await h.knex("account_users").where({ account_id: account.id, user_id: user.id })).length, 1);
+});
+
+test("agent bots may not use the agents endpoints", async (t) => {
+  const account = await createAccount(h);
+  const bot = await ok(h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, { token: account.admin.token, body: { name: "Bot" } }), "bot");
+  const response = await h.request("GET", agentsPath(account.id), { token: bot.access_token });
+  t.deepEqual([response.status, response.body], [401, { error: "Access to this endpoint is not authorized for bots" }]);
+});
+
 test("invites are validated and limited, and only administrators invite", async (t) => {
   const account = await createAccount(h);
   const asAgent = await h.request("POST", agentsPath(account.id), { token: account.agent.token, body: { email: "x@example.com" } });
@@ -152,7 +170,7 @@ test("50 parallel demotions and removals of administrators always leave one", as
   t.is(remaining.length, 1);
 });
 
-test("delete removes the membership, its inbox memberships and assignments, and the user when they are in no other account", async (t) => {
+test("delete removes the membership, its inbox and team memberships and assignments, and the user when they are in no other account", async (t) => {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   await setInboxMembers(h, account, inbox.id, [account.agent.id]);
@@ -161,14 +179,16 @@ test("delete removes the membership, its inbox memberships and assignments, and 
     h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { source_id: sourceId, inbox_id: inbox.id, contact_id: contact.id, assignee_id: account.agent.id } }),
     "conversation",
   );
-  t.is(Number((await h.knex("conversations").where({ id: conversation.id }).first()).assignee_id), account.agent.id);
+  t.is(Number((await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).assignee_id), account.agent.id);
+  const team = await ok(h.request("POST", `/api/v1/accounts/${account.id}/teams`, { token: account.admin.token, body: { name: "Support" } }), "team");
+  await ok(h.request("POST", `/api/v1/accounts/${account.id}/teams/${team.id}/team_members`, { token: account.admin.token, body: { user_ids: [account.agent.id, account.admin.id] } }), "team member");
   const asAgent = await h.request("DELETE", `${agentsPath(account.id)}/${account.admin.id}`, { token: account.agent.token });
   t.deepEqual([asAgent.status, asAgent.body], [401, denied]);
 
   const response = await h.request("DELETE", `${agentsPath(account.id)}/${account.agent.id}`, { token: account.admin.token });
   t.is(response.status, 200);
   t.falsy(response.body);
-  t.is((await h.knex("conversations").where({ id: conversation.id }).first()).assignee_id, null, "their conversations are unassigned");
+  t.is((await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).assignee_id, null, "their conversations are unassigned");
   t.falsy(await h.knex("account_users").where({ account_id: account.id, user_id: account.agent.id }).first());
   t.falsy(await h.knex("inbox_members").where({ user_id: account.agent.id }).first());
   t.falsy(await h.knex("users").where({ id: account.agent.id }).first(), "a user in no account is deleted");
@@ -182,6 +202,7 @@ test("delete removes the membership, its inbox memberships and assignments, and 
   await addToAccount(h, account.id, second.id, "administrator");
   t.is((await h.request("DELETE", `${agentsPath(account.id)}/${account.admin.id}`, { token: second.token })).status, 200);
   t.truthy(await h.knex("users").where({ id: account.admin.id }).first());
+  t.falsy(await h.knex("team_members").where({ user_id: account.admin.id }).first(), "a user who stays elsewhere still leaves the account's teams");
   const gone = await h.request("DELETE", `${agentsPath(account.id)}/${account.admin.id}`, { token: second.token });
   t.is(gone.status, 404);
 });

@@ -82,8 +82,13 @@ test("update changes fields and audits the diff; a renamed label follows onto co
   const audit = await h.knex("audit_logs").where({ auditable_type: "Label", auditable_id: label.id, action: "update" }).first();
   t.deepEqual(audit.audited_changes, { title: ["old-name", "new-name"], color: ["#1f93ff", "#ff0000"], show_on_sidebar: [null, false] });
 
-  t.deepEqual((await h.knex("conversations").where({ id: conversation.id }).first()).labels, ["new-name", "keep"]);
+  t.deepEqual((await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).labels, ["new-name", "keep"]);
   t.deepEqual((await h.knex("contacts").where({ id: contact.id }).first()).labels, ["keep", "new-name"]);
+  const updates = await h.knex("events").where({ account_id: account.id, name: "conversation_updated" }).orderBy("id", "desc");
+  t.true(
+    updates.some((e) => JSON.stringify(e.payload.changed_attributes ?? []).includes("new-name")),
+    "the conversation's label change is an ordinary conversation_updated event",
+  );
 
   const taken = await ok(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "taken" } }), "taken");
   const clash = await h.request("PUT", `${labelsPath(account.id)}/${label.id}`, { token: account.admin.token, body: { label: { title: "TAKEN" } } });

@@ -131,6 +131,12 @@ test("it lists the profile, agents, labels, canned responses and platform user r
     "/api/v1/accounts/{account_id}/contacts/{id}/labels": ["get", "post"],
     "/api/v1/accounts/{account_id}/canned_responses": ["get", "post"],
     "/api/v1/accounts/{account_id}/canned_responses/{id}": ["patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/inboxes/{id}/agent_bot": ["get"],
+    "/api/v1/accounts/{account_id}/contacts/{id}/contact_inboxes": ["post"],
+    "/platform/api/v1/accounts": ["get", "post"],
+    "/platform/api/v1/users/{id}/login": ["get", "post"],
+    "/platform/api/v1/users/{id}/token": ["get", "post"],
+    "/auth/sign_in": ["post"],
   };
   for (const [path, methods] of Object.entries(expected)) {
     for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
@@ -138,4 +144,6 @@ test("it lists the profile, agents, labels, canned responses and platform user r
   t.deepEqual(doc.paths["/api"].get.security, [], "GET /api needs no token");
   const profile = requestSchema("/api/v1/profile", "put");
   t.truthy(profile, "the profile body is documented");
+  t.deepEqual(doc.paths["/platform/api/v1/users/{id}/login"].get.security, [{ platformAppApiKey: [] }]);
+  t.deepEqual(doc.paths["/api/v1/accounts/{account_id}/agents"].post.security, [{ userApiKey: [] }]);
 });

@@ -19,7 +19,7 @@ import { requestAvatarFetch } from "../../../services/avatarFetch";
  * the token acts as the bot in every inbox it serves, so an agent holding it could read and post in
  * inboxes they are not a member of. The secret is an administrator's only, as in Chatwoot.
  */
-async function present(ctx: AppContext, bot: AgentBot) {
+export async function present(ctx: AppContext, bot: AgentBot) {
   const trusted = bot.account_id === ctx.state.account!.id && ctx.state.membership?.role === "administrator";
   return presentAgentBot(bot, {
     accessToken: trusted ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,

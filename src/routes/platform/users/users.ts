@@ -6,7 +6,9 @@ import { idParams } from "../../../http/schemas";
 import { User } from "../../../models/User";
 import { userPayload } from "../../../services/users";
 import { permissible, platformApp } from "../permissible";
-import { platformUserCreate, platformUserResponse, platformUserUpdate } from "./schema";
+import { platformUserCreate, platformUserResponse, platformUserUpdate, ssoLinkResponse, userTokenResponse } from "./schema";
+import { AccessToken } from "../../../models/AccessToken";
+import { generateSsoLink } from "../../../services/sso";
 import { headOk } from "../../../http/headOk";
 
 const present = userPayload;
@@ -44,6 +46,31 @@ export function registerPlatformUserRoutes(router: ApiRouter) {
       ctx.body = await present(await user.applyUpdate(body));
     },
   );
+
+  // Chatwoot routes `get :login`; clients also POST it.
+  for (const method of ["get", "post"] as const) {
+    router.route(
+      { method, path: "/users/:id/login", summary: "A one-time SSO link that signs the user in to the dashboard (FRONTEND_URL)", params: idParams, response: ssoLinkResponse },
+      async (ctx, { params }) => {
+        const user = await permissible(ctx, "User", find(params.id));
+        ctx.body = { url: await generateSsoLink(User.knex(), user) };
+      },
+    );
+  }
+
+  for (const method of ["post", "get"] as const) {
+    router.route(
+      { method, path: "/users/:id/token", summary: "The user's api_access_token", params: idParams, response: userTokenResponse },
+      async (ctx, { params }) => {
+        const user = await permissible(ctx, "User", find(params.id));
+        ctx.body = {
+          access_token: (await AccessToken.tokenOf("User", user.id)) ?? (await AccessToken.issue("User", user.id)).token,
+          expiry: null,
+          user: { id: user.id, name: user.name, display_name: user.display_name, email: user.email, pubsub_token: user.pubsub_token },
+        };
+      },
+    );
+  }
 
   router.route(
     { method: "delete", path: "/users/:id", summary: "Delete a user", params: idParams },
