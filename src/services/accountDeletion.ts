@@ -59,6 +59,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("events"),
   ownedRows("webhooks"),
   ownedRows("messages"),
+  ownedRows("conversation_participants"),
   ownedRows("conversations"),
   ownedRows("team_members"),
   ownedRows("teams"),

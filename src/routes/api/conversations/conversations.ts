@@ -5,17 +5,21 @@ import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
 import { Conversation } from "../../../models/Conversation";
+import { ConversationParticipant } from "../../../models/ConversationParticipant";
+import { MESSAGE_TYPE, Message } from "../../../models/Message";
 import { Inbox } from "../../../models/Inbox";
 import { Team, TeamMember } from "../../../models/Team";
 import { accessibleInboxIds, canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
 import { presentConversation } from "../../../presenters/conversation";
 import { iso } from "../../../presenters/time";
-import { createConversation, loadConversationGraphs, setPriority, toggleStatus } from "../../../services/conversations";
+import { createConversation, loadConversationGraphs, muteConversation, setPriority, toggleStatus, unmuteConversation } from "../../../services/conversations";
+import { requireAdministrator } from "../../../policies";
 import { senderFor } from "../../../services/messages";
 import { headOk } from "../../../http/headOk";
 import { actorOf, findConversation, usersOnly } from "./access";
 import {
   type ConversationListQuery,
+  type SortOption,
   conversationCreate,
   conversationListQuery,
   conversationListResponse,
@@ -50,21 +54,53 @@ const userIdOf = (ctx: AppContext) => ctx.state.membership?.user_id ?? 0;
 
 /**
  * ConversationFinder: the caller's inboxes (narrowed by inbox_id), status (open unless given; "all"
- * for every status) and labels (any of them). The counts are taken before the assignee filter.
+ * for every status; not applied with q), team, labels (any of them), q, source_id and
+ * conversation_type. The counts are taken before the assignee filter.
  */
 async function finder(ctx: AppContext, query: ConversationListQuery) {
+  const accountId = ctx.state.account!.id;
   const inboxIds = await accessibleInboxIds(ctx);
   const scoped = query.inbox_id === undefined ? inboxIds : inboxIds.filter((inboxId) => inboxId === query.inbox_id);
   // current_account.teams.find: a team that is not the account's is not found.
-  if (query.team_id !== undefined && !(await Team.findInAccount(ctx.state.account!.id, query.team_id))) throw NotFound();
+  if (query.team_id !== undefined && !(await Team.findInAccount(accountId, query.team_id))) throw NotFound();
+  const userId = userIdOf(ctx);
+  const mentions = query.conversation_type === "mention" ? await mentionPatterns(accountId, userId) : [];
   const base = () => {
-    const q = Conversation.ofAccount(ctx.state.account!.id).whereIn("inbox_id", scoped);
+    const q = Conversation.ofAccount(accountId).whereIn("inbox_id", scoped);
+    if (query.status !== "all" && query.q === undefined) q.where("status", query.status);
     if (query.team_id !== undefined) q.where("team_id", query.team_id);
-    if (query.status !== "all") q.where("status", query.status);
     if (query.labels?.length) q.whereRaw("labels && ?::text[]", [query.labels]);
+    if (query.q !== undefined) {
+      // Rails' ILIKE with the text as given: % and _ in it are wildcards there too.
+      q.whereExists(
+        Message.query()
+          .whereColumn("messages.conversation_id", "conversations.id")
+          .whereIn("messages.message_type", [MESSAGE_TYPE.incoming, MESSAGE_TYPE.outgoing])
+          .where("messages.content", "ilike", `%${query.q}%`),
+      );
+    }
+    if (query.source_id !== undefined) {
+      q.whereIn("contact_inbox_id", ContactInbox.query().select("id").where({ account_id: accountId, source_id: query.source_id }));
+    }
+    switch (query.conversation_type) {
+      case "mention":
+        // Mentions are private notes naming the user, or a team of theirs (Messages::MentionService).
+        q.whereExists(
+          Message.query()
+            .whereColumn("messages.conversation_id", "conversations.id")
+            .where("messages.private", true)
+            .whereRaw("messages.content LIKE ANY(?::text[])", [mentions]),
+        );
+        break;
+      case "participating":
+        q.whereIn("conversations.id", ConversationParticipant.query().select("conversation_id").where({ account_id: accountId, user_id: userId }));
+        break;
+      case "unattended":
+        q.where((w) => w.whereNull("first_reply_created_at").orWhereNotNull("waiting_since"));
+        break;
+    }
     return q;
   };
-  const userId = userIdOf(ctx);
   const [all, mine, unassigned] = await Promise.all([
     base().resultSize(),
     base().where("assignee_id", userId).resultSize(),
@@ -79,6 +115,42 @@ async function finder(ctx: AppContext, query: ConversationListQuery) {
     return q;
   };
   return { counts, filtered };
+}
+
+/** LIKE patterns of the mention links that name the user or one of their teams. */
+async function mentionPatterns(accountId: number, userId: number): Promise<string[]> {
+  const teams = await TeamMember.teamIdsOf(accountId, userId);
+  return [`%mention://user/${userId}/%`, ...[...teams].map((teamId) => `%mention://team/${teamId}/%`)];
+}
+
+const PRIORITY_RANK = "CASE conversations.priority WHEN 'low' THEN 0 WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'urgent' THEN 3 END";
+
+/** ConversationFinder's sort scopes, each ending on the id so pages never overlap. */
+function sortClause(sort: SortOption): string {
+  switch (sort) {
+    case "last_activity_at_asc":
+      return "conversations.last_activity_at ASC, conversations.id ASC";
+    case "last_activity_at_desc":
+    case "latest":
+      return "conversations.last_activity_at DESC, conversations.id DESC";
+    case "created_at_asc":
+    case "sort_on_created_at":
+      return "conversations.created_at ASC, conversations.id ASC";
+    case "created_at_desc":
+      return "conversations.created_at DESC, conversations.id DESC";
+    case "priority_asc":
+      return `${PRIORITY_RANK} ASC NULLS LAST, conversations.last_activity_at DESC, conversations.id DESC`;
+    case "priority_desc":
+    case "sort_on_priority":
+      return `${PRIORITY_RANK} DESC NULLS LAST, conversations.last_activity_at DESC, conversations.id DESC`;
+    case "waiting_since_asc":
+    case "sort_on_waiting_since":
+      return "conversations.waiting_since ASC NULLS LAST, conversations.created_at ASC, conversations.id ASC";
+    case "waiting_since_desc":
+      return "conversations.waiting_since DESC NULLS LAST, conversations.created_at ASC, conversations.id ASC";
+    case "priority_desc_created_at_asc":
+      return `${PRIORITY_RANK} DESC NULLS LAST, conversations.created_at ASC, conversations.id ASC`;
+  }
 }
 
 /**
@@ -161,10 +233,11 @@ export function registerConversationRoutes(router: ApiRouter) {
     { method: "get", path, summary: "List conversations (25 per page) with counts", params: accountParams, query: conversationListQuery, response: conversationListResponse, middleware: [usersOnly] },
     async (ctx, { query }) => {
       const { counts, filtered } = await finder(ctx, query);
-      const page = await filtered()
-        .orderBy([{ column: "last_activity_at", order: "desc" }, { column: "id", order: "desc" }])
-        .limit(PER_PAGE)
-        .offset((query.page - 1) * PER_PAGE);
+      const list = filtered().orderByRaw(sortClause(query.sort_by));
+      // updated_within replaces the page: everything changed in the last N seconds.
+      const page = await (query.updated_within !== undefined
+        ? list.where("conversations.updated_at", ">", new Date(Date.now() - query.updated_within * 1000))
+        : list.limit(PER_PAGE).offset((query.page - 1) * PER_PAGE));
       ctx.body = { data: { meta: counts, payload: await presentConversations(ctx, page) } };
     },
   );
@@ -244,6 +317,43 @@ export function registerConversationRoutes(router: ApiRouter) {
     async (ctx, { params }) => {
       await findConversation(ctx, params.id);
       headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "delete", path: one, summary: "Delete a conversation with its messages (administrators)", params: accountResourceParams, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      // Found (404) and shown (401) before the destroy? check, as Chatwoot's before_action orders them.
+      const conversation = await findConversation(ctx, params.id);
+      requireAdministrator(ctx);
+      await Conversation.query(ctx.deps.knex).deleteById(conversation.id);
+      headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/mute`, summary: "Mute: resolve, and later contact messages no longer reopen it", params: accountResourceParams, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      await muteConversation(ctx.deps.knex, await findConversation(ctx, params.id), actorOf(ctx));
+      headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/unmute`, summary: "Unmute: contact messages reopen it again", params: accountResourceParams, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      await unmuteConversation(ctx.deps.knex, await findConversation(ctx, params.id), actorOf(ctx));
+      headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/unread`, summary: "Mark the latest incoming message unread", params: accountResourceParams, status: 204, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      const conversation = await findConversation(ctx, params.id);
+      await Conversation.markUnread(ctx.deps.knex, conversation.id);
+      // The action renders no view, which Rails answers with 204.
+      ctx.status = 204;
     },
   );
 

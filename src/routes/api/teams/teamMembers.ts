@@ -2,7 +2,7 @@ import { ApiError } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import { headOk } from "../../../http/headOk";
 import type { ApiRouter } from "../../../http/router";
-import type { Member } from "../../../models/InboxMember";
+import { loadMembers, type Member } from "../../../models/InboxMember";
 import { TeamMember } from "../../../models/Team";
 import { requireAdministrator } from "../../../policies";
 import { presentInboxMember } from "../../../presenters/inbox";
@@ -53,7 +53,7 @@ export function registerTeamMemberRoutes(router: ApiRouter) {
         await auditTeamMembers(trx, auditActor(ctx), rows, "create");
         return rows;
       });
-      ctx.body = presentChanged(await TeamMember.asMembers(ctx.state.account!.id, added.map((row) => row.user_id)));
+      ctx.body = presentChanged(await loadMembers(ctx.state.account!.id, added.map((row) => row.user_id)));
     },
   );
 
