@@ -1,13 +1,15 @@
 import type { AgentBot } from "../models/AgentBot";
 import type { AuditLog } from "../models/AuditLog";
+import type { Team } from "../models/Team";
 import type { User } from "../models/User";
 import { unixSeconds } from "./time";
 
 /** The audited record's push_event_data, for the record types that have one and still exist. */
-export type Auditable = { kind: "User"; user: User } | { kind: "AgentBot"; bot: AgentBot };
+export type Auditable = { kind: "User"; user: User } | { kind: "AgentBot"; bot: AgentBot } | { kind: "Team"; team: Team };
 
 function pushEventData(auditable: Auditable | undefined) {
   if (!auditable) return null;
+  if (auditable.kind === "Team") return auditable.team.pushEventData();
   if (auditable.kind === "AgentBot") {
     return { id: auditable.bot.id, name: auditable.bot.name, avatar_url: auditable.bot.avatar_url ?? "", type: "agent_bot" };
   }

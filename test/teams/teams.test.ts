@@ -67,6 +67,14 @@ test("administrators create, show, list, update and delete teams in Chatwoot's s
     ],
   );
   t.true(audits.every((row) => row.username === account.admin.email));
+
+  // The audit log endpoint shows them, with the team that still exists as its push data.
+  const logs = await h.request("GET", `/api/v1/accounts/${account.id}/audit_logs`, { token: account.admin.token });
+  t.is(logs.status, 200);
+  const teamLogs = logs.body.audit_logs.filter((entry: { auditable_type: string }) => entry.auditable_type === "Team");
+  t.is(teamLogs.length, 5);
+  t.deepEqual(teamLogs.find((entry: { auditable_id: number }) => entry.auditable_id === second.id).auditable, { id: second.id, name: "sales" });
+  t.is(teamLogs.find((entry: { auditable_id: number }) => entry.auditable_id === team.id).auditable, null);
 });
 
 test("names are required and unique per account whatever their case", async (t) => {
