@@ -228,3 +228,18 @@ test("deleting a team removes its members and takes it off its conversations", a
   const audits = await auditRows(account, "TeamMember");
   t.deepEqual(audits.map((row) => row.action), ["create", "destroy"]);
 });
+
+test("a user removed from the account leaves its teams", async (t) => {
+  const account = await createAccount(h);
+  const team = await createTeam(account, { name: "Support" });
+  await h.request("POST", members(account, team.id), { token: account.admin.token, body: { user_ids: [account.agent.id, account.admin.id] } });
+  const removed = await h.request("DELETE", `/platform/api/v1/accounts/${account.id}/account_users`, { token: h.platformToken, body: { user_id: account.agent.id } });
+  t.is(removed.status, 200);
+  t.deepEqual((await h.request("GET", members(account, team.id), { token: account.admin.token })).body.map((a: { id: number }) => a.id), [account.admin.id]);
+  t.is(await count(h.knex("team_members").where({ team_id: team.id, user_id: account.agent.id })), 0);
+  t.deepEqual((await auditRows(account, "TeamMember")).map((row) => [row.action, row.audited_changes.user_id]), [
+    ["create", account.agent.id],
+    ["create", account.admin.id],
+    ["destroy", account.agent.id],
+  ]);
+});

@@ -8,7 +8,8 @@ import { requireAdministrator } from "../../../policies";
 import { presentInboxMember } from "../../../presenters/inbox";
 import { auditActor } from "../../../services/audit";
 import { teamMembersBody, teamMembersParams, teamMembersResponse } from "./schema";
-import { auditTeamMembers, lockTeam, teamMustExist } from "./access";
+import { auditTeamMembers } from "../../../services/teams";
+import { lockTeam, teamMustExist } from "./access";
 
 /** TeamMembersController#validate_member_id_params: ids that are not users of the account. */
 const InvalidUserIds = () => new ApiError(401, { error: "Invalid User IDs" });

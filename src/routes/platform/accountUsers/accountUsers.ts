@@ -7,6 +7,7 @@ import { AccountUser } from "../../../models/AccountUser";
 import { User } from "../../../models/User";
 import { presentAccountUser } from "../../../presenters/user";
 import { auditActor, auditChange } from "../../../services/audit";
+import { leaveTeams } from "../../../services/teams";
 import { permissible } from "../permissible";
 import { accountUserCreate, accountUserDelete, accountUserResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
@@ -49,9 +50,11 @@ export function registerPlatformAccountUserRoutes(router: ApiRouter) {
         const accountUser = await AccountUser.query(trx).findOne({ account_id: account.id, user_id: body.user_id });
         if (!accountUser) return;
         await AccountUser.query(trx).deleteById(accountUser.id);
-        // Leaving the account means leaving its inboxes too.
+        // Leaving the account means leaving its inboxes and teams too.
         await trx("inbox_members").where({ account_id: account.id, user_id: body.user_id }).delete();
-        await auditChange(trx, auditActor(ctx), { accountId: account.id, auditableType: "AccountUser", keys: AUDITED, before: accountUser });
+        const actor = auditActor(ctx);
+        await leaveTeams(trx, actor, account.id, body.user_id);
+        await auditChange(trx, actor, { accountId: account.id, auditableType: "AccountUser", keys: AUDITED, before: accountUser });
       });
       headOk(ctx);
     },
