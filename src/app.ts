@@ -10,6 +10,9 @@ import { serviceRoutes } from "./routes/health";
 import { schedulingRouter } from "./routes/api/scheduling/scheduling";
 import { widgetRouter } from "./routes/widget/router";
 import { reportsRouter } from "./routes/api/reports/router";
+import { serviceInfoRouter } from "./routes/api/serviceInfo/serviceInfo";
+import { publicRouter } from "./routes/public/router";
+import { filesRouter } from "./routes/files/files";
 
 export interface AppOptions {
   bodyLimit?: string;
@@ -21,7 +24,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
   app.use(errorHandler);
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
 
-  for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa]) {
+  for (const router of [serviceRoutes(), serviceInfoRouter().koa, platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa, publicRouter().koa, filesRouter()]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

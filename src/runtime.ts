@@ -3,6 +3,7 @@ import { createApp } from "./app";
 import type { Config } from "./config";
 import { connectDatabase, migrate } from "./db";
 import { appointmentConsumer } from "./scheduling/appointmentLife";
+import { attachmentAnalysisConsumer } from "./services/attachmentAnalysis";
 import { automationConsumer } from "./services/automation/trigger";
 import { AuthCache } from "./services/authCache";
 import { adoptTimers, timerConsumer } from "./services/conversationTimers";
@@ -80,7 +81,7 @@ export interface RunningWorker {
  * planning (src/services/events.ts has the contract, eventRelay.ts the delivery of events to them).
  */
 export function eventConsumers(): EventConsumer[] {
-  return [webhookConsumer(), timerConsumer(), automationConsumer(), appointmentConsumer()];
+  return [webhookConsumer(), timerConsumer(), automationConsumer(), appointmentConsumer(), attachmentAnalysisConsumer()];
 }
 
 /** The worker role: the Temporal worker and the relay that hands committed events to Temporal. */

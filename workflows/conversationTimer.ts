@@ -2,6 +2,7 @@ import {
   condition,
   continueAsNew,
   defineSignal,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -24,6 +25,22 @@ const { planConversationTimer, fireConversationTimer } = proxyActivities<Activit
 const DEFAULT_ROUNDS_PER_RUN = 200;
 
 /**
+ * A timer fires on the server's clock but the activity judges "due" by the worker's: a worker whose
+ * clock is behind answers "not yet" for a deadline the workflow sees as past, and without a floor
+ * the re-plan would sleep 1 ms and ask again in a loop until the clocks agree. After such an answer
+ * the next wait is at least a second, doubling while the answers repeat, up to half a minute.
+ */
+const NOT_YET_FLOOR_MS = 1000;
+const NOT_YET_FLOOR_MAX_MS = 30_000;
+/** Runs recorded before the floor replay without it. */
+export const NOT_YET_FLOOR_PATCH = "conversation-timer-not-yet-floor";
+
+function notYetFloor(notYet: number): number {
+  if (notYet === 0 || !patched(NOT_YET_FLOOR_PATCH)) return 0;
+  return Math.min(NOT_YET_FLOOR_MS * 2 ** (notYet - 1), NOT_YET_FLOOR_MAX_MS);
+}
+
+/**
  * A conversation's own durable timer. Every change to the conversation signals it; it re-plans from
  * the database and sleeps until the deadline or the next signal. When the deadline passes, the
  * activity re-checks the database and only then resolves (or reopens), so a late or duplicate signal
@@ -38,6 +55,8 @@ export async function conversationTimerWorkflow(input: ConversationTimerInput): 
 
   // At least one round, or a run would only ever continue as new.
   const roundsPerRun = Math.max(input.roundsPerRun ?? DEFAULT_ROUNDS_PER_RUN, 1);
+  // Fires in a row that found the same deadline not yet due, with no change in between.
+  let notYet = 0;
   for (let round = 0; round < roundsPerRun; round++) {
     touched = false;
     const plan = await planConversationTimer(input);
@@ -49,10 +68,13 @@ export async function conversationTimerWorkflow(input: ConversationTimerInput): 
     }
     upsertSearchAttributes([{ key: AutoResolveAtAttribute, value: new Date(plan.at) }]);
     setCurrentDetails(`${plan.kind === "resolve" ? "Resolves" : "Reopens"} at ${new Date(plan.at).toISOString()} unless it changes first`);
-    const woken = await condition(() => touched, Math.max(plan.at - Date.now(), 1), { summary: `${plan.kind} at ${new Date(plan.at).toISOString()}` });
-    if (!woken) {
+    const waitMs = Math.max(plan.at - Date.now(), 1, notYetFloor(notYet));
+    const woken = await condition(() => touched, waitMs, { summary: `${plan.kind} at ${new Date(plan.at).toISOString()}` });
+    if (woken) notYet = 0;
+    else {
       const outcome = await fireConversationTimer(input, plan.kind);
       if (outcome && !touched) return outcome;
+      notYet = outcome || touched ? 0 : notYet + 1;
     }
     if (workflowInfo().continueAsNewSuggested) break;
   }

@@ -47,6 +47,8 @@ export class Contact extends BaseModel {
   additional_attributes!: Record<string, unknown>;
   custom_attributes!: Record<string, unknown>;
   last_activity_at!: Date | null;
+  /** Label titles (Chatwoot tags contacts with acts_as_taggable). */
+  labels!: string[];
 
   static async findInAccount(accountId: number, id: number, db?: Knex): Promise<Contact | undefined> {
     return Contact.query(db).findOne({ id, account_id: accountId });

@@ -1,3 +1,4 @@
+import { jsonEqual } from "../lib/jsonEqual";
 import type { Account } from "../models/Account";
 import type { Contact } from "../models/Contact";
 import type { ContactInbox } from "../models/ContactInbox";
@@ -99,7 +100,7 @@ const jsonValue = (value: unknown) => (value instanceof Date ? iso(value) : (val
  * among them whenever anything changed; null when nothing did.
  */
 export function contactChangedAttributes(before: Contact, after: Contact): Record<string, { previous_value: unknown; current_value: unknown }>[] | null {
-  const changed = TRACKED.filter((key) => JSON.stringify(jsonValue(before[key])) !== JSON.stringify(jsonValue(after[key])));
+  const changed = TRACKED.filter((key) => !jsonEqual(jsonValue(before[key]), jsonValue(after[key])));
   if (!changed.length) return null;
   return [...changed, "updated_at" as const].map((key) => ({
     [key]: { previous_value: jsonValue(before[key]), current_value: jsonValue(after[key]) },

@@ -99,6 +99,7 @@ export function messagePushEventData(message: Message, conversation: MessageConv
       last_activity_at: unixSeconds(conversation.lastActivityAt),
       contact_inbox: { source_id: conversation.sourceId },
     },
+    ...(message.attachments?.length ? { attachments: message.attachments } : {}),
     ...(sender ? { sender: senderPushEventData(sender, inbox) } : {}),
   };
 }
@@ -131,5 +132,6 @@ export function messageWebhookData(message: Message, sender: MessageSender | nul
     private: message.private,
     sender: sender ? senderWebhookData(sender, account) : null,
     source_id: message.source_id,
+    ...(message.attachments?.length ? { attachments: message.attachments } : {}),
   };
 }

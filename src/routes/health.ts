@@ -1,5 +1,6 @@
 import Router from "@koa/router";
 import { databaseIsReachable } from "../db";
+import type { AppDeps } from "../deps";
 import type { AppCustomContext, AppState } from "../http/context";
 import { openApiDocument } from "../openapi/registry";
 import { temporalIsReachable } from "../temporal/client";
@@ -22,17 +23,24 @@ async function withinDeadline(probe: Promise<boolean>): Promise<boolean> {
   }
 }
 
+/** Whether PostgreSQL and Temporal answer, each within the probe deadline. */
+export async function probeDependencies(deps: AppDeps): Promise<{ database: boolean; temporal: boolean }> {
+  const client = deps.temporal.client;
+  const [database, temporal] = await Promise.all([
+    withinDeadline(databaseIsReachable(deps.knex)),
+    // The gRPC deadline also ends the client's own retries, so no probe outlives its request.
+    withinDeadline(client.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => temporalIsReachable(client))),
+  ]);
+  return { database, temporal };
+}
+
 /** Unauthenticated service endpoints: health and the OpenAPI document. */
 export function serviceRoutes() {
   const router = new Router<AppState, AppCustomContext>();
 
   router.get("/health", async (ctx) => {
     const client = ctx.deps.temporal.client;
-    const [database, temporal] = await Promise.all([
-      withinDeadline(databaseIsReachable(ctx.deps.knex)),
-      // The gRPC deadline also ends the client's own retries, so no probe outlives its request.
-      withinDeadline(client.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => temporalIsReachable(client))),
-    ]);
+    const { database, temporal } = await probeDependencies(ctx.deps);
     const healthy = database && temporal;
     ctx.status = healthy ? 200 : 503;
     ctx.body = {

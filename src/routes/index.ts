@@ -2,6 +2,10 @@ import { ApiRouter } from "../http/router";
 import { accountScope } from "../middlewares/accountScope";
 import { authenticateApplication, authenticatePlatform } from "../middlewares/authentication";
 import { registerAccountRoutes } from "./api/accounts/accounts";
+import { registerProfileRoutes } from "./api/profile/profile";
+import { registerAgentRoutes } from "./api/agents/agents";
+import { registerContactLabelRoutes, registerLabelRoutes } from "./api/labels/labels";
+import { registerCannedResponseRoutes } from "./api/cannedResponses/cannedResponses";
 import { registerAgentBotRoutes } from "./api/agentBots/agentBots";
 import { registerWebhookRoutes } from "./api/webhooks/webhooks";
 import { registerInboxRoutes } from "./api/inboxes/inboxes";
@@ -33,6 +37,7 @@ export function platformRouter(): ApiRouter {
 export function accountRouter(): ApiRouter {
   const router = new ApiRouter("/api/v1", { tag: "Account", security: ["userApiKey"], middleware: [authenticateApplication("user")] });
   registerAccountRoutes(router);
+  registerProfileRoutes(router);
   return router;
 }
 
@@ -55,5 +60,9 @@ export function accountScopedRouter(): ApiRouter {
   registerCustomFilterRoutes(router);
   registerTeamRoutes(router);
   registerTeamMemberRoutes(router);
+  registerAgentRoutes(router);
+  registerLabelRoutes(router);
+  registerContactLabelRoutes(router);
+  registerCannedResponseRoutes(router);
   return router;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { AppContext } from "../http/context";
+import { jsonEqual } from "../lib/jsonEqual";
 import type { AuditAction } from "../models/AuditLog";
 
 /** Who did it and from where, as the audited gem records it. */
@@ -68,7 +69,7 @@ export function diff<T extends object>(before: T, after: T, keys: readonly (keyo
   const changes: Record<string, [unknown, unknown]> = {};
   for (const key of keys) {
     const [old, now] = [normalise(before[key]), normalise(after[key])];
-    if (JSON.stringify(old) !== JSON.stringify(now)) changes[key] = [old, now];
+    if (!jsonEqual(old, now)) changes[key] = [old, now];
   }
   return changes;
 }

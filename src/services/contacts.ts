@@ -90,3 +90,30 @@ export async function removeCustomAttributes(db: Knex, account: Account, contact
   const remaining = Object.fromEntries(Object.entries(contact.custom_attributes).filter(([key]) => !keys.includes(key)));
   return db.transaction((trx) => writeContactUpdate(trx, account, contact, { custom_attributes: remaining }));
 }
+
+/**
+ * ContactInboxWithContactBuilder (the public API's contact create): the contact inbox with that
+ * source_id if the inbox has one; otherwise the account's contact with the same identifier, email
+ * or phone number (in that order), or a new one, given a contact inbox under the source_id. The
+ * inbox row is locked first, so concurrent creates for one person end with one contact.
+ */
+export async function findOrCreateInboxContact(db: Knex, account: Account, inbox: Inbox, sourceId: string, attributes: ContactAttributes) {
+  return withUniqueness(() =>
+    db.transaction(async (trx) => {
+      await trx("inboxes").where("id", inbox.id).forUpdate().first("id");
+      const existing = await ContactInbox.query(trx).findOne({ inbox_id: inbox.id, source_id: sourceId });
+      if (existing) return { contactInbox: existing, contact: await Contact.query(trx).findById(existing.contact_id).throwIfNotFound() };
+      const normalised = Contact.normalise(attributes);
+      let contact: Contact | undefined;
+      for (const key of ["identifier", "email", "phone_number"] as const) {
+        const value = normalised[key];
+        if (!contact && value) contact = await Contact.query(trx).findOne({ account_id: account.id, [key]: value });
+      }
+      if (!contact) {
+        contact = await writeContactCreate(trx, account, attributes);
+        await validateCustomAttributes(trx, account.id, "contact_attribute", attributes.custom_attributes ?? {});
+      }
+      return { contact, contactInbox: await ContactInbox.findOrCreate(trx, contact.id, inbox, sourceId) };
+    }),
+  );
+}

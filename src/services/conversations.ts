@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { ValidationError } from "../errors";
+import { jsonEqual } from "../lib/jsonEqual";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { AgentBotInbox } from "../models/AgentBotInbox";
@@ -296,9 +297,7 @@ export async function changeConversation(unit: Unit, conversationId: number, pat
     if (await assigneeOutsideTeam(unit.trx, next.team_id, assigneeId)) next.assignee_id = null;
   }
 
-  const changes = (Object.keys(next) as PatchKey[]).filter(
-    (key) => JSON.stringify(jsonValue(next[key])) !== JSON.stringify(jsonValue(before[key])),
-  );
+  const changes = (Object.keys(next) as PatchKey[]).filter((key) => !jsonEqual(jsonValue(next[key]), jsonValue(before[key])));
   if (!changes.length) return before;
 
   const updatedAt = new Date();

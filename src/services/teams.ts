@@ -24,7 +24,7 @@ export async function auditTeamMembers(trx: Knex, actor: AuditActor, members: Te
  * Agents::DestroyJob#remove_user_from_teams: a user leaving an account leaves its teams, each
  * membership audited as its destroy. Call it in the transaction that removes the account user.
  */
-export async function leaveTeams(trx: Knex.Transaction, actor: AuditActor, accountId: number, userId: number): Promise<void> {
+export async function leaveTeams(trx: Knex, actor: AuditActor, accountId: number, userId: number): Promise<void> {
   const removed = await TeamMember.query(trx).delete().where({ account_id: accountId, user_id: userId }).returning("*");
   await auditTeamMembers(trx, actor, removed, "destroy");
 }

@@ -133,3 +133,8 @@ export interface LaneInput {
   queued?: LaneDelivery[];
   recent?: string[];
 }
+
+/** Dimensions and thumbnails of a new message's images (one run per message_created event with images). */
+export function attachmentAnalysisWorkflowId(installationId: string, accountId: number, eventUid: string): string {
+  return `attachment-analysis-${installationId}-${accountId}-${eventUid}`;
+}

@@ -120,3 +120,25 @@ test("it lists the teams and conversation extra routes", (t) => {
   const listParams = doc.paths["/api/v1/accounts/{account_id}/conversations"].get.parameters.map((p: { name: string }) => p.name);
   for (const name of ["q", "sort_by", "team_id", "source_id", "conversation_type", "updated_within"]) t.true(listParams.includes(name), name);
 });
+
+test("it lists the profile, agents, labels, canned responses and platform user routes", (t) => {
+  const expected: Record<string, string[]> = {
+    "/api": ["get"],
+    "/api/v1/profile": ["get", "put", "patch"],
+    "/api/v1/profile/availability": ["post"],
+    "/api/v1/profile/auto_offline": ["post"],
+    "/api/v1/accounts/{account_id}/agents": ["get", "post"],
+    "/api/v1/accounts/{account_id}/agents/{id}": ["patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/labels": ["get", "post"],
+    "/api/v1/accounts/{account_id}/labels/{id}": ["get", "patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/contacts/{id}/labels": ["get", "post"],
+    "/api/v1/accounts/{account_id}/canned_responses": ["get", "post"],
+    "/api/v1/accounts/{account_id}/canned_responses/{id}": ["patch", "put", "delete"],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
+  }
+  t.deepEqual(doc.paths["/api"].get.security, [], "GET /api needs no token");
+  const profile = requestSchema("/api/v1/profile", "put");
+  t.truthy(profile, "the profile body is documented");
+});

@@ -242,4 +242,11 @@ test("a user removed from the account leaves its teams", async (t) => {
     ["create", account.admin.id],
     ["destroy", account.agent.id],
   ]);
+
+  // Removing an agent through the agents API does the same.
+  const third = await createUser(h, { name: "Third Person" });
+  await addToAccount(h, account.id, third.id, "agent");
+  await h.request("POST", members(account, team.id), { token: account.admin.token, body: { user_ids: [third.id] } });
+  t.is((await h.request("DELETE", `/api/v1/accounts/${account.id}/agents/${third.id}`, { token: account.admin.token })).status, 200);
+  t.deepEqual((await h.request("GET", members(account, team.id), { token: account.admin.token })).body.map((a: { id: number }) => a.id), [account.admin.id]);
 });

@@ -59,16 +59,21 @@ function text(ctx: ActionContext): string {
 
 /**
  * Posting is the one action that is not naturally idempotent, and Temporal retries an activity whose
- * transaction may have committed before the worker died: the message carries its action's key, and
- * a retry that finds it posts nothing.
+ * transaction may have committed before the worker died (or whose first attempt is still running
+ * when the retry starts): the message carries its action's key, and an attempt that finds it posts
+ * nothing. The check and the insert share the conversation's lock, so two attempts cannot both miss.
  */
 function postMessage(privateNote: boolean): Handler {
   return async (ctx) => {
     const key = `${automationRuleWorkflowId(ctx.input.installationId, ctx.input.eventUid, ctx.input.ruleId)}/${ctx.step}`;
-    const posted = await Message.query(ctx.db).where("conversation_id", ctx.conversation.id).whereRaw("content_attributes->>'automation_action_key' = ?", [key]).first();
-    if (posted) return { status: "done", detail: "posted by an earlier attempt" };
-    const content_attributes = { automation_rule_id: ctx.input.ruleId, automation_action_key: key };
-    await createMessage(ctx.db, ctx.conversation, { content: text(ctx), message_type: "outgoing", private: privateNote, content_attributes }, null, ctx.actor);
+    const content = text(ctx);
+    return ctx.db.transaction(async (trx): Promise<ActionOutcome | void> => {
+      await Conversation.lock(trx, ctx.conversation.id);
+      const posted = await Message.query(trx).where("conversation_id", ctx.conversation.id).whereRaw("content_attributes->>'automation_action_key' = ?", [key]).first();
+      if (posted) return { status: "done", detail: "posted by an earlier attempt" };
+      const content_attributes = { automation_rule_id: ctx.input.ruleId, automation_action_key: key };
+      await createMessage(trx, ctx.conversation, { content, message_type: "outgoing", private: privateNote, content_attributes }, null, ctx.actor);
+    });
   };
 }
 

@@ -50,7 +50,7 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create an agent bot", params: accountParams, body: agentBotBody, response: agentBotResponse },
+    { authorize: requireAdministrator, method: "post", path, summary: "Create an agent bot", multipart: true, params: accountParams, body: agentBotBody, response: agentBotResponse },
     async (ctx, { body }) => {
       const bot = await AgentBot.transaction(async (trx) => {
         const { bot: created } = await AgentBot.createWithToken({ ...body, account_id: ctx.state.account!.id }, trx);
@@ -62,7 +62,7 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update an agent bot", params: accountResourceParams, body: agentBotBody, response: agentBotResponse },
+    { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update an agent bot", multipart: true, params: accountResourceParams, body: agentBotBody, response: agentBotResponse },
     async (ctx, { params, body }) => {
       const bot = await ownBot(ctx, params.id);
       const updated = await AgentBot.transaction(async (trx) => {

@@ -14,10 +14,13 @@ import { finder, sortClause, userIdOf } from "./finder";
 import { createConversation, loadConversationGraphs, muteConversation, setPriority, toggleStatus, unmuteConversation } from "../../../services/conversations";
 import { requireAdministrator } from "../../../policies";
 import { senderFor } from "../../../services/messages";
+import { filterCondition } from "../../../services/filters/sql";
+import { filterPageQuery, filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import { actorOf, findConversation, usersOnly } from "./access";
 import {
   conversationCreate,
+  conversationFilterResponse,
   conversationListQuery,
   conversationListResponse,
   conversationMetaResponse,
@@ -132,6 +135,36 @@ export function registerConversationRoutes(router: ApiRouter) {
         ? list.where("conversations.updated_at", ">", new Date(Date.now() - query.updated_within * 1000))
         : list.limit(PER_PAGE).offset((query.page - 1) * PER_PAGE));
       ctx.body = { data: { meta: counts, payload: await presentConversations(ctx, page) } };
+    },
+  );
+
+  router.route(
+    {
+      method: "post",
+      path: `${path}/filter`,
+      summary: "Conversations of any status matching Chatwoot's filter payload, 25 a page, with counts",
+      params: accountParams,
+      query: filterPageQuery,
+      body: filterRequest,
+      response: conversationFilterResponse,
+      middleware: [usersOnly],
+    },
+    async (ctx, { query, body }) => {
+      const accountId = ctx.state.account!.id;
+      const where = await filterCondition(ctx.deps.knex, accountId, "conversation", body.payload);
+      const inboxIds = await accessibleInboxIds(ctx);
+      const matches = () => Conversation.ofAccount(accountId).whereIn("inbox_id", inboxIds).whereRaw(where.sql, where.bindings as never);
+      const [all, mine, unassigned] = await Promise.all([
+        matches().resultSize(),
+        matches().where("assignee_id", userIdOf(ctx)).resultSize(),
+        matches().whereNull("assignee_id").resultSize(),
+      ]);
+      const page = Number(query.page ?? body.page ?? 1);
+      const conversations = await matches()
+        .orderBy([{ column: "last_activity_at", order: "desc" }, { column: "id", order: "desc" }])
+        .limit(PER_PAGE)
+        .offset((page - 1) * PER_PAGE);
+      ctx.body = { meta: { mine_count: mine, unassigned_count: unassigned, all_count: all }, payload: await presentConversations(ctx, conversations) };
     },
   );
 

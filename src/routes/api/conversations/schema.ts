@@ -79,7 +79,7 @@ export const conversationCreate = z
     assignee_id: id().nullable().optional(),
     team_id: id().nullable().optional(),
     snoozed_until: timeInput.optional(),
-    message: messageBody.optional(),
+    message: messageBody.omit({ attachments: true }).optional(),
   })
   .openapi("ConversationCreate");
 
@@ -162,6 +162,13 @@ export const conversationResponse = z
 export const conversationListResponse = z
   .object({ data: z.object({ meta: counts, payload: z.array(conversationResponse) }) })
   .openapi("ConversationList");
+/** Chatwoot's filter.json.jbuilder: no `data` wrapper and no assigned_count. */
+export const conversationFilterResponse = z
+  .object({
+    meta: z.object({ mine_count: z.number(), unassigned_count: z.number(), all_count: z.number() }),
+    payload: z.array(conversationResponse),
+  })
+  .openapi("ConversationFilterResult");
 export const conversationMetaResponse = z.object({ meta: counts }).openapi("ConversationMeta");
 export const conversationsPayload = z.object({ payload: z.array(conversationResponse) }).openapi("ConversationsPayload");
 

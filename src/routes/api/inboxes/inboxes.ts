@@ -1,3 +1,4 @@
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import type { Knex } from "knex";
 import { NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
@@ -80,7 +81,7 @@ export function registerInboxRoutes(router: ApiRouter) {
   });
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create an API or web widget inbox", params: accountParams, body: inboxCreate, response: inboxResponse },
+    { authorize: requireAdministrator, method: "post", path, summary: "Create an API or web widget inbox", multipart: true, params: accountParams, body: inboxCreate, response: inboxResponse },
     async (ctx, { body }) => {
       const { channel: channelInput, ...inboxInput } = body;
       const channelType = CHANNEL_REQUEST_TYPES[channelInput.type];
@@ -102,7 +103,7 @@ export function registerInboxRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update an inbox and its channel settings", params: accountResourceParams, body: inboxUpdate, response: inboxResponse },
+      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update an inbox and its channel settings", multipart: true, params: accountResourceParams, body: inboxUpdate, response: inboxResponse },
       async (ctx, { params, body }) => {
         const inbox = await findAccountInbox(ctx, params.id);
         const { channel: channelInput, ...inboxInput } = body;
@@ -125,6 +126,7 @@ export function registerInboxRoutes(router: ApiRouter) {
       await inbox.destroyWithDependents(trx);
       await audit(ctx, trx, inbox, "destroy", snapshot(inbox, AUDITED));
     });
+    await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
     headOk(ctx);
   });
 

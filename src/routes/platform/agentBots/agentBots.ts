@@ -34,7 +34,7 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: "/agent_bots", summary: "Create an agent bot", body: platformAgentBotBody, response: platformAgentBotResponse },
+    { method: "post", path: "/agent_bots", summary: "Create an agent bot", multipart: true, body: platformAgentBotBody, response: platformAgentBotResponse },
     async (ctx, { body }) => {
       await assertAccountPermitted(ctx, body.account_id);
       const { bot, token } = await AgentBot.transaction(async (trx) => {
@@ -55,7 +55,7 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "patch", path: "/agent_bots/:id", summary: "Update an agent bot", params: idParams, body: platformAgentBotBody, response: platformAgentBotResponse },
+    { method: "patch", path: "/agent_bots/:id", summary: "Update an agent bot", multipart: true, params: idParams, body: platformAgentBotBody, response: platformAgentBotResponse },
     async (ctx, { params, body }) => {
       const bot = await permissible(ctx, "AgentBot", find(params.id));
       await assertAccountPermitted(ctx, body.account_id);

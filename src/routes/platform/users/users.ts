@@ -2,18 +2,13 @@ import type { Knex } from "knex";
 import type { AppContext } from "../../../http/context";
 import type { ApiRouter } from "../../../http/router";
 import { idParams } from "../../../http/schemas";
-import { AccessToken } from "../../../models/AccessToken";
-import { AccountUser } from "../../../models/AccountUser";
 import { User } from "../../../models/User";
-import { presentPlatformUser } from "../../../presenters/user";
+import { userPayload } from "../../../services/users";
 import { permissible, platformApp } from "../permissible";
 import { platformUserCreate, platformUserResponse, platformUserUpdate } from "./schema";
 import { headOk } from "../../../http/headOk";
 
-async function present(user: User) {
-  const [token, memberships] = await Promise.all([AccessToken.tokenOf("User", user.id), AccountUser.membershipsOf(user.id)]);
-  return presentPlatformUser(user, token ?? "", memberships);
-}
+const present = userPayload;
 
 const find = (id: number) => () => User.query().findById(id);
 
