@@ -69,6 +69,16 @@ export class Conversation extends BaseModel {
     return Conversation.query(db).findById(id).throwIfNotFound();
   }
 
+  /**
+   * The unread action: seen just before the latest incoming message (never, without one), by the
+   * agent and the assignee alike, so that message counts as unread again. Written like markSeen.
+   */
+  static async markUnread(db: Knex, id: number): Promise<void> {
+    const last = await db("messages").where({ conversation_id: id, message_type: 0 }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).first<{ created_at: Date } | undefined>("created_at");
+    const seenAt = last ? new Date(last.created_at.getTime() - 1000) : null;
+    await db("conversations").where("id", id).update({ agent_last_seen_at: seenAt, assignee_last_seen_at: seenAt });
+  }
+
   /** Incoming messages since the agent last looked, capped as Chatwoot caps them, by conversation id. */
   static async unreadCounts(db: Knex, conversationIds: number[]): Promise<Map<number, number>> {
     if (!conversationIds.length) return new Map();

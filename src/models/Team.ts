@@ -1,8 +1,7 @@
 import type { Knex } from "knex";
 import { AccountUser } from "./AccountUser";
 import { BaseModel } from "./BaseModel";
-import type { Member } from "./InboxMember";
-import { User } from "./User";
+import { loadMembers, type Member } from "./InboxMember";
 
 /** A team of agents in an account; conversations may belong to one. */
 export class Team extends BaseModel {
@@ -43,23 +42,7 @@ export class TeamMember extends BaseModel {
       .join("account_users", (join) => join.on("account_users.user_id", "team_members.user_id").andOnVal("account_users.account_id", accountId))
       .orderBy("team_members.id")
       .select("team_members.user_id");
-    return TeamMember.asMembers(accountId, rows.map((row) => row.user_id), db);
-  }
-
-  /** The given users of the account as agents, in the given order (repeats kept, as Chatwoot maps each id). */
-  static async asMembers(accountId: number, userIds: number[], db?: Knex): Promise<Member[]> {
-    if (!userIds.length) return [];
-    const [users, accountUsers] = await Promise.all([
-      User.query(db).findByIds(userIds),
-      AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds),
-    ]);
-    const userById = new Map(users.map((user) => [user.id, user]));
-    const accountUserById = new Map(accountUsers.map((au) => [au.user_id, au]));
-    return userIds.flatMap((id) => {
-      const user = userById.get(id);
-      const accountUser = accountUserById.get(id);
-      return user && accountUser ? [{ user, accountUser }] : [];
-    });
+    return loadMembers(accountId, rows.map((row) => row.user_id), db);
   }
 
   /** Whether every id is a user of the account. */

@@ -1,14 +1,16 @@
 import type { AgentBot } from "../models/AgentBot";
 import type { AuditLog } from "../models/AuditLog";
+import type { Team } from "../models/Team";
 import type { User } from "../models/User";
 import { unixSeconds } from "./time";
 import { avatarUrlOf } from "../services/avatars";
 
 /** The audited record's push_event_data, for the record types that have one and still exist. */
-export type Auditable = { kind: "User"; user: User } | { kind: "AgentBot"; bot: AgentBot };
+export type Auditable = { kind: "User"; user: User } | { kind: "AgentBot"; bot: AgentBot } | { kind: "Team"; team: Team };
 
 function pushEventData(auditable: Auditable | undefined) {
   if (!auditable) return null;
+  if (auditable.kind === "Team") return auditable.team.pushEventData();
   if (auditable.kind === "AgentBot") {
     return { id: auditable.bot.id, name: auditable.bot.name, avatar_url: avatarUrlOf(auditable.bot), type: "agent_bot" };
   }

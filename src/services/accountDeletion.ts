@@ -62,6 +62,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("webhooks"),
   ownedRows("attachments"),
   ownedRows("messages"),
+  ownedRows("conversation_participants"),
   ownedRows("conversations"),
   ownedRows("team_members"),
   ownedRows("teams"),

@@ -73,6 +73,10 @@ export function mutedActivity(name: string | null): string | null {
   return name === null ? null : `${name} has muted the conversation`;
 }
 
+export function unmutedActivity(name: string | null): string | null {
+  return name === null ? null : `${name} has unmuted the conversation`;
+}
+
 export function labelActivities(added: string[], removed: string[], name: string | null): string[] {
   if (name === null) return [];
   return [

@@ -6,6 +6,7 @@ import { AccountUser, type Role } from "../models/AccountUser";
 import type { Member } from "../models/InboxMember";
 import { User } from "../models/User";
 import { type AuditActor, auditChange } from "./audit";
+import { leaveTeams } from "./teams";
 
 /** What Chatwoot's Enterprise::Audit::AccountUser audits. */
 export const ACCOUNT_USER_AUDITED = ["availability", "role", "account_id", "inviter_id", "user_id"] as const;
@@ -126,7 +127,7 @@ export async function removeMembership(trx: Knex, membership: AccountUser, actor
   const { account_id, user_id } = membership;
   await AccountUser.query(trx).deleteById(membership.id);
   await trx("inbox_members").where({ account_id, user_id }).delete();
-  await trx("team_members").where({ account_id, user_id }).delete();
+  await leaveTeams(trx, actor, account_id, user_id);
   await trx("conversations").where({ account_id, assignee_id: user_id }).update({ assignee_id: null });
   await auditChange(trx, actor, { accountId: account_id, auditableType: "AccountUser", keys: ACCOUNT_USER_AUDITED, before: membership });
 }

@@ -25,6 +25,7 @@ import {
   labelActivities,
   mutedActivity,
   teamChangeActivity,
+  unmutedActivity,
   priorityActivity,
   statusActivity,
 } from "./activityMessages";
@@ -331,7 +332,7 @@ async function writeActivities(trx: Knex.Transaction, before: Conversation, afte
     const selfAssigned = options.actor?.kind === "user" && options.actor.user.id === after.assignee_id;
     texts.push(assigneeActivity(assignee, selfAssigned, name));
   }
-  if (changes.includes("muted") && after.muted) texts.push(mutedActivity(name));
+  if (changes.includes("muted")) texts.push(after.muted ? mutedActivity(name) : unmutedActivity(name));
   if (changes.includes("priority")) texts.push(priorityActivity(before.priority, after.priority, name));
   if (changes.includes("labels")) {
     texts.push(
@@ -492,6 +493,11 @@ export async function openConversation(db: Knex, conversation: Conversation, act
 /** Conversation#mute!: resolved, and later contact messages no longer reopen it. */
 export async function muteConversation(db: Knex, conversation: Conversation, actor: Actor): Promise<Conversation> {
   return inUnit(db, (unit) => changeConversation(unit, conversation.id, { status: "resolved", muted: true }, { actor }));
+}
+
+/** Conversation#unmute!: contact messages reopen it again. */
+export async function unmuteConversation(db: Knex, conversation: Conversation, actor: Actor): Promise<Conversation> {
+  return inUnit(db, (unit) => changeConversation(unit, conversation.id, { muted: false }, { actor }));
 }
 
 export async function setPriority(db: Knex, conversation: Conversation, priority: Priority | null, actor: Actor): Promise<Conversation> {

@@ -106,16 +106,23 @@ test("it lists the reports v2 and saved filter routes", (t) => {
   t.truthy(filter, "the saved filter body is documented");
 });
 
-test("it lists the teams routes", (t) => {
+test("it lists the teams and conversation extra routes", (t) => {
   const expected: Record<string, string[]> = {
     "/api/v1/accounts/{account_id}/teams": ["get", "post"],
     "/api/v1/accounts/{account_id}/teams/{id}": ["get", "patch", "put", "delete"],
     "/api/v1/accounts/{account_id}/teams/{team_id}/team_members": ["get", "post", "patch", "delete"],
+    "/api/v1/accounts/{account_id}/conversations/{id}": ["get", "patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/conversations/{id}/mute": ["post"],
+    "/api/v1/accounts/{account_id}/conversations/{id}/unmute": ["post"],
+    "/api/v1/accounts/{account_id}/conversations/{id}/unread": ["post"],
+    "/api/v1/accounts/{account_id}/conversations/{id}/participants": ["get", "post", "patch", "delete"],
   };
   for (const [path, methods] of Object.entries(expected)) {
     for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
   }
   t.deepEqual(requestSchema("/api/v1/accounts/{account_id}/teams/{team_id}/team_members", "post").required, ["user_ids"]);
+  const listParams = doc.paths["/api/v1/accounts/{account_id}/conversations"].get.parameters.map((p: { name: string }) => p.name);
+  for (const name of ["q", "sort_by", "team_id", "source_id", "conversation_type", "updated_within"]) t.true(listParams.includes(name), name);
 });
 
 test("it lists the profile, agents, labels, canned responses and platform user routes", (t) => {

@@ -67,6 +67,14 @@ test("administrators create, show, list, update and delete teams in Chatwoot's s
     ],
   );
   t.true(audits.every((row) => row.username === account.admin.email));
+
+  // The audit log endpoint shows them, with the team that still exists as its push data.
+  const logs = await h.request("GET", `/api/v1/accounts/${account.id}/audit_logs`, { token: account.admin.token });
+  t.is(logs.status, 200);
+  const teamLogs = logs.body.audit_logs.filter((entry: { auditable_type: string }) => entry.auditable_type === "Team");
+  t.is(teamLogs.length, 5);
+  t.deepEqual(teamLogs.find((entry: { auditable_id: number }) => entry.auditable_id === second.id).auditable, { id: second.id, name: "sales" });
+  t.is(teamLogs.find((entry: { auditable_id: number }) => entry.auditable_id === team.id).auditable, null);
 });
 
 test("names are required and unique per account whatever their case", async (t) => {
@@ -219,4 +227,26 @@ test("deleting a team removes its members and takes it off its conversations", a
   t.is(await count(h.knex("team_members").where("team_id", team.id)), 0);
   const audits = await auditRows(account, "TeamMember");
   t.deepEqual(audits.map((row) => row.action), ["create", "destroy"]);
+});
+
+test("a user removed from the account leaves its teams", async (t) => {
+  const account = await createAccount(h);
+  const team = await createTeam(account, { name: "Support" });
+  await h.request("POST", members(account, team.id), { token: account.admin.token, body: { user_ids: [account.agent.id, account.admin.id] } });
+  const removed = await h.request("DELETE", `/platform/api/v1/accounts/${account.id}/account_users`, { token: h.platformToken, body: { user_id: account.agent.id } });
+  t.is(removed.status, 200);
+  t.deepEqual((await h.request("GET", members(account, team.id), { token: account.admin.token })).body.map((a: { id: number }) => a.id), [account.admin.id]);
+  t.is(await count(h.knex("team_members").where({ team_id: team.id, user_id: account.agent.id })), 0);
+  t.deepEqual((await auditRows(account, "TeamMember")).map((row) => [row.action, row.audited_changes.user_id]), [
+    ["create", account.agent.id],
+    ["create", account.admin.id],
+    ["destroy", account.agent.id],
+  ]);
+
+  // Removing an agent through the agents API does the same.
+  const third = await createUser(h, { name: "Third Person" });
+  await addToAccount(h, account.id, third.id, "agent");
+  await h.request("POST", members(account, team.id), { token: account.admin.token, body: { user_ids: [third.id] } });
+  t.is((await h.request("DELETE", `/api/v1/accounts/${account.id}/agents/${third.id}`, { token: account.admin.token })).status, 200);
+  t.deepEqual((await h.request("GET", members(account, team.id), { token: account.admin.token })).body.map((a: { id: number }) => a.id), [account.admin.id]);
 });

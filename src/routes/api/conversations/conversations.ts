@@ -6,18 +6,19 @@ import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
 import { Conversation } from "../../../models/Conversation";
 import { Inbox } from "../../../models/Inbox";
-import { Team, TeamMember } from "../../../models/Team";
+import { TeamMember } from "../../../models/Team";
 import { accessibleInboxIds, canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
 import { presentConversation } from "../../../presenters/conversation";
 import { iso } from "../../../presenters/time";
-import { createConversation, loadConversationGraphs, setPriority, toggleStatus } from "../../../services/conversations";
+import { finder, sortClause, userIdOf } from "./finder";
+import { createConversation, loadConversationGraphs, muteConversation, setPriority, toggleStatus, unmuteConversation } from "../../../services/conversations";
+import { requireAdministrator } from "../../../policies";
 import { senderFor } from "../../../services/messages";
 import { filterCondition } from "../../../services/filters/sql";
 import { filterPageQuery, filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import { actorOf, findConversation, usersOnly } from "./access";
 import {
-  type ConversationListQuery,
   conversationCreate,
   conversationFilterResponse,
   conversationListQuery,
@@ -46,42 +47,6 @@ export async function presentConversations(ctx: AppContext, conversations: Conve
 async function present(ctx: AppContext, conversation: Conversation) {
   const [presented] = await presentConversations(ctx, [conversation]);
   return presented;
-}
-
-/** A user's id for "mine" counts; bots never reach the list endpoints. */
-const userIdOf = (ctx: AppContext) => ctx.state.membership?.user_id ?? 0;
-
-/**
- * ConversationFinder: the caller's inboxes (narrowed by inbox_id), status (open unless given; "all"
- * for every status) and labels (any of them). The counts are taken before the assignee filter.
- */
-async function finder(ctx: AppContext, query: ConversationListQuery) {
-  const inboxIds = await accessibleInboxIds(ctx);
-  const scoped = query.inbox_id === undefined ? inboxIds : inboxIds.filter((inboxId) => inboxId === query.inbox_id);
-  // current_account.teams.find: a team that is not the account's is not found.
-  if (query.team_id !== undefined && !(await Team.findInAccount(ctx.state.account!.id, query.team_id))) throw NotFound();
-  const base = () => {
-    const q = Conversation.ofAccount(ctx.state.account!.id).whereIn("inbox_id", scoped);
-    if (query.team_id !== undefined) q.where("team_id", query.team_id);
-    if (query.status !== "all") q.where("status", query.status);
-    if (query.labels?.length) q.whereRaw("labels && ?::text[]", [query.labels]);
-    return q;
-  };
-  const userId = userIdOf(ctx);
-  const [all, mine, unassigned] = await Promise.all([
-    base().resultSize(),
-    base().where("assignee_id", userId).resultSize(),
-    base().whereNull("assignee_id").resultSize(),
-  ]);
-  const counts = { mine_count: mine, assigned_count: all - unassigned, unassigned_count: unassigned, all_count: all };
-  const filtered = () => {
-    const q = base();
-    if (query.assignee_type === "me") q.where("assignee_id", userId);
-    if (query.assignee_type === "unassigned") q.whereNull("assignee_id");
-    if (query.assignee_type === "assigned") q.whereNotNull("assignee_id");
-    return q;
-  };
-  return { counts, filtered };
 }
 
 /**
@@ -164,10 +129,11 @@ export function registerConversationRoutes(router: ApiRouter) {
     { method: "get", path, summary: "List conversations (25 per page) with counts", params: accountParams, query: conversationListQuery, response: conversationListResponse, middleware: [usersOnly] },
     async (ctx, { query }) => {
       const { counts, filtered } = await finder(ctx, query);
-      const page = await filtered()
-        .orderBy([{ column: "last_activity_at", order: "desc" }, { column: "id", order: "desc" }])
-        .limit(PER_PAGE)
-        .offset((query.page - 1) * PER_PAGE);
+      const list = filtered().orderByRaw(sortClause(query.sort_by));
+      // updated_within replaces the page: everything changed in the last N seconds.
+      const page = await (query.updated_within !== undefined
+        ? list.where("conversations.updated_at", ">", new Date(Date.now() - query.updated_within * 1000))
+        : list.limit(PER_PAGE).offset((query.page - 1) * PER_PAGE));
       ctx.body = { data: { meta: counts, payload: await presentConversations(ctx, page) } };
     },
   );
@@ -277,6 +243,43 @@ export function registerConversationRoutes(router: ApiRouter) {
     async (ctx, { params }) => {
       await findConversation(ctx, params.id);
       headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "delete", path: one, summary: "Delete a conversation with its messages (administrators)", params: accountResourceParams, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      // Found (404) and shown (401) before the destroy? check, as Chatwoot's before_action orders them.
+      const conversation = await findConversation(ctx, params.id);
+      requireAdministrator(ctx);
+      await Conversation.query(ctx.deps.knex).deleteById(conversation.id);
+      headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/mute`, summary: "Mute: resolve, and later contact messages no longer reopen it", params: accountResourceParams, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      await muteConversation(ctx.deps.knex, await findConversation(ctx, params.id), actorOf(ctx));
+      headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/unmute`, summary: "Unmute: contact messages reopen it again", params: accountResourceParams, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      await unmuteConversation(ctx.deps.knex, await findConversation(ctx, params.id), actorOf(ctx));
+      headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/unread`, summary: "Mark the latest incoming message unread", params: accountResourceParams, status: 204, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      const conversation = await findConversation(ctx, params.id);
+      await Conversation.markUnread(ctx.deps.knex, conversation.id);
+      // The action renders no view, which Rails answers with 204.
+      ctx.status = 204;
     },
   );
 

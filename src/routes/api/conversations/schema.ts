@@ -19,6 +19,24 @@ export const timeInput = z
   .pipe(z.date({ error: "is not a valid time" }).max(new Date("9999-12-31T23:59:59Z"), { error: "is not a valid time" }))
   .nullable();
 
+/** ConversationFinder::SORT_OPTIONS, the last four its legacy names. */
+export const SORT_OPTIONS = [
+  "last_activity_at_asc",
+  "last_activity_at_desc",
+  "created_at_asc",
+  "created_at_desc",
+  "priority_asc",
+  "priority_desc",
+  "waiting_since_asc",
+  "waiting_since_desc",
+  "priority_desc_created_at_asc",
+  "latest",
+  "sort_on_created_at",
+  "sort_on_priority",
+  "sort_on_waiting_since",
+] as const;
+export type SortOption = (typeof SORT_OPTIONS)[number];
+
 /** `labels[]=a&labels[]=b`, `labels=a&labels=b` or `labels=a,b`. */
 const labelList = z.preprocess(
   (value) => (typeof value === "string" ? value.split(",") : value),
@@ -39,6 +57,13 @@ export const conversationListQuery = z.preprocess(
     team_id: id().optional(),
     labels: labelList.optional(),
     page: z.coerce.number().int().min(1).default(1),
+    /** Conversations with an incoming or outgoing message containing q, whatever their status. */
+    q: z.string().max(1000).optional(),
+    sort_by: z.enum(SORT_OPTIONS).default("last_activity_at_desc"),
+    source_id: z.string().max(255).optional(),
+    conversation_type: z.enum(["mention", "participating", "unattended"]).optional(),
+    /** Seconds: every conversation updated that recently, unpaginated. */
+    updated_within: z.string().regex(/^\d{1,9}$/, { error: "must be a whole number of seconds" }).transform(Number).optional(),
   }),
 );
 export type ConversationListQuery = z.output<typeof conversationListQuery>;

@@ -2,13 +2,14 @@ import { ApiError } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import { headOk } from "../../../http/headOk";
 import type { ApiRouter } from "../../../http/router";
-import type { Member } from "../../../models/InboxMember";
+import { loadMembers, type Member } from "../../../models/InboxMember";
 import { TeamMember } from "../../../models/Team";
 import { requireAdministrator } from "../../../policies";
 import { presentInboxMember } from "../../../presenters/inbox";
 import { auditActor } from "../../../services/audit";
 import { teamMembersBody, teamMembersParams, teamMembersResponse } from "./schema";
-import { auditTeamMembers, lockTeam, teamMustExist } from "./access";
+import { auditTeamMembers } from "../../../services/teams";
+import { lockTeam, teamMustExist } from "./access";
 
 /** TeamMembersController#validate_member_id_params: ids that are not users of the account. */
 const InvalidUserIds = () => new ApiError(401, { error: "Invalid User IDs" });
@@ -53,7 +54,7 @@ export function registerTeamMemberRoutes(router: ApiRouter) {
         await auditTeamMembers(trx, auditActor(ctx), rows, "create");
         return rows;
       });
-      ctx.body = presentChanged(await TeamMember.asMembers(ctx.state.account!.id, added.map((row) => row.user_id)));
+      ctx.body = presentChanged(await loadMembers(ctx.state.account!.id, added.map((row) => row.user_id)));
     },
   );
 

@@ -8,7 +8,8 @@ import { Team, TeamMember } from "../../../models/Team";
 import { requireAdministrator } from "../../../policies";
 import { presentTeam } from "../../../presenters/team";
 import { auditActor, auditChange } from "../../../services/audit";
-import { auditTeamMembers, lockTeam, teamMustExist } from "./access";
+import { auditTeamMembers } from "../../../services/teams";
+import { lockTeam, teamMustExist } from "./access";
 import { teamBody, teamParams, teamResponse, teamsResponse } from "./schema";
 
 /** The audited gem's attributes of a team (all but id and timestamps). */
