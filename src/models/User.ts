@@ -25,6 +25,7 @@ export class User extends BaseModel {
   pubsub_token!: string;
   message_signature!: string | null;
   avatar_url!: string | null;
+  avatar_key!: string | null;
   type!: string | null;
   confirmed_at!: Date | null;
   ui_settings!: Record<string, unknown>;

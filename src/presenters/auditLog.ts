@@ -15,7 +15,7 @@ function pushEventData(auditable: Auditable | undefined) {
     return { id: auditable.bot.id, name: auditable.bot.name, avatar_url: avatarUrlOf(auditable.bot), type: "agent_bot" };
   }
   const { user } = auditable;
-  return { id: user.id, name: user.name, available_name: user.availableName, avatar_url: user.avatar_url ?? "", type: "user", thumbnail: user.avatar_url ?? "" };
+  return { id: user.id, name: user.name, available_name: user.availableName, avatar_url: avatarUrlOf(user), type: "user", thumbnail: avatarUrlOf(user) };
 }
 
 /** enterprise/app/views/api/v1/accounts/audit_logs/show.json.jbuilder, one entry. */

@@ -126,7 +126,7 @@ export function presentInboxMember({ user, accountUser }: Member) {
     ...(Object.keys(user.custom_attributes ?? {}).length ? { custom_attributes: user.custom_attributes } : {}),
     name: user.name,
     role: accountUser.role,
-    thumbnail: user.avatar_url ?? "",
+    thumbnail: avatarUrlOf(user),
     custom_role_id: null,
   };
 }

@@ -33,10 +33,10 @@ export function userPushEventData(user: User, availability: string) {
     id: user.id,
     name: user.name,
     available_name: user.availableName,
-    avatar_url: user.avatar_url ?? "",
+    avatar_url: avatarUrlOf(user),
     type: "user",
     availability_status: availability,
-    thumbnail: user.avatar_url ?? "",
+    thumbnail: avatarUrlOf(user),
   };
 }
 

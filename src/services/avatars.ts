@@ -10,7 +10,7 @@ export const AVATAR_MAX_BYTES = 15 * 1024 * 1024;
 export const AVATAR_TYPES: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp" };
 export const AVATAR_CONTENT_TYPES: Record<string, string> = Object.fromEntries(Object.entries(AVATAR_TYPES).map(([type, ext]) => [ext, type]));
 
-export type AvatarOwner = "contact" | "agent_bot" | "inbox";
+export type AvatarOwner = "contact" | "agent_bot" | "inbox" | "user";
 
 /** Where a stored avatar is served: a stable public URL (its key is unguessable), as Active Storage serves avatars. */
 export function avatarPublicUrl(key: string): string {

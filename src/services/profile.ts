@@ -36,7 +36,7 @@ export async function setMembershipFields(userId: number, accountId: number | un
 }
 
 /** PUT /api/v1/profile: the user's own name, email, signature, UI settings, password and availability. */
-export async function updateProfile(user: User, changes: ProfileUpdate): Promise<User> {
+export async function updateProfile(user: User, changes: ProfileUpdate, stored: { avatar_key?: string } = {}): Promise<User> {
   const encrypted = await newPasswordHash(user, changes);
   const membership = changes.availability ? await membershipFor(user.id, changes.account_id) : undefined;
   const { name, display_name, email, message_signature, ui_settings, phone_number } = changes;
@@ -47,6 +47,7 @@ export async function updateProfile(user: User, changes: ProfileUpdate): Promise
     }
     const updated = await User.query(trx).patchAndFetchById(user.id, {
       ...definedOnly({ name, display_name, message_signature, ui_settings }),
+      ...stored,
       ...(email ? { email, uid: email } : {}),
       ...(encrypted ? { encrypted_password: encrypted } : {}),
       ...(phone_number !== undefined ? { custom_attributes: { ...user.custom_attributes, phone_number } } : {}),

@@ -88,3 +88,27 @@ test("agent bots (account and platform) and inboxes take avatar files", async (t
   t.is((await h.request("DELETE", `/api/v1/accounts/${account.id}/agent_bots/${bot.body.id}`, { token: account.admin.token })).status, 200);
   t.is((await download(bot.body.thumbnail)).status, 404);
 });
+
+test("a user's avatar file on PUT /api/v1/profile is stored and served as avatar_url; a new one replaces it; other types are 422", async (t) => {
+  const account = await createAccount(h);
+  const first = await pngOf(48, 48);
+  const set = await requestForm(h, "PUT", "/api/v1/profile", [["name", "Pictured Agent"], ["avatar", { filename: "me.png", content: first, type: "image/png" }]], account.admin.token);
+  t.is(set.status, 200, JSON.stringify(set.body));
+  t.is(set.body.name, "Pictured Agent");
+  const avatarUrl = set.body.avatar_url;
+  t.regex(avatarUrl, /^http:\/\/localhost:3000\/files\/avatars\/shared\/avatars\/user\/[0-9a-f-]{36}\.png$/);
+  t.true((await download(avatarUrl)).bytes.equals(first));
+  t.is((await h.request("GET", "/api/v1/profile", { token: account.admin.token })).body.avatar_url, avatarUrl);
+
+  const second = await pngOf(24, 24);
+  const replaced = await requestForm(h, "PATCH", "/api/v1/profile", [["avatar", { filename: "new.png", content: second, type: "image/png" }]], account.admin.token);
+  t.is(replaced.status, 200, JSON.stringify(replaced.body));
+  t.not(replaced.body.avatar_url, avatarUrl);
+  t.true((await download(replaced.body.avatar_url)).bytes.equals(second));
+  t.is((await download(avatarUrl)).status, 404, "the replaced avatar is gone");
+
+  const refused = await requestForm(h, "PUT", "/api/v1/profile", [["name", "Nope"], ["avatar", { filename: "a.txt", content: "text", type: "text/plain" }]], account.admin.token);
+  t.is(refused.status, 422);
+  t.deepEqual(refused.body, { message: "Avatar filetype not supported", attributes: ["avatar"] });
+  t.is((await h.request("GET", "/api/v1/profile", { token: account.admin.token })).body.name, "Pictured Agent", "nothing written");
+});

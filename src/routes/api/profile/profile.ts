@@ -1,6 +1,8 @@
 import type { AppContext } from "../../../http/context";
 import type { ApiRouter } from "../../../http/router";
 import { User } from "../../../models/User";
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
+import { withUploadedAvatar } from "../../../services/avatars";
 import { setMembershipFields, updateProfile } from "../../../services/profile";
 import { userPayload } from "../../../services/users";
 import { platformUserResponse } from "../../platform/users/schema";
@@ -25,9 +27,20 @@ export function registerProfileRoutes(router: ApiRouter) {
 
   for (const method of ["put", "patch"] as const) {
     router.route(
-      { method, path: "/profile", summary: "Update the calling user; a password change needs current_password", body: profileUpdate, response: platformUserResponse },
-      async (ctx, { body }) => {
-        ctx.body = await userPayload(await updateProfile(await freshUser(ctx), body));
+      {
+        method,
+        path: "/profile",
+        summary: "Update the calling user; a password change needs current_password; an avatar file as multipart",
+        multipart: true,
+        body: profileUpdate,
+        response: platformUserResponse,
+      },
+      async (ctx, { body: { avatar, ...body } }) => {
+        const user = await freshUser(ctx);
+        const updated = await withUploadedAvatar(null, "user", avatar, (stored) => updateProfile(user, body, stored));
+        // Users belong to no one account: their replaced avatars are queued under account 0.
+        await purgeDeletedFilesQuietly(ctx.deps.knex, 0);
+        ctx.body = await userPayload(updated);
       },
     );
   }

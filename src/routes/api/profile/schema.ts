@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uploadedFile } from "../../../http/multipart";
 import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
 import { email } from "../accounts/schema";
 
@@ -26,6 +27,8 @@ export const profileUpdate = z
         current_password: z.string(),
         password: z.string(),
         password_confirmation: z.string(),
+        /** An image file (multipart only), stored as the user's avatar. */
+        avatar: uploadedFile(),
       })
       .partial(),
   )
