@@ -54,6 +54,15 @@ test("contacts: 50 parallel PATCHes each adding a custom_attributes key keep all
   const stored = (await h.request("GET", path, { token: account.admin.token })).body.payload;
   t.deepEqual(stored.custom_attributes, keys("k"));
   t.deepEqual(stored.additional_attributes, keys("a"));
+
+  // Removing keys races adding them back: even requests drop key i, odd ones set it again; the survivors are exactly the odd keys.
+  await allAtOnce((i) =>
+    i % 2
+      ? h.request("PATCH", path, { token: account.agent.token, body: { custom_attributes: { [`k${i}`]: `again ${i}` } } })
+      : h.request("POST", `${path}/destroy_custom_attributes`, { token: account.agent.token, body: { custom_attributes: [`k${i}`] } }),
+  );
+  const after = (await h.request("GET", path, { token: account.admin.token })).body.payload.custom_attributes;
+  t.deepEqual(after, Object.fromEntries(indexes.filter((i) => i % 2).map((i) => [`k${i}`, `again ${i}`])));
 });
 
 test("contacts: a PATCH racing a merge that deletes the contact answers 404, never 500", async (t) => {
