@@ -220,3 +220,18 @@ test("scheduling: 50 parallel appointment updates each adding a custom attribute
   t.true(settings.prepayment_hold_minutes > 100, JSON.stringify(settings));
   t.true(settings.reminder_offsets_minutes[0] >= 1000, JSON.stringify(settings));
 });
+
+test("custom attribute definitions: parallel updates of different fields survive; updates racing a delete answer 404, never 500", async (t) => {
+  const account = await createAccount(h);
+  const path = `/api/v1/accounts/${account.id}/custom_attribute_definitions`;
+  const created = (await h.request("POST", path, { token: account.admin.token, body: { attribute_display_name: "Tier", attribute_key: "tier", attribute_model: 1 } })).body;
+  await twoColumnRace(t, account, `${path}/${created.id}`, ["attribute_display_name", "attribute_description"], (body) => body);
+
+  const doomed = (await h.request("POST", path, { token: account.admin.token, body: { attribute_display_name: "Gone", attribute_key: "gone", attribute_model: 1 } })).body;
+  const [updates, deleted] = await Promise.all([
+    allAtOnce((i) => h.request("PATCH", `${path}/${doomed.id}`, { token: account.admin.token, body: { attribute_description: `d ${i}` } }), (status) => status === 200 || status === 404),
+    h.request("DELETE", `${path}/${doomed.id}`, { token: account.admin.token }),
+  ]);
+  t.true(deleted.status < 300);
+  t.true(updates.every((response) => response.status === 200 || response.status === 404));
+});
