@@ -235,3 +235,38 @@ test("custom attribute definitions: parallel updates of different fields survive
   t.true(deleted.status < 300);
   t.true(updates.every((response) => response.status === 200 || response.status === 404));
 });
+
+test("scheduling: parallel partial updates never combine into a row no single request was allowed to make; racing a delete is 404", async (t) => {
+  const account = await createAccount(h);
+  const base = `/api/v1/accounts/${account.id}/scheduling`;
+  const admin = { token: account.admin.token };
+  const resource = (await h.request("POST", `${base}/resources`, { ...admin, body: { name: "Dr. Race", compensation_type: "fixed", compensation_value: 50 } })).body.payload;
+  const override = (await h.request("POST", `${base}/workday_overrides`, { ...admin, body: { resource_id: resource.id, date: "2027-03-01", start_minute: 600, end_minute: 900 } })).body.payload;
+  const timeOff = (await h.request("POST", `${base}/time_offs`, { ...admin, body: { resource_id: resource.id, kind: "vacation", starts_at: "2027-03-02T10:00:00Z", ends_at: "2027-03-02T12:00:00Z" } })).body.payload;
+  const validOrRefused = (status: number) => status === 200 || status === 422;
+
+  // Each half is valid against the stored row alone; together they would put the start after the end.
+  await allAtOnce((i) => h.request("PATCH", `${base}/workday_overrides/${override.id}`, { ...admin, body: i % 2 ? { start_minute: 800 } : { end_minute: 700 } }), validOrRefused);
+  const storedOverride = (await h.request("GET", `${base}/workday_overrides`, admin)).body.payload.find((row: { id: number }) => row.id === override.id);
+  t.true(storedOverride.start_minute < storedOverride.end_minute, JSON.stringify(storedOverride));
+
+  await allAtOnce(
+    (i) => h.request("PATCH", `${base}/time_offs/${timeOff.id}`, { ...admin, body: i % 2 ? { starts_at: "2027-03-02T11:30:00Z" } : { ends_at: "2027-03-02T11:00:00Z" } }),
+    validOrRefused,
+  );
+  const storedTimeOff = (await h.request("GET", `${base}/time_offs`, admin)).body.payload.find((row: { id: number }) => row.id === timeOff.id);
+  t.true(Date.parse(storedTimeOff.starts_at) < Date.parse(storedTimeOff.ends_at), JSON.stringify(storedTimeOff));
+
+  // Percent above 100 is refused; "percent" alone and 5000 alone each fit the stored fixed 50.
+  await allAtOnce((i) => h.request("PATCH", `${base}/resources/${resource.id}`, { ...admin, body: i % 2 ? { compensation_type: "percent" } : { compensation_value: 5000 } }), validOrRefused);
+  const storedResource = (await h.request("GET", `${base}/resources/${resource.id}`, admin)).body.payload;
+  t.false(storedResource.compensation_type === "percent" && storedResource.compensation_value > 100, JSON.stringify(storedResource));
+
+  const holiday = (await h.request("POST", `${base}/holidays`, { ...admin, body: { date: "2027-03-08", title: "Doomed" } })).body.payload;
+  const [updates, deleted] = await Promise.all([
+    allAtOnce((i) => h.request("PATCH", `${base}/holidays/${holiday.id}`, { ...admin, body: { title: `Title ${i}` } }), (status) => status === 200 || status === 404),
+    h.request("DELETE", `${base}/holidays/${holiday.id}`, admin),
+  ]);
+  t.is(deleted.status, 204);
+  t.true(updates.every((response) => response.status === 200 || response.status === 404));
+});
