@@ -270,3 +270,22 @@ test("scheduling: parallel partial updates never combine into a row no single re
   t.is(deleted.status, 204);
   t.true(updates.every((response) => response.status === 200 || response.status === 404));
 });
+
+test("scheduling services: 50 parallel price-set replacements leave exactly one request's set", async (t) => {
+  const account = await createAccount(h);
+  const base = `/api/v1/accounts/${account.id}/scheduling`;
+  const admin = { token: account.admin.token };
+  const resources: number[] = [];
+  for (const name of ["A", "B", "C", "D"]) resources.push((await h.request("POST", `${base}/resources`, { ...admin, body: { name } })).body.payload.id);
+  const service = (await h.request("POST", `${base}/services`, { ...admin, body: { name: "Visit", base_price: 1000, duration_min: 30 } })).body.payload;
+  // Request i prices the resources whose bit is set in i (mod 15, never empty), at a price naming the request.
+  const setOf = (i: number) => resources.filter((_, bit) => ((i % 15) + 1) & (1 << bit));
+  await allAtOnce((i) =>
+    h.request("PATCH", `${base}/services/${service.id}`, { ...admin, body: { prices: setOf(i).map((resource_id) => ({ resource_id, price: 1000 + i })) } }),
+  );
+  const rows = await h.knex("scheduling_service_prices").where("service_id", service.id).select("resource_id", "price");
+  const prices = new Set(rows.map((row) => Number(row.price)));
+  t.is(prices.size, 1, JSON.stringify(rows));
+  const i = [...prices][0]! - 1000;
+  t.deepEqual(rows.map((row) => Number(row.resource_id)).sort((a, b) => a - b), setOf(i));
+});
