@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import type { ApiRouter } from "../../../http/router";
 import { idParams } from "../../../http/schemas";
@@ -61,11 +60,8 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
       const bot = await permissible(ctx, "AgentBot", find(params.id));
       await assertAccountPermitted(ctx, body.account_id);
       const updated = await AgentBot.transaction(async (trx) => {
-        // Locked (system bots have no account): the audit's "before" is the row this change replaced.
-        const before = await AgentBot.query(trx).findById(bot.id).forUpdate();
-        if (!before) throw NotFound();
         const after = await AgentBot.query(trx).patchAndFetchById(bot.id, body);
-        await auditAgentBot(ctx, trx, before, after);
+        await auditAgentBot(ctx, trx, bot, after);
         return after;
       });
       ctx.body = await present(updated);
