@@ -16,9 +16,15 @@ export class BaseModel extends Model {
    * The account's row, locked until the transaction ends: what an update reads to merge into or
    * to audit against is what is stored, and a row deleted meanwhile is a 404.
    */
-  static async lockInAccount<M extends BaseModel>(this: (new () => M) & typeof BaseModel, trx: Knex.Transaction, accountId: number, id: number): Promise<M> {
+  static async lockInAccount<M extends BaseModel>(
+    this: (new () => M) & typeof BaseModel,
+    trx: Knex.Transaction,
+    accountId: number,
+    id: number,
+    missing: () => Error = NotFound,
+  ): Promise<M> {
     const row = await (this as ModelClass<M>).query(trx).findOne({ account_id: accountId, id }).forUpdate();
-    if (!row) throw NotFound();
+    if (!row) throw missing();
     return row as M;
   }
 }

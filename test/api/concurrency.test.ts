@@ -54,6 +54,15 @@ test("contacts: 50 parallel PATCHes each adding a custom_attributes key keep all
   const stored = (await h.request("GET", path, { token: account.admin.token })).body.payload;
   t.deepEqual(stored.custom_attributes, keys("k"));
   t.deepEqual(stored.additional_attributes, keys("a"));
+
+  // Removing keys races adding them back: even requests drop key i, odd ones set it again; the survivors are exactly the odd keys.
+  await allAtOnce((i) =>
+    i % 2
+      ? h.request("PATCH", path, { token: account.agent.token, body: { custom_attributes: { [`k${i}`]: `again ${i}` } } })
+      : h.request("POST", `${path}/destroy_custom_attributes`, { token: account.agent.token, body: { custom_attributes: [`k${i}`] } }),
+  );
+  const after = (await h.request("GET", path, { token: account.admin.token })).body.payload.custom_attributes;
+  t.deepEqual(after, Object.fromEntries(indexes.filter((i) => i % 2).map((i) => [`k${i}`, `again ${i}`])));
 });
 
 test("contacts: a PATCH racing a merge that deletes the contact answers 404, never 500", async (t) => {
@@ -210,4 +219,73 @@ test("scheduling: 50 parallel appointment updates each adding a custom attribute
   const settings = (await api.get("/settings")).body.payload;
   t.true(settings.prepayment_hold_minutes > 100, JSON.stringify(settings));
   t.true(settings.reminder_offsets_minutes[0] >= 1000, JSON.stringify(settings));
+});
+
+test("custom attribute definitions: parallel updates of different fields survive; updates racing a delete answer 404, never 500", async (t) => {
+  const account = await createAccount(h);
+  const path = `/api/v1/accounts/${account.id}/custom_attribute_definitions`;
+  const created = (await h.request("POST", path, { token: account.admin.token, body: { attribute_display_name: "Tier", attribute_key: "tier", attribute_model: 1 } })).body;
+  await twoColumnRace(t, account, `${path}/${created.id}`, ["attribute_display_name", "attribute_description"], (body) => body);
+
+  const doomed = (await h.request("POST", path, { token: account.admin.token, body: { attribute_display_name: "Gone", attribute_key: "gone", attribute_model: 1 } })).body;
+  const [updates, deleted] = await Promise.all([
+    allAtOnce((i) => h.request("PATCH", `${path}/${doomed.id}`, { token: account.admin.token, body: { attribute_description: `d ${i}` } }), (status) => status === 200 || status === 404),
+    h.request("DELETE", `${path}/${doomed.id}`, { token: account.admin.token }),
+  ]);
+  t.true(deleted.status < 300);
+  t.true(updates.every((response) => response.status === 200 || response.status === 404));
+});
+
+test("scheduling: parallel partial updates never combine into a row no single request was allowed to make; racing a delete is 404", async (t) => {
+  const account = await createAccount(h);
+  const base = `/api/v1/accounts/${account.id}/scheduling`;
+  const admin = { token: account.admin.token };
+  const resource = (await h.request("POST", `${base}/resources`, { ...admin, body: { name: "Dr. Race", compensation_type: "fixed", compensation_value: 50 } })).body.payload;
+  const override = (await h.request("POST", `${base}/workday_overrides`, { ...admin, body: { resource_id: resource.id, date: "2027-03-01", start_minute: 600, end_minute: 900 } })).body.payload;
+  const timeOff = (await h.request("POST", `${base}/time_offs`, { ...admin, body: { resource_id: resource.id, kind: "vacation", starts_at: "2027-03-02T10:00:00Z", ends_at: "2027-03-02T12:00:00Z" } })).body.payload;
+  const validOrRefused = (status: number) => status === 200 || status === 422;
+
+  // Each half is valid against the stored row alone; together they would put the start after the end.
+  await allAtOnce((i) => h.request("PATCH", `${base}/workday_overrides/${override.id}`, { ...admin, body: i % 2 ? { start_minute: 800 } : { end_minute: 700 } }), validOrRefused);
+  const storedOverride = (await h.request("GET", `${base}/workday_overrides`, admin)).body.payload.find((row: { id: number }) => row.id === override.id);
+  t.true(storedOverride.start_minute < storedOverride.end_minute, JSON.stringify(storedOverride));
+
+  await allAtOnce(
+    (i) => h.request("PATCH", `${base}/time_offs/${timeOff.id}`, { ...admin, body: i % 2 ? { starts_at: "2027-03-02T11:30:00Z" } : { ends_at: "2027-03-02T11:00:00Z" } }),
+    validOrRefused,
+  );
+  const storedTimeOff = (await h.request("GET", `${base}/time_offs`, admin)).body.payload.find((row: { id: number }) => row.id === timeOff.id);
+  t.true(Date.parse(storedTimeOff.starts_at) < Date.parse(storedTimeOff.ends_at), JSON.stringify(storedTimeOff));
+
+  // Percent above 100 is refused; "percent" alone and 5000 alone each fit the stored fixed 50.
+  await allAtOnce((i) => h.request("PATCH", `${base}/resources/${resource.id}`, { ...admin, body: i % 2 ? { compensation_type: "percent" } : { compensation_value: 5000 } }), validOrRefused);
+  const storedResource = (await h.request("GET", `${base}/resources/${resource.id}`, admin)).body.payload;
+  t.false(storedResource.compensation_type === "percent" && storedResource.compensation_value > 100, JSON.stringify(storedResource));
+
+  const holiday = (await h.request("POST", `${base}/holidays`, { ...admin, body: { date: "2027-03-08", title: "Doomed" } })).body.payload;
+  const [updates, deleted] = await Promise.all([
+    allAtOnce((i) => h.request("PATCH", `${base}/holidays/${holiday.id}`, { ...admin, body: { title: `Title ${i}` } }), (status) => status === 200 || status === 404),
+    h.request("DELETE", `${base}/holidays/${holiday.id}`, admin),
+  ]);
+  t.is(deleted.status, 204);
+  t.true(updates.every((response) => response.status === 200 || response.status === 404));
+});
+
+test("scheduling services: 50 parallel price-set replacements leave exactly one request's set", async (t) => {
+  const account = await createAccount(h);
+  const base = `/api/v1/accounts/${account.id}/scheduling`;
+  const admin = { token: account.admin.token };
+  const resources: number[] = [];
+  for (const name of ["A", "B", "C", "D"]) resources.push((await h.request("POST", `${base}/resources`, { ...admin, body: { name } })).body.payload.id);
+  const service = (await h.request("POST", `${base}/services`, { ...admin, body: { name: "Visit", base_price: 1000, duration_min: 30 } })).body.payload;
+  // Request i prices the resources whose bit is set in i (mod 15, never empty), at a price naming the request.
+  const setOf = (i: number) => resources.filter((_, bit) => ((i % 15) + 1) & (1 << bit));
+  await allAtOnce((i) =>
+    h.request("PATCH", `${base}/services/${service.id}`, { ...admin, body: { prices: setOf(i).map((resource_id) => ({ resource_id, price: 1000 + i })) } }),
+  );
+  const rows = await h.knex("scheduling_service_prices").where("service_id", service.id).select("resource_id", "price");
+  const prices = new Set(rows.map((row) => Number(row.price)));
+  t.is(prices.size, 1, JSON.stringify(rows));
+  const i = [...prices][0]! - 1000;
+  t.deepEqual(rows.map((row) => Number(row.resource_id)).sort((a, b) => a - b), setOf(i));
 });
