@@ -13,7 +13,7 @@ import { MESSAGE_TYPE, Message } from "../models/Message";
 import { User } from "../models/User";
 import { contactWebhookData } from "../presenters/contact";
 import { type ConversationGraph, conversationWebhookData, type LoadedMessage } from "../presenters/conversation";
-import { messageWebhookData } from "../presenters/message";
+import { type AccountRef, messageWebhookData } from "../presenters/message";
 import { iso } from "../presenters/time";
 import {
   type Actor,
@@ -171,10 +171,14 @@ async function latestMessages(db: Knex, ids: number[]) {
   };
 }
 
-/** Conversations with everything their payloads show, in order, with a fixed number of queries. */
-export async function loadConversationGraphs(db: Knex, conversations: Conversation[]): Promise<ConversationGraph[]> {
+/**
+ * Conversations with everything their payloads show, in order, with a fixed number of queries;
+ * `known.account` (the request's account, when it is theirs) saves one.
+ */
+export async function loadConversationGraphs(db: Knex, conversations: Conversation[], known: { account?: AccountRef } = {}): Promise<ConversationGraph[]> {
   if (!conversations.length) return [];
   const accountId = conversations[0]!.account_id;
+  const knownAccount = known.account?.id === accountId ? known.account : undefined;
   const ids = conversations.map((c) => c.id);
   const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
 
@@ -184,7 +188,7 @@ export async function loadConversationGraphs(db: Knex, conversations: Conversati
   const assigneeIds = idsOf((c) => c.assignee_id);
   const botIds = idsOf((c) => c.assignee_agent_bot_id);
   const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, unread, latest] = await allOn(db, [
-    () => db("accounts").where("id", accountId).first<{ id: number; name: string }>("id", "name"),
+    () => (knownAccount ? Promise.resolve(knownAccount) : db("accounts").where("id", accountId).first<AccountRef>("id", "name")),
     forIds(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
     forIds(contactIds, () => Contact.query(db).findByIds(contactIds)),
     forIds(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),

@@ -129,7 +129,9 @@ export function registerContactRoutes(router: ApiRouter) {
   );
 
   router.route({ method: "get", path: `${path}/:id`, summary: "Get a contact", params: accountResourceParams, response: contactEnvelope }, async (ctx, { params }) => {
-    ctx.body = { payload: (await presentContacts([await findContact(ctx, params.id)]))[0] };
+    // Both at once: the inboxes are only shown once the contact is known to be the account's.
+    const [contact, inboxes] = await Promise.all([findContact(ctx, params.id), ContactInbox.withInboxesOf([params.id])]);
+    ctx.body = { payload: presentContact(contact, inboxes.get(contact.id)) };
   });
 
   for (const method of ["patch", "put"] as const) {

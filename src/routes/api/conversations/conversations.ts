@@ -6,7 +6,7 @@ import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
 import { Conversation } from "../../../models/Conversation";
 import { Inbox } from "../../../models/Inbox";
-import { accessibleInboxIds, canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
+import { accessibleInboxIds, accessibleInboxIdsQuery, canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
 import { presentConversation } from "../../../presenters/conversation";
 import { iso } from "../../../presenters/time";
 import { createConversation, loadConversationGraphs, setPriority, toggleStatus } from "../../../services/conversations";
@@ -32,7 +32,8 @@ import {
 const PER_PAGE = 25;
 
 export async function presentConversations(ctx: AppContext, conversations: Conversation[]) {
-  return (await loadConversationGraphs(ctx.deps.knex, conversations)).map(presentConversation);
+  const account = ctx.state.account!;
+  return (await loadConversationGraphs(ctx.deps.knex, conversations, { account: { id: account.id, name: account.name } })).map(presentConversation);
 }
 
 async function present(ctx: AppContext, conversation: Conversation) {
@@ -48,20 +49,27 @@ const userIdOf = (ctx: AppContext) => ctx.state.membership?.user_id ?? 0;
  * for every status) and labels (any of them). The counts are taken before the assignee filter.
  */
 async function finder(ctx: AppContext, query: ConversationListQuery) {
-  const inboxIds = await accessibleInboxIds(ctx);
-  const scoped = query.inbox_id === undefined ? inboxIds : inboxIds.filter((inboxId) => inboxId === query.inbox_id);
+  const inboxIds = accessibleInboxIdsQuery(ctx);
+  if (query.inbox_id !== undefined) inboxIds.where("inboxes.id", query.inbox_id);
   const base = () => {
-    const q = Conversation.ofAccount(ctx.state.account!.id).whereIn("inbox_id", scoped);
+    const q = Conversation.ofAccount(ctx.state.account!.id).whereIn("inbox_id", inboxIds);
     if (query.status !== "all") q.where("status", query.status);
     if (query.labels?.length) q.whereRaw("labels && ?::text[]", [query.labels]);
     return q;
   };
   const userId = userIdOf(ctx);
-  const [all, mine, unassigned] = await Promise.all([
-    base().resultSize(),
-    base().where("assignee_id", userId).resultSize(),
-    base().whereNull("assignee_id").resultSize(),
-  ]);
+  // All three counts in one scan of the filtered conversations.
+  const raw = (sql: string, bindings: readonly number[] = []) => ctx.deps.knex.raw(sql, bindings);
+  const tally = (await base()
+    .toKnexQuery()
+    .clearSelect()
+    .clearOrder()
+    .first(
+      raw("count(*) AS all_count"),
+      raw("count(*) FILTER (WHERE assignee_id = ?) AS mine_count", [userId]),
+      raw("count(*) FILTER (WHERE assignee_id IS NULL) AS unassigned_count"),
+    )) as { all_count: number; mine_count: number; unassigned_count: number };
+  const [all, mine, unassigned] = [tally.all_count, tally.mine_count, tally.unassigned_count].map(Number) as [number, number, number];
   const counts = { mine_count: mine, assigned_count: all - unassigned, unassigned_count: unassigned, all_count: all };
   const filtered = () => {
     const q = base();
