@@ -6,7 +6,8 @@ import { AgentBot } from "../models/AgentBot";
 import { AgentBotInbox } from "../models/AgentBotInbox";
 import { Contact } from "../models/Contact";
 import { ContactInbox } from "../models/ContactInbox";
-import { Conversation, type ConversationStatus, type Priority } from "../models/Conversation";
+import { Conversation, type ConversationStatus, type Priority, type UnreadRow } from "../models/Conversation";
+import { Trip } from "../db/trip";
 import { Inbox } from "../models/Inbox";
 import type { Member } from "../models/InboxMember";
 import { MESSAGE_TYPE, Message } from "../models/Message";
@@ -152,8 +153,8 @@ export function forIds<T>(ids: readonly number[], query: () => PromiseLike<T[]>)
  * private) of each conversation. The newest message usually is all three, so the narrower ones are
  * looked up only for the conversations where it is not.
  */
-async function latestMessages(db: Knex, ids: number[]) {
-  const last = await Message.latestOf(db, ids);
+async function latestMessages(db: Knex, trip: Trip, ids: number[]) {
+  const last = Message.latestByConversation(await trip.models(Message.latestQuery(db, ids)));
   const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
   const [nonActivity, chat] = await allOn(db, [
     () => Message.latestOf(db, ids.filter(isActivity), (q) => q.whereNot("message_type", MESSAGE_TYPE.activity)),
@@ -187,17 +188,21 @@ export async function loadConversationGraphs(db: Knex, conversations: Conversati
   const contactInboxIds = idsOf((c) => c.contact_inbox_id);
   const assigneeIds = idsOf((c) => c.assignee_id);
   const botIds = idsOf((c) => c.assignee_agent_bot_id);
-  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, unread, latest] = await allOn(db, [
-    () => (knownAccount ? Promise.resolve(knownAccount) : db("accounts").where("id", accountId).first<AccountRef>("id", "name")),
-    forIds(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
-    forIds(contactIds, () => Contact.query(db).findByIds(contactIds)),
-    forIds(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
-    forIds(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
-    forIds(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
-    forIds(botIds, () => AgentBot.query(db).findByIds(botIds)),
-    () => Conversation.unreadCounts(db, ids),
-    () => latestMessages(db, ids),
+  // Every lookup that needs only the conversations' own columns goes in one round trip.
+  const trip = new Trip(db);
+  const loads = Promise.all([
+    knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),
+    trip.modelsFor(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
+    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
+    trip.modelsFor(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
+    trip.modelsFor(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
+    trip.modelsFor(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
+    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
+    trip.rows<UnreadRow>(Conversation.unreadCountsQuery(db, ids)).then(Conversation.unreadCountsOf),
+    latestMessages(db, trip, ids),
   ] as const);
+  await trip.run();
+  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, unread, latest] = await loads;
   const latestLoaded = ids.flatMap((id) => [latest.last.get(id), latest.lastNonActivity(id), latest.lastChat(id)]).filter((m): m is Message => m !== undefined);
   const senders = await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()]);
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { Trip } from "../db/trip";
 import { CouldNotProcess } from "../errors";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
@@ -11,7 +12,7 @@ import type { ConversationGraph, LoadedMessage } from "../presenters/conversatio
 import type { MessageSender } from "../presenters/message";
 import { contactChangedAttributes } from "../presenters/contact";
 import { type Actor, SYSTEM_REOPENED_ACTIVITY } from "./activityMessages";
-import { allOn, type ConversationPatch, changeConversation, forIds, inUnit, loadMessage, noteActor, type Unit } from "./conversations";
+import { type ConversationPatch, changeConversation, inUnit, loadMessage, noteActor, type Unit } from "./conversations";
 
 /** A message as a request (or a caller inside the service) describes it; names are checked here. */
 export interface MessageInput {
@@ -130,12 +131,16 @@ export async function loadSenders(db: Knex, accountId: number, messages: Message
   const contactIds = idsOf("Contact");
   const userIds = idsOf("User");
   const botIds = idsOf("AgentBot");
-  const [contacts, users, accountUsers, bots] = await allOn(db, [
-    forIds(contactIds, () => Contact.query(db).findByIds(contactIds)),
-    forIds(userIds, () => User.query(db).findByIds(userIds)),
-    forIds(userIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds)),
-    forIds(botIds, () => AgentBot.query(db).findByIds(botIds)),
+  // The lookups that have ids to look up, in one round trip.
+  const trip = new Trip(db);
+  const loads = Promise.all([
+    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
+    trip.modelsFor(userIds, () => User.query(db).findByIds(userIds)),
+    trip.modelsFor(userIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds)),
+    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
   ] as const);
+  await trip.run();
+  const [contacts, users, accountUsers, bots] = await loads;
   const contactById = new Map(contacts.map((c) => [c.id, c]));
   const userById = new Map(users.map((u) => [u.id, u]));
   const availabilityOf = new Map(accountUsers.map((au) => [au.user_id, au.availability]));
