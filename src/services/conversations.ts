@@ -143,11 +143,6 @@ export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(d
   return results as never;
 }
 
-/** A lookup by ids that skips the round trip when there are none (an empty whereIn still costs one). */
-export function forIds<T>(ids: readonly number[], query: () => PromiseLike<T[]>): () => PromiseLike<T[]> {
-  return () => (ids.length ? query() : Promise.resolve([]));
-}
-
 /**
  * The newest message, the newest non-activity one and the newest chat one (neither activity nor
  * private) of each conversation. The newest message usually is all three, so the narrower ones are
