@@ -100,11 +100,20 @@ export class Message extends BaseModel {
    */
   static async latestOf(db: Knex, conversationIds: number[], filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): Promise<Map<number, Message>> {
     if (!conversationIds.length) return new Map();
-    const rows = await Message.query(db)
+    return Message.latestByConversation(await Message.latestQuery(db, conversationIds, filter));
+  }
+
+  /** The newest message (by created_at, then id) of each conversation that passes the filter. */
+  static latestQuery(db: Knex, conversationIds: number[], filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): QueryBuilder<Message, Message[]> {
+    return Message.query(db)
       .whereIn("conversation_id", conversationIds)
       .modify(filter)
       .distinctOn("conversation_id")
       .orderBy([{ column: "conversation_id" }, { column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
-    return new Map(rows.map((message) => [message.conversation_id, message]));
   }
+
+  static latestByConversation(messages: Message[]): Map<number, Message> {
+    return new Map(messages.map((message) => [message.conversation_id, message]));
+  }
+
 }

@@ -1,16 +1,10 @@
 import { jsonEqual } from "../lib/jsonEqual";
 import type { Account } from "../models/Account";
 import type { Contact } from "../models/Contact";
-import type { ContactInbox } from "../models/ContactInbox";
-import type { Inbox } from "../models/Inbox";
+import type { ContactInboxWithSlimInbox } from "../models/ContactInbox";
 import { presentInboxSlim } from "./inbox";
 import { iso, unixSeconds } from "./time";
 import { avatarUrlOf } from "../services/avatars";
-
-export interface ContactInboxWithInbox {
-  contactInbox: ContactInbox;
-  inbox: Inbox;
-}
 
 /** Presence is not tracked, so every contact reads as Chatwoot shows a contact without a live session. */
 const AVAILABILITY = "offline";
@@ -19,7 +13,7 @@ const AVAILABILITY = "offline";
  * app/views/api/v1/models/_contact.json.jbuilder: timestamps as Unix seconds and left out when
  * null; contact_inboxes only where the contacts endpoints include them.
  */
-export function presentContact(contact: Contact, contactInboxes?: ContactInboxWithInbox[]) {
+export function presentContact(contact: Contact, contactInboxes?: ContactInboxWithSlimInbox[]) {
   return {
     additional_attributes: contact.additional_attributes,
     availability_status: AVAILABILITY,

@@ -75,7 +75,7 @@ export function presentInbox(inbox: Inbox, channel: Channel, { administrator }: 
 }
 
 /** app/views/api/v1/models/_inbox_slim.json.jbuilder, used inside contacts' contact_inboxes. */
-export function presentInboxSlim(inbox: Inbox) {
+export function presentInboxSlim(inbox: Pick<Inbox, "id" | "avatar_url" | "channel_id" | "name" | "channel_type">) {
   return {
     id: inbox.id,
     avatar_url: avatarUrlOf(inbox),

@@ -4,7 +4,7 @@ import type { Account } from "../models/Account";
 import { Contact, type ContactAttributes } from "../models/Contact";
 import { ContactInbox } from "../models/ContactInbox";
 import { Inbox } from "../models/Inbox";
-import { contactChangedAttributes, contactWebhookData, type ContactInboxWithInbox } from "../presenters/contact";
+import { contactChangedAttributes, contactWebhookData } from "../presenters/contact";
 import { validateCustomAttributes } from "./customAttributes";
 import { recordEvent } from "./events";
 import { requestAvatarFetch } from "./avatarFetch";
@@ -35,7 +35,7 @@ export async function createContact(db: Knex, account: Account, { inbox_id, sour
       await validateCustomAttributes(trx, account.id, "contact_attribute", input.custom_attributes ?? {});
       const inbox = inbox_id === undefined ? undefined : await Inbox.findInAccount(account.id, inbox_id, trx);
       if (inbox_id !== undefined && !inbox) throw NotFound();
-      const contactInbox: ContactInboxWithInbox | undefined = inbox && { contactInbox: await ContactInbox.findOrCreate(trx, contact.id, inbox, source_id), inbox };
+      const contactInbox: { contactInbox: ContactInbox; inbox: Inbox } | undefined = inbox && { contactInbox: await ContactInbox.findOrCreate(trx, contact.id, inbox, source_id), inbox };
       return { contact, contactInbox };
     }),
   );

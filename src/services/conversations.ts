@@ -7,7 +7,8 @@ import { AgentBot } from "../models/AgentBot";
 import { AgentBotInbox } from "../models/AgentBotInbox";
 import { Contact } from "../models/Contact";
 import { ContactInbox } from "../models/ContactInbox";
-import { Conversation, type ConversationStatus, type Priority } from "../models/Conversation";
+import { Conversation, type ConversationStatus, type Priority, type UnreadRow } from "../models/Conversation";
+import { Trip } from "../db/trip";
 import { Inbox } from "../models/Inbox";
 import type { Member } from "../models/InboxMember";
 import { MESSAGE_TYPE, Message } from "../models/Message";
@@ -15,7 +16,7 @@ import { Team, TeamMember } from "../models/Team";
 import { User } from "../models/User";
 import { contactWebhookData } from "../presenters/contact";
 import { type ConversationGraph, conversationWebhookData, type LoadedMessage } from "../presenters/conversation";
-import { messageWebhookData } from "../presenters/message";
+import { type AccountRef, messageWebhookData } from "../presenters/message";
 import { iso } from "../presenters/time";
 import {
   type Actor,
@@ -146,18 +147,13 @@ export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(d
   return results as never;
 }
 
-/** A lookup by ids that skips the round trip when there are none (an empty whereIn still costs one). */
-export function forIds<T>(ids: readonly number[], query: () => PromiseLike<T[]>): () => PromiseLike<T[]> {
-  return () => (ids.length ? query() : Promise.resolve([]));
-}
-
 /**
  * The newest message, the newest non-activity one and the newest chat one (neither activity nor
  * private) of each conversation. The newest message usually is all three, so the narrower ones are
  * looked up only for the conversations where it is not.
  */
-async function latestMessages(db: Knex, ids: number[]) {
-  const last = await Message.latestOf(db, ids);
+async function latestMessages(db: Knex, trip: Trip, ids: number[]) {
+  const last = Message.latestByConversation(await trip.models(Message.latestQuery(db, ids)));
   const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
   const [nonActivity, chat] = await allOn(db, [
     () => Message.latestOf(db, ids.filter(isActivity), (q) => q.whereNot("message_type", MESSAGE_TYPE.activity)),
@@ -175,10 +171,14 @@ async function latestMessages(db: Knex, ids: number[]) {
   };
 }
 
-/** Conversations with everything their payloads show, in order, with a fixed number of queries. */
-export async function loadConversationGraphs(db: Knex, conversations: Conversation[]): Promise<ConversationGraph[]> {
+/**
+ * Conversations with everything their payloads show, in order, with a fixed number of queries;
+ * `known.account` (the request's account, when it is theirs) saves one.
+ */
+export async function loadConversationGraphs(db: Knex, conversations: Conversation[], known: { account?: AccountRef } = {}): Promise<ConversationGraph[]> {
   if (!conversations.length) return [];
   const accountId = conversations[0]!.account_id;
+  const knownAccount = known.account?.id === accountId ? known.account : undefined;
   const ids = conversations.map((c) => c.id);
   const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
 
@@ -188,18 +188,22 @@ export async function loadConversationGraphs(db: Knex, conversations: Conversati
   const assigneeIds = idsOf((c) => c.assignee_id);
   const botIds = idsOf((c) => c.assignee_agent_bot_id);
   const teamIds = idsOf((c) => c.team_id);
-  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, teams, unread, latest] = await allOn(db, [
-    () => db("accounts").where("id", accountId).first<{ id: number; name: string }>("id", "name"),
-    forIds(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
-    forIds(contactIds, () => Contact.query(db).findByIds(contactIds)),
-    forIds(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
-    forIds(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
-    forIds(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
-    forIds(botIds, () => AgentBot.query(db).findByIds(botIds)),
-    forIds(teamIds, () => Team.query(db).findByIds(teamIds)),
-    () => Conversation.unreadCounts(db, ids),
-    () => latestMessages(db, ids),
+  // Every lookup that needs only the conversations' own columns goes in one round trip.
+  const trip = new Trip(db);
+  const loads = Promise.all([
+    knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),
+    trip.modelsFor(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
+    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
+    trip.modelsFor(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
+    trip.modelsFor(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
+    trip.modelsFor(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
+    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
+    trip.modelsFor(teamIds, () => Team.query(db).findByIds(teamIds)),
+    trip.rows<UnreadRow>(Conversation.unreadCountsQuery(db, ids)).then(Conversation.unreadCountsOf),
+    latestMessages(db, trip, ids),
   ] as const);
+  await trip.run();
+  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, teams, unread, latest] = await loads;
   const latestLoaded = ids.flatMap((id) => [latest.last.get(id), latest.lastNonActivity(id), latest.lastChat(id)]).filter((m): m is Message => m !== undefined);
   const senders = await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()]);
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));

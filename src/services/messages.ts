@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { Trip } from "../db/trip";
 import { CouldNotProcess } from "../errors";
 import { jsonEqual } from "../lib/jsonEqual";
 import { AccountUser } from "../models/AccountUser";
@@ -13,7 +14,7 @@ import type { MessageSender } from "../presenters/message";
 import { contactChangedAttributes } from "../presenters/contact";
 import { type Actor, SYSTEM_REOPENED_ACTIVITY } from "./activityMessages";
 import { insertAttachments, loadAttachments, purgeDeletedFilesQuietly, type StagedAttachment } from "./attachments";
-import { allOn, type ConversationPatch, changeConversation, forIds, inUnit, loadMessage, noteActor, type Unit } from "./conversations";
+import { type ConversationPatch, changeConversation, inUnit, loadMessage, noteActor, type Unit } from "./conversations";
 
 /** A message as a request (or a caller inside the service) describes it; names are checked here. */
 export interface MessageInput {
@@ -135,14 +136,18 @@ export async function loadSenders(db: Knex, accountId: number, messages: Message
   const contactIds = idsOf("Contact");
   const userIds = idsOf("User");
   const botIds = idsOf("AgentBot");
-  const [contacts, users, accountUsers, bots] = await allOn(db, [
-    forIds(contactIds, () => Contact.query(db).findByIds(contactIds)),
-    forIds(userIds, () => User.query(db).findByIds(userIds)),
-    forIds(userIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds)),
-    forIds(botIds, () => AgentBot.query(db).findByIds(botIds)),
+  // The lookups that have ids to look up, in one round trip.
+  const trip = new Trip(db);
+  const loads = Promise.all([
+    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
+    trip.modelsFor(userIds, () => User.query(db).findByIds(userIds)),
+    trip.modelsFor(userIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds)),
+    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
     // Not a sender, but every payload that shows a message's sender shows its attachments too.
-    () => loadAttachments(db, messages),
+    loadAttachments(db, messages),
   ] as const);
+  await trip.run();
+  const [contacts, users, accountUsers, bots] = await loads;
   const contactById = new Map(contacts.map((c) => [c.id, c]));
   const userById = new Map(users.map((u) => [u.id, u]));
   const availabilityOf = new Map(accountUsers.map((au) => [au.user_id, au.availability]));

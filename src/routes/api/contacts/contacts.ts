@@ -6,7 +6,8 @@ import type { ApiRouter } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { uuid } from "../../../lib/tokens";
 import { Contact } from "../../../models/Contact";
-import { ContactInbox } from "../../../models/ContactInbox";
+import { ContactInbox, type SlimInboxRow } from "../../../models/ContactInbox";
+import { Trip } from "../../../db/trip";
 import { Inbox } from "../../../models/Inbox";
 import { authorize, requireAdministrator } from "../../../policies";
 import { canSeeInbox } from "../../../policies/inboxes";
@@ -175,7 +176,15 @@ export function registerContactRoutes(router: ApiRouter) {
   );
 
   router.route({ method: "get", path: `${path}/:id`, summary: "Get a contact", params: accountResourceParams, response: contactEnvelope }, async (ctx, { params }) => {
-    ctx.body = { payload: (await presentContacts([await findContact(ctx, params.id)]))[0] };
+    canUseContacts(ctx);
+    // Both in one round trip: the inboxes are only shown once the contact is known to be the account's.
+    const trip = new Trip(Contact.knex());
+    const contacts = trip.models(Contact.query().where({ id: params.id, account_id: ctx.state.account!.id }));
+    const inboxes = trip.rows<SlimInboxRow>(ContactInbox.slimInboxesQuery([params.id]));
+    await trip.run();
+    const [contact] = await contacts;
+    if (!contact) throw NotFound();
+    ctx.body = { payload: presentContact(contact, ContactInbox.slimInboxesByContact([contact.id], await inboxes).get(contact.id)) };
   });
 
   for (const method of ["patch", "put"] as const) {

@@ -37,9 +37,10 @@ import {
 const PER_PAGE = 25;
 
 export async function presentConversations(ctx: AppContext, conversations: Conversation[]) {
+  const account = ctx.state.account!;
   const [graphs, callerTeamIds] = await Promise.all([
-    loadConversationGraphs(ctx.deps.knex, conversations),
-    TeamMember.teamIdsOf(ctx.state.account!.id, ctx.state.membership?.user_id ?? 0),
+    loadConversationGraphs(ctx.deps.knex, conversations, { account: { id: account.id, name: account.name } }),
+    TeamMember.teamIdsOf(account.id, ctx.state.membership?.user_id ?? 0),
   ]);
   return graphs.map((graph) => presentConversation(graph, callerTeamIds));
 }

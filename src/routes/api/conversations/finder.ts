@@ -5,7 +5,7 @@ import { Conversation } from "../../../models/Conversation";
 import { ConversationParticipant } from "../../../models/ConversationParticipant";
 import { MESSAGE_TYPE, Message } from "../../../models/Message";
 import { Team, TeamMember } from "../../../models/Team";
-import { accessibleInboxIds } from "../../../policies/inboxes";
+import { accessibleInboxIdsQuery } from "../../../policies/inboxes";
 import type { ConversationListQuery, SortOption } from "./schema";
 
 /** A user's id for "mine" counts; bots never reach the list endpoints. */
@@ -18,8 +18,8 @@ export const userIdOf = (ctx: AppContext) => ctx.state.membership?.user_id ?? 0;
  */
 export async function finder(ctx: AppContext, query: ConversationListQuery) {
   const accountId = ctx.state.account!.id;
-  const inboxIds = await accessibleInboxIds(ctx);
-  const scoped = query.inbox_id === undefined ? inboxIds : inboxIds.filter((inboxId) => inboxId === query.inbox_id);
+  const scoped = accessibleInboxIdsQuery(ctx);
+  if (query.inbox_id !== undefined) scoped.where("inboxes.id", query.inbox_id);
   // current_account.teams.find: a team that is not the account's is not found.
   if (query.team_id !== undefined && !(await Team.findInAccount(accountId, query.team_id))) throw NotFound();
   const userId = userIdOf(ctx);
@@ -60,11 +60,18 @@ export async function finder(ctx: AppContext, query: ConversationListQuery) {
     }
     return q;
   };
-  const [all, mine, unassigned] = await Promise.all([
-    base().resultSize(),
-    base().where("assignee_id", userId).resultSize(),
-    base().whereNull("assignee_id").resultSize(),
-  ]);
+  // All three counts in one scan of the filtered conversations.
+  const raw = (sql: string, bindings: readonly number[] = []) => ctx.deps.knex.raw(sql, bindings);
+  const tally = (await base()
+    .toKnexQuery()
+    .clearSelect()
+    .clearOrder()
+    .first(
+      raw("count(*) AS all_count"),
+      raw("count(*) FILTER (WHERE assignee_id = ?) AS mine_count", [userId]),
+      raw("count(*) FILTER (WHERE assignee_id IS NULL) AS unassigned_count"),
+    )) as { all_count: number; mine_count: number; unassigned_count: number };
+  const [all, mine, unassigned] = [tally.all_count, tally.mine_count, tally.unassigned_count].map(Number) as [number, number, number];
   const counts = { mine_count: mine, assigned_count: all - unassigned, unassigned_count: unassigned, all_count: all };
   const filtered = () => {
     const q = base();

@@ -8,6 +8,13 @@ export function ok(ctx: AppContext, payload: unknown, status = 200) {
   ctx.body = { payload };
 }
 
+/** A 200 whose JSON is already written (see calendarBody). */
+export function okJson(ctx: AppContext, json: Buffer) {
+  ctx.status = 200;
+  ctx.type = "application/json";
+  ctx.body = json;
+}
+
 export const created = (ctx: AppContext, payload: unknown) => ok(ctx, payload, 201);
 
 export function list(ctx: AppContext, items: readonly unknown[]) {
