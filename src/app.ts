@@ -1,9 +1,11 @@
 import { bodyParser } from "@koa/bodyparser";
 import Koa from "koa";
+import type { RateLimits } from "./config";
 import type { AppDeps } from "./deps";
 import type { AppCustomContext, AppState } from "./http/context";
 import "./lib/validation";
 import { errorHandler } from "./middlewares/errorHandler";
+import { rateLimits } from "./middlewares/rateLimits";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
 import { conversationsRouter } from "./routes/api/conversations/router";
 import { serviceRoutes } from "./routes/health";
@@ -13,13 +15,19 @@ import { reportsRouter } from "./routes/api/reports/router";
 
 export interface AppOptions {
   bodyLimit?: string;
+  /** Client addresses from X-Forwarded-For (the app runs behind a proxy). */
+  trustProxy?: boolean;
+  /** Throttles; none without them (tests, and RATE_LIMITS=off). */
+  rateLimits?: RateLimits;
 }
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState, AppCustomContext> {
   const app = new Koa<AppState, AppCustomContext>();
   app.context.deps = deps;
+  app.proxy = options.trustProxy ?? false;
   app.use(errorHandler);
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
+  if (options.rateLimits) app.use(rateLimits(deps.knex, options.rateLimits));
 
   for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa]) {
     app.use(router.routes());

@@ -64,7 +64,7 @@ export function describeTemporal(runtime: Runtime, config: Config, temporalAddre
 export async function startApi(runtime: Runtime, config: Config): Promise<Server> {
   const authCache = new AuthCache(runtime.deps.knex);
   await authCache.start();
-  const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit });
+  const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit, trustProxy: config.trustProxy, rateLimits: config.rateLimits });
   return new Promise((resolve) => {
     const server = app.listen(config.port, () => resolve(server));
     server.on("close", () => void authCache.stop());
