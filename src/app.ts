@@ -6,6 +6,8 @@ import type { AppCustomContext, AppState } from "./http/context";
 import "./lib/validation";
 import { errorHandler } from "./middlewares/errorHandler";
 import { rateLimits } from "./middlewares/rateLimits";
+import { requestLog } from "./middlewares/requestLog";
+import { watchDatabase } from "./lib/metrics";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
 import { conversationsRouter } from "./routes/api/conversations/router";
 import { serviceRoutes } from "./routes/health";
@@ -19,17 +21,21 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Throttles; none without them (tests, and RATE_LIMITS=off). */
   rateLimits?: RateLimits;
+  /** Health turns 503 once the oldest undispatched event is older than this. */
+  outboxMaxAgeSeconds?: number;
 }
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState, AppCustomContext> {
   const app = new Koa<AppState, AppCustomContext>();
   app.context.deps = deps;
+  watchDatabase(deps.knex);
   app.proxy = options.trustProxy ?? false;
+  app.use(requestLog);
   app.use(errorHandler);
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
   if (options.rateLimits) app.use(rateLimits(deps.knex, options.rateLimits));
 
-  for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa]) {
+  for (const router of [serviceRoutes({ outboxMaxAgeSeconds: options.outboxMaxAgeSeconds }), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -14,6 +14,12 @@ export interface Config {
   temporalNamespace: string;
   taskQueue: string;
   platformAppToken: string | undefined;
+  /** host:port where the worker's Temporal SDK serves its Prometheus metrics; off when unset. */
+  temporalMetricsAddress: string | undefined;
+  /** Health answers 503 once the oldest undispatched event is older than this (OUTBOX_MAX_AGE_SECONDS). */
+  outboxMaxAgeSeconds: number;
+  /** The worker role's own /metrics port (METRICS_PORT); the API serves /metrics on its port. */
+  metricsPort: number | undefined;
   /** Largest accepted JSON body; beyond it the API answers 413. */
   bodyLimit: string;
   production: boolean;
@@ -73,6 +79,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskQueue: env.TEMPORAL_TASK_QUEUE || "convo-sched",
     platformAppToken: env.PLATFORM_APP_TOKEN || undefined,
     bodyLimit: env.BODY_LIMIT || "1mb",
+    outboxMaxAgeSeconds: Number(env.OUTBOX_MAX_AGE_SECONDS || 120),
+    metricsPort: env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined,
+    temporalMetricsAddress: env.TEMPORAL_METRICS_ADDRESS || undefined,
     production: env.NODE_ENV === "production",
     trustProxy: /^(true|1|yes)$/i.test(env.TRUST_PROXY ?? ""),
     rateLimits: loadRateLimits(env),

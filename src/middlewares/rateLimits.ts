@@ -5,6 +5,7 @@ import type { Limit, RateLimits } from "../config";
 import type { Database } from "../db";
 import { UnknownToken } from "../errors";
 import type { AppContext } from "../http/context";
+import { rateLimited } from "../lib/metrics";
 
 /** What Rack::Attack answers a throttled request with (Chatwoot keeps its default responder). */
 export const THROTTLED_BODY = "Retry later\n";
@@ -82,7 +83,8 @@ function limiter(knex: Database, name: string, limit: Limit): RateLimiterPostgre
   });
 }
 
-function throttle(ctx: AppContext, msBeforeNext: number): void {
+function throttle(ctx: AppContext, rule: string, msBeforeNext: number): void {
+  rateLimited.inc({ rule });
   ctx.status = 429;
   ctx.set("Retry-After", String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
   ctx.type = "text/plain";
@@ -91,7 +93,7 @@ function throttle(ctx: AppContext, msBeforeNext: number): void {
 
 /** A counter the database cannot reach must not take the API down with it: the request goes on. */
 function storeFailed(ctx: AppContext, rule: string, err: unknown): void {
-  console.warn(`Rate limit ${rule} not counted for ${ctx.method} ${ctx.path}; its store failed:`, err);
+  ctx.log.warn({ err, rule }, "rate limit not counted: its store failed");
 }
 
 /**
@@ -109,7 +111,7 @@ export function rateLimits(knex: Database, limits: RateLimits): Middleware<any, 
     if (guarded) {
       try {
         const failures = await authFailures.get(ctx.ip);
-        if (failures && failures.consumedPoints >= limits.authFailuresPerAddress.points) return throttle(ctx, failures.msBeforeNext);
+        if (failures && failures.consumedPoints >= limits.authFailuresPerAddress.points) return throttle(ctx, "auth_failures/address", failures.msBeforeNext);
       } catch (err) {
         storeFailed(ctx, "auth_failures/address", err);
       }
@@ -120,7 +122,7 @@ export function rateLimits(knex: Database, limits: RateLimits): Middleware<any, 
       try {
         await limiter.consume(key);
       } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return throttle(ctx, rejection.msBeforeNext);
+        if (rejection instanceof RateLimiterRes) return throttle(ctx, rule.name, rejection.msBeforeNext);
         storeFailed(ctx, rule.name, rejection);
       }
     }
