@@ -87,3 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: loadRateLimits(env),
   };
 }
+
+/** The dashboard's base URL (Chatwoot's FRONTEND_URL): widget script hosts and SSO login links point there. */
+export function frontendUrl(): string {
+  return process.env.FRONTEND_URL || "http://localhost:3000";
+}

@@ -4,11 +4,15 @@ import { createApp } from "./app";
 import type { Config } from "./config";
 import { connectDatabase, migrate } from "./db";
 import { appointmentConsumer } from "./scheduling/appointmentLife";
+import { attachmentAnalysisConsumer } from "./services/attachmentAnalysis";
+import { avatarFetchConsumer } from "./services/avatarFetch";
+import { purgeAllDeletedFiles } from "./services/attachments";
+import { fileStorage } from "./storage";
 import { automationConsumer } from "./services/automation/trigger";
 import { AuthCache } from "./services/authCache";
 import { adoptTimers, timerConsumer } from "./services/conversationTimers";
 import type { EventConsumer } from "./services/events";
-import { webhookConsumer } from "./services/webhookDeliveries";
+import { loadDeliveryConfig, privateNetworkNotice, webhookConsumer } from "./services/webhookDeliveries";
 import { loadInstallationId } from "./services/installation";
 import { taskQueueFor } from "./temporal/contracts";
 import type { AppDeps } from "./deps";
@@ -65,6 +69,8 @@ export function describeTemporal(runtime: Runtime, config: Config, temporalAddre
 
 /** The API role: the HTTP server, with the auth cache its process keeps (stopped when the server closes). */
 export async function startApi(runtime: Runtime, config: Config): Promise<Server> {
+  // A storage misconfiguration (ACTIVE_STORAGE_SERVICE without its bucket, ...) stops the start, not a later upload.
+  fileStorage();
   const authCache = new AuthCache(runtime.deps.knex);
   await authCache.start();
   const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit, trustProxy: config.trustProxy, rateLimits: config.rateLimits, outboxMaxAgeSeconds: config.outboxMaxAgeSeconds });
@@ -83,19 +89,25 @@ export interface RunningWorker {
  * planning (src/services/events.ts has the contract, eventRelay.ts the delivery of events to them).
  */
 export function eventConsumers(): EventConsumer[] {
-  return [webhookConsumer(), timerConsumer(), automationConsumer(), appointmentConsumer()];
+  return [webhookConsumer(), timerConsumer(), automationConsumer(), appointmentConsumer(), attachmentAnalysisConsumer(), avatarFetchConsumer()];
 }
 
 /** The worker role: the Temporal worker and the relay that hands committed events to Temporal. */
 export async function startWorker(runtime: Runtime, config: Config, temporalAddress: string): Promise<RunningWorker> {
   installTemporalRuntime({ metricsAddress: config.temporalMetricsAddress, forwardCoreLogs: true });
+  fileStorage();
   const worker = await createWorker({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: runtime.deps.temporal.taskQueue, deps: runtime.deps });
   const finished = worker.run();
+  const notice = privateNetworkNotice(loadDeliveryConfig());
+  if (notice) logger.warn(notice);
   const relay = new EventRelay(runtime.deps, { consumers: eventConsumers() });
   await relay.start();
   const metricsServer = config.metricsPort === undefined ? undefined : await serveMetrics(runtime.deps, config.metricsPort);
   const resumed = await resumeAccountDeletions(runtime.deps);
   if (resumed) logger.info(`Resumed deletion of ${resumed} account(s)`);
+  // Files whose rows went while storage was away (their removal stayed queued).
+  const purged = await purgeAllDeletedFiles(runtime.deps.knex);
+  if (purged) logger.info(`Removed ${purged} stored file(s) of deleted rows`);
   const adopted = await adoptTimers(runtime.deps);
   if (adopted) logger.info(`Re-planned the conversation timers of ${adopted} account(s) under installation ${runtime.deps.temporal.installationId}`);
   return {

@@ -1,8 +1,9 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { DATA_DIR, loadConfig } from "../config";
 import { EMBEDDED_DATABASE, EMBEDDED_PG_PORT, startEmbeddedPostgres, type EmbeddedDatabase } from "../infra/embeddedPostgres";
 import { startTemporalDevServer, type RunningTemporal } from "../infra/temporalDevServer";
-import { closeServer, describeTemporal, onShutdown, openRuntime, startApi, startWorker } from "../runtime";
+import { closeServer, describeTemporal, onShutdown, openRuntime, startApi } from "../runtime";
 import { logger } from "../lib/logger";
 
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
@@ -15,9 +16,11 @@ const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
 async function main() {
   const config = loadConfig();
   const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, "stop failed"));
-  };
+  let stopping: Promise<void> | undefined;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, "stop failed"));
+    })());
   onShutdown(stopAll);
 
   try {
@@ -46,7 +49,11 @@ async function main() {
     const runtime = await openRuntime(config, { databaseUrl, temporalAddress }, { migrate: true });
     stops.push(runtime.close);
 
-    const worker = await startWorker(runtime, config, temporalAddress);
+    const worker = startWorkerProcess({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, (how) => {
+      if (stopping) return;
+      logger.error(`The worker process exited (${how}); stopping.`);
+      void stopAll().then(() => process.exit(1));
+    });
     stops.push(worker.stop);
     const server = await startApi(runtime, config);
     stops.push(() => closeServer(server));
@@ -61,6 +68,25 @@ async function main() {
     await stopAll();
     process.exit(1);
   }
+}
+
+/**
+ * The worker runs in a process of its own, as in production: workflow activations and the relay then never
+ * compete with request handling for one event loop. If it dies, the service is not whole, so everything stops.
+ */
+function startWorkerProcess(env: Record<string, string>, onUnexpectedExit: (how: string) => void) {
+  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, path.join(__dirname, "worker.ts")], {
+    env: { ...process.env, ...env },
+    stdio: "inherit",
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.once("exit", (code, signal) => onUnexpectedExit(String(signal ?? code)));
+  return {
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
 }
 
 void main();

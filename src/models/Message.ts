@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { QueryBuilder } from "objection";
+import type { AttachmentData } from "../services/attachments";
 import { BaseModel } from "./BaseModel";
 
 /** Chatwoot's integer codes are the index; requests use the names, most responses the integers. */
@@ -55,6 +56,8 @@ export class Message extends BaseModel {
   additional_attributes!: Record<string, unknown>;
   processed_message_content!: string | null;
   sentiment!: Record<string, unknown>;
+  /** The attachments as payloads show them, once loaded (services/attachments.ts#loadAttachments); never a column. */
+  declare attachments?: AttachmentData[];
 
   get messageTypeName(): MessageTypeName {
     return MESSAGE_TYPES[this.message_type]!;
@@ -69,9 +72,12 @@ export class Message extends BaseModel {
     return Message.query(db).findOne({ conversation_id: conversationId, id });
   }
 
-  /** One page of a conversation's messages, oldest first, as MessageFinder pages them by id. */
-  static async page(conversationId: number, { before, after }: MessagePage, db?: Knex): Promise<Message[]> {
-    const query = Message.query(db).where("conversation_id", conversationId);
+  /**
+   * One page of a conversation's messages, oldest first, as MessageFinder pages them by id;
+   * `filter` narrows the messages paged (the public API leaves out private notes and activities).
+   */
+  static async page(conversationId: number, { before, after }: MessagePage, db?: Knex, filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): Promise<Message[]> {
+    const query = Message.query(db).where("conversation_id", conversationId).modify(filter);
     if (after !== undefined && before !== undefined) {
       return query.where("id", ">=", after).where("id", "<", before).orderBy([{ column: "created_at" }, { column: "id" }]).limit(PAGE.between);
     }
@@ -81,6 +87,11 @@ export class Message extends BaseModel {
     if (before !== undefined) query.where("id", "<", before);
     const newest = await query.orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).limit(before !== undefined ? PAGE.before : PAGE.latest);
     return newest.reverse();
+  }
+
+  /** MessageFinder's filter_internal_messages and the `chat` scope: neither private notes nor activities. */
+  static publicOnly(query: QueryBuilder<Message, Message[]>): void {
+    query.where("private", false).whereNot("message_type", MESSAGE_TYPE.activity);
   }
 
   /**

@@ -1,9 +1,11 @@
+import { jsonEqual } from "../lib/jsonEqual";
 import type { Account } from "../models/Account";
 import type { Contact } from "../models/Contact";
 import type { ContactInbox } from "../models/ContactInbox";
 import type { Inbox } from "../models/Inbox";
 import { presentInboxSlim } from "./inbox";
 import { iso, unixSeconds } from "./time";
+import { avatarUrlOf } from "../services/avatars";
 
 export interface ContactInboxWithInbox {
   contactInbox: ContactInbox;
@@ -27,7 +29,7 @@ export function presentContact(contact: Contact, contactInboxes?: ContactInboxWi
     phone_number: contact.phone_number,
     blocked: contact.blocked,
     identifier: contact.identifier,
-    thumbnail: contact.avatar_url ?? "",
+    thumbnail: avatarUrlOf(contact),
     custom_attributes: contact.custom_attributes,
     ...(contact.last_activity_at ? { last_activity_at: unixSeconds(contact.last_activity_at) } : {}),
     ...(contact.created_at ? { created_at: unixSeconds(contact.created_at) } : {}),
@@ -42,14 +44,14 @@ export function contactWebhookData(contact: Contact, account: Pick<Account, "id"
   return {
     account: { id: account.id, name: account.name },
     additional_attributes: contact.additional_attributes,
-    avatar: contact.avatar_url ?? "",
+    avatar: avatarUrlOf(contact),
     custom_attributes: contact.custom_attributes,
     email: contact.email,
     id: contact.id,
     identifier: contact.identifier,
     name: contact.name,
     phone_number: contact.phone_number,
-    thumbnail: contact.avatar_url ?? "",
+    thumbnail: avatarUrlOf(contact),
     blocked: contact.blocked,
   };
 }
@@ -68,7 +70,7 @@ export function contactPushEventData(contact: Contact) {
     identifier: contact.identifier,
     name: contact.name,
     phone_number: contact.phone_number,
-    thumbnail: contact.avatar_url ?? "",
+    thumbnail: avatarUrlOf(contact),
     blocked: contact.blocked,
     last_activity_at: unixSeconds(contact.last_activity_at),
     created_at: unixSeconds(contact.created_at),
@@ -99,7 +101,7 @@ const jsonValue = (value: unknown) => (value instanceof Date ? iso(value) : (val
  * among them whenever anything changed; null when nothing did.
  */
 export function contactChangedAttributes(before: Contact, after: Contact): Record<string, { previous_value: unknown; current_value: unknown }>[] | null {
-  const changed = TRACKED.filter((key) => JSON.stringify(jsonValue(before[key])) !== JSON.stringify(jsonValue(after[key])));
+  const changed = TRACKED.filter((key) => !jsonEqual(jsonValue(before[key]), jsonValue(after[key])));
   if (!changed.length) return null;
   return [...changed, "updated_at" as const].map((key) => ({
     [key]: { previous_value: jsonValue(before[key]), current_value: jsonValue(after[key]) },

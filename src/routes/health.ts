@@ -1,5 +1,6 @@
 import Router from "@koa/router";
 import { type Database, databaseIsReachable } from "../db";
+import type { AppDeps } from "../deps";
 import { metrics, outboxState } from "../lib/metrics";
 import { listeningRelays } from "../services/eventRelay";
 import type { AppCustomContext, AppState } from "../http/context";
@@ -24,6 +25,17 @@ async function withinDeadline(probe: Promise<boolean>): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Whether PostgreSQL and Temporal answer, each within the probe deadline. */
+export async function probeDependencies(deps: AppDeps): Promise<{ database: boolean; temporal: boolean }> {
+  const client = deps.temporal.client;
+  const [database, temporal] = await Promise.all([
+    withinDeadline(databaseIsReachable(deps.knex)),
+    // The gRPC deadline also ends the client's own retries, so no probe outlives its request.
+    withinDeadline(client.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => temporalIsReachable(client))),
+  ]);
+  return { database, temporal };
 }
 
 /** What health says of the event flow: whether a relay listens, and how old the oldest waiting event is. */
@@ -56,10 +68,8 @@ export function serviceRoutes(options: ServiceRouteOptions = {}) {
 
   router.get("/health", async (ctx) => {
     const client = ctx.deps.temporal.client;
-    const [database, temporal, flow] = await Promise.all([
-      withinDeadline(databaseIsReachable(ctx.deps.knex)),
-      // The gRPC deadline also ends the client's own retries, so no probe outlives its request.
-      withinDeadline(client.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => temporalIsReachable(client))),
+    const [{ database, temporal }, flow] = await Promise.all([
+      probeDependencies(ctx.deps),
       Promise.race([eventFlow(ctx.deps.knex), new Promise<EventFlow>((resolve) => setTimeout(() => resolve({ relay: "unknown", outbox: "unknown" }), PROBE_DEADLINE_MS).unref())]),
     ]);
     // Events flow when some relay listens and nothing has waited longer than a hand-over should take.

@@ -10,17 +10,6 @@ import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
  * answer 5xx, none may be accepted (2xx) on a route that writes, and no table may change.
  */
 
-/**
- * KNOWN DEFECTS, FIXED ON THE "hardening" BRANCH (issue 13, defects 1 and 2). Remove this allow-list
- * once that branch is merged: the walk then holds every route to the rule.
- */
-const KNOWN_DEFECTS_FIXED_BY_HARDENING: { defect: string; variant: RegExp; path: RegExp }[] = [
-  // Any malformed value of a scheduling date (bad format, NUL byte, huge) reaches toISOString() and throws.
-  { defect: "issue 13 #1: malformed dates answer 500 (scheduling schema's date refinement)", variant: /^(bad date|NUL byte|huge) (date|birth_date|client_birth_date)\b/, path: /\/scheduling\// },
-  // Free-form objects have no depth limit yet: 4,000 levels are accepted or overflow the stack.
-  { defect: "issue 13 #2: deeply nested JSON is accepted or answers 500 on free-form object fields", variant: /^deeply nested /, path: /./ },
-];
-
 let own: OwnDatabase;
 let h: Harness;
 let doc: any;
@@ -186,7 +175,6 @@ test("no malformed id, query or body gets a 5xx, is accepted, or writes anything
     return scheme === "platformAppApiKey" ? h.platformToken : scheme ? account.admin.token : undefined;
   };
 
-  const excluded = new Set<string>();
   const requests: { method: string; path: string; template: string; variant: Variant; token?: string; mutating: boolean }[] = [];
   for (const [template, operations] of Object.entries<Schema>(doc.paths)) {
     for (const [method, operation] of Object.entries<Schema>(operations)) {
@@ -208,11 +196,6 @@ test("no malformed id, query or body gets a 5xx, is accepted, or writes anything
       for (const variant of [...bodyVariants(method, body), ...queryVariants(parameters)]) {
         // A malformed query with a well-formed (empty) body is a real request on a write route: only reads.
         if (variant.query && mutating) continue;
-        const defect = KNOWN_DEFECTS_FIXED_BY_HARDENING.find((d) => d.variant.test(variant.name) && d.path.test(template));
-        if (defect) {
-          excluded.add(`${method.toUpperCase()} ${template} [${variant.name.replace(/=.*$/, "")}]: ${defect.defect}`);
-          continue;
-        }
         requests.push({ ...base, path: fill(), variant: { ...variant, query: { ...widgetQuery, ...variant.query } } });
       }
     }
@@ -242,7 +225,6 @@ test("no malformed id, query or body gets a 5xx, is accepted, or writes anything
   await inParallel(requests.filter((r) => r.variant.mayBeAccepted), 6, send);
 
   t.log(`${requests.length} requests to ${Object.values<Schema>(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0)} routes in ${Date.now() - started} ms`);
-  if (excluded.size) t.log(`Not sent until the hardening branch lands (${excluded.size}):\n${[...excluded].join("\n")}`);
   t.deepEqual(failures, []);
   const changed = Object.keys(before).filter((table) => before[table] !== after[table]).map((table) => `${table}: ${before[table]} → ${after[table]}`);
   t.deepEqual(changed, [], "no table changed");

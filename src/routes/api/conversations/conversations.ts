@@ -6,16 +6,20 @@ import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
 import { Conversation } from "../../../models/Conversation";
 import { Inbox } from "../../../models/Inbox";
+import { Team, TeamMember } from "../../../models/Team";
 import { accessibleInboxIds, canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
 import { presentConversation } from "../../../presenters/conversation";
 import { iso } from "../../../presenters/time";
 import { createConversation, loadConversationGraphs, setPriority, toggleStatus } from "../../../services/conversations";
 import { senderFor } from "../../../services/messages";
+import { filterCondition } from "../../../services/filters/sql";
+import { filterPageQuery, filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import { actorOf, findConversation, usersOnly } from "./access";
 import {
   type ConversationListQuery,
   conversationCreate,
+  conversationFilterResponse,
   conversationListQuery,
   conversationListResponse,
   conversationMetaResponse,
@@ -32,7 +36,11 @@ import {
 const PER_PAGE = 25;
 
 export async function presentConversations(ctx: AppContext, conversations: Conversation[]) {
-  return (await loadConversationGraphs(ctx.deps.knex, conversations)).map(presentConversation);
+  const [graphs, callerTeamIds] = await Promise.all([
+    loadConversationGraphs(ctx.deps.knex, conversations),
+    TeamMember.teamIdsOf(ctx.state.account!.id, ctx.state.membership?.user_id ?? 0),
+  ]);
+  return graphs.map((graph) => presentConversation(graph, callerTeamIds));
 }
 
 async function present(ctx: AppContext, conversation: Conversation) {
@@ -50,8 +58,11 @@ const userIdOf = (ctx: AppContext) => ctx.state.membership?.user_id ?? 0;
 async function finder(ctx: AppContext, query: ConversationListQuery) {
   const inboxIds = await accessibleInboxIds(ctx);
   const scoped = query.inbox_id === undefined ? inboxIds : inboxIds.filter((inboxId) => inboxId === query.inbox_id);
+  // current_account.teams.find: a team that is not the account's is not found.
+  if (query.team_id !== undefined && !(await Team.findInAccount(ctx.state.account!.id, query.team_id))) throw NotFound();
   const base = () => {
     const q = Conversation.ofAccount(ctx.state.account!.id).whereIn("inbox_id", scoped);
+    if (query.team_id !== undefined) q.where("team_id", query.team_id);
     if (query.status !== "all") q.where("status", query.status);
     if (query.labels?.length) q.whereRaw("labels && ?::text[]", [query.labels]);
     return q;
@@ -162,6 +173,36 @@ export function registerConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
+    {
+      method: "post",
+      path: `${path}/filter`,
+      summary: "Conversations of any status matching Chatwoot's filter payload, 25 a page, with counts",
+      params: accountParams,
+      query: filterPageQuery,
+      body: filterRequest,
+      response: conversationFilterResponse,
+      middleware: [usersOnly],
+    },
+    async (ctx, { query, body }) => {
+      const accountId = ctx.state.account!.id;
+      const where = await filterCondition(ctx.deps.knex, accountId, "conversation", body.payload);
+      const inboxIds = await accessibleInboxIds(ctx);
+      const matches = () => Conversation.ofAccount(accountId).whereIn("inbox_id", inboxIds).whereRaw(where.sql, where.bindings as never);
+      const [all, mine, unassigned] = await Promise.all([
+        matches().resultSize(),
+        matches().where("assignee_id", userIdOf(ctx)).resultSize(),
+        matches().whereNull("assignee_id").resultSize(),
+      ]);
+      const page = Number(query.page ?? body.page ?? 1);
+      const conversations = await matches()
+        .orderBy([{ column: "last_activity_at", order: "desc" }, { column: "id", order: "desc" }])
+        .limit(PER_PAGE)
+        .offset((page - 1) * PER_PAGE);
+      ctx.body = { meta: { mine_count: mine, unassigned_count: unassigned, all_count: all }, payload: await presentConversations(ctx, conversations) };
+    },
+  );
+
+  router.route(
     { method: "post", path, summary: "Create a conversation, optionally with its first message", params: accountParams, body: conversationCreate, response: conversationResponse },
     async (ctx, { body }) => {
       const accountId = ctx.state.account!.id;
@@ -179,6 +220,7 @@ export function registerConversationRoutes(router: ApiRouter) {
           contactInbox,
           status: body.status,
           assigneeId: body.assignee_id,
+          teamId: body.team_id,
           snoozedUntil: body.snoozed_until,
           additionalAttributes: body.additional_attributes,
           customAttributes: body.custom_attributes,

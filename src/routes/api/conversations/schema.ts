@@ -2,6 +2,7 @@ import { z } from "zod";
 import { id, jsonObject } from "../../../http/schemas";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
 import { messageBody, messageResponse } from "../messages/schema";
+import { teamResponse } from "../teams/schema";
 
 /**
  * A time as Chatwoot's parse_date_time reads it (Unix seconds, as a number or a string), or an ISO
@@ -35,6 +36,7 @@ export const conversationListQuery = z.preprocess(
     status: z.enum([...CONVERSATION_STATUSES, "all"]).default("open"),
     assignee_type: z.enum(["me", "unassigned", "assigned", "all"]).default("all"),
     inbox_id: id().optional(),
+    team_id: id().optional(),
     labels: labelList.optional(),
     page: z.coerce.number().int().min(1).default(1),
   }),
@@ -52,7 +54,7 @@ export const conversationCreate = z
     assignee_id: id().nullable().optional(),
     team_id: id().nullable().optional(),
     snoozed_until: timeInput.optional(),
-    message: messageBody.optional(),
+    message: messageBody.omit({ attachments: true }).optional(),
   })
   .openapi("ConversationCreate");
 
@@ -101,6 +103,7 @@ export const conversationResponse = z
       sender: contactSummary.nullable(),
       channel: z.string(),
       assignee: z.record(z.string(), z.unknown()).optional(),
+      team: teamResponse.optional(),
       hmac_verified: z.boolean().nullable(),
     }),
     id: z.number(),
@@ -134,6 +137,13 @@ export const conversationResponse = z
 export const conversationListResponse = z
   .object({ data: z.object({ meta: counts, payload: z.array(conversationResponse) }) })
   .openapi("ConversationList");
+/** Chatwoot's filter.json.jbuilder: no `data` wrapper and no assigned_count. */
+export const conversationFilterResponse = z
+  .object({
+    meta: z.object({ mine_count: z.number(), unassigned_count: z.number(), all_count: z.number() }),
+    payload: z.array(conversationResponse),
+  })
+  .openapi("ConversationFilterResult");
 export const conversationMetaResponse = z.object({ meta: counts }).openapi("ConversationMeta");
 export const conversationsPayload = z.object({ payload: z.array(conversationResponse) }).openapi("ConversationsPayload");
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { wrappedUnder } from "../../../http/schemas";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../../../models/CustomAttributeDefinition";
-import { compilePattern } from "../../../services/customAttributes";
+import { compileLinear } from "../../../lib/linearRegex";
 
 /** An enum sent as Chatwoot's integer code (or its digits) or as its name; stored as the code. */
 const codeOrName = (names: readonly string[]) =>
@@ -17,7 +17,21 @@ const fields = {
   attribute_display_type: codeOrName(ATTRIBUTE_DISPLAY_TYPES),
   attribute_model: codeOrName(ATTRIBUTE_MODELS),
   attribute_values: z.array(z.string()),
-  regex_pattern: z.string().refine((p) => compilePattern(p) !== undefined, { message: "is invalid" }).nullable(),
+  regex_pattern: z
+    .string()
+    .max(1000)
+    .superRefine((pattern, ctx) => {
+      const compiled = compileLinear(pattern);
+      if (compiled.ok) return;
+      ctx.addIssue({
+        code: "custom",
+        message:
+          compiled.reason === "invalid"
+            ? "is invalid"
+            : `is not supported: patterns run on a linear-time engine without lookaround or backreferences (${compiled.detail})`,
+      });
+    })
+    .nullable(),
   regex_cue: z.string().nullable(),
 };
 
