@@ -229,3 +229,13 @@ test("no malformed id, query or body gets a 5xx, is accepted, or writes anything
   const changed = Object.keys(before).filter((table) => before[table] !== after[table]).map((table) => `${table}: ${before[table]} → ${after[table]}`);
   t.deepEqual(changed, [], "no table changed");
 });
+
+test("a huge regex_pattern is refused as too long without being compiled (the walk saw RE2's heap run out)", async (t) => {
+  const account = await createAccount(h);
+  const response = await h.request("POST", `/api/v1/accounts/${account.id}/custom_attribute_definitions`, {
+    token: account.admin.token,
+    body: { attribute_display_name: "Huge", attribute_key: "huge", attribute_model: 1, attribute_display_type: 0, regex_pattern: "x".repeat(200_000) },
+  });
+  t.is(response.status, 422);
+  t.deepEqual(response.body, { message: "Regex pattern is too long (maximum is 1000 characters)", attributes: ["regex_pattern"] });
+});
