@@ -1,10 +1,14 @@
 import { bodyParser } from "@koa/bodyparser";
 import Koa from "koa";
+import type { RateLimits } from "./config";
 import type { AppDeps } from "./deps";
 import type { AppCustomContext, AppState } from "./http/context";
 import "./lib/validation";
 import { bodyDepthGuard } from "./middlewares/bodyDepth";
 import { errorHandler } from "./middlewares/errorHandler";
+import { rateLimits } from "./middlewares/rateLimits";
+import { requestLog } from "./middlewares/requestLog";
+import { watchDatabase } from "./lib/metrics";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
 import { conversationsRouter } from "./routes/api/conversations/router";
 import { serviceRoutes } from "./routes/health";
@@ -18,6 +22,12 @@ import { filesRouter } from "./routes/files/files";
 
 export interface AppOptions {
   bodyLimit?: string;
+  /** Client addresses from X-Forwarded-For (the app runs behind a proxy). */
+  trustProxy?: boolean;
+  /** Throttles; none without them (tests, and RATE_LIMITS=off). */
+  rateLimits?: RateLimits;
+  /** Health turns 503 once the oldest undispatched event is older than this. */
+  outboxMaxAgeSeconds?: number;
 }
 
 async function unknownRoute(ctx: Koa.Context, next: Koa.Next) {
@@ -31,11 +41,15 @@ async function unknownRoute(ctx: Koa.Context, next: Koa.Next) {
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState, AppCustomContext> {
   const app = new Koa<AppState, AppCustomContext>();
   app.context.deps = deps;
+  watchDatabase(deps.knex);
+  app.proxy = options.trustProxy ?? false;
+  app.use(requestLog);
   app.use(errorHandler);
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
   app.use(bodyDepthGuard);
+  if (options.rateLimits) app.use(rateLimits(deps.knex, options.rateLimits));
 
-  for (const router of [serviceRoutes(), serviceInfoRouter().koa, authRouter().koa, platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa, publicRouter().koa, filesRouter()]) {
+  for (const router of [serviceRoutes({ outboxMaxAgeSeconds: options.outboxMaxAgeSeconds }), serviceInfoRouter().koa, authRouter().koa, platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa, publicRouter().koa, filesRouter()]) {
     app.use(router.routes());
   }
   // No allowedMethods(): Rails answers an unknown method (TRACE, PROPFIND, ...) or a method a path

@@ -1,4 +1,5 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import { metrics, watchDatabase } from "./lib/metrics";
 import { createApp } from "./app";
 import type { Config } from "./config";
 import { connectDatabase, migrate } from "./db";
@@ -19,7 +20,9 @@ import { PlatformApp } from "./models/PlatformApp";
 import { resumeAccountDeletions } from "./services/accountDeletion";
 import { EventRelay } from "./services/eventRelay";
 import { connectTemporalClient } from "./temporal/client";
+import { installTemporalRuntime } from "./temporal/runtime";
 import { createWorker } from "./temporal/worker";
+import { logger } from "./lib/logger";
 
 export interface Endpoints {
   databaseUrl: string;
@@ -40,7 +43,7 @@ export async function openRuntime(config: Config, endpoints: Endpoints, options:
   try {
     if (options.migrate) {
       const applied = await migrate(knex);
-      if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+      if (applied.length) logger.info(`Applied migrations: ${applied.join(", ")}`);
     }
     const installationId = await loadInstallationId(knex);
     const client = await connectTemporalClient(endpoints.temporalAddress, config.temporalNamespace);
@@ -70,7 +73,7 @@ export async function startApi(runtime: Runtime, config: Config): Promise<Server
   fileStorage();
   const authCache = new AuthCache(runtime.deps.knex);
   await authCache.start();
-  const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit });
+  const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit, trustProxy: config.trustProxy, rateLimits: config.rateLimits, outboxMaxAgeSeconds: config.outboxMaxAgeSeconds });
   return new Promise((resolve) => {
     const server = app.listen(config.port, () => resolve(server));
     server.on("close", () => void authCache.stop());
@@ -91,28 +94,46 @@ export function eventConsumers(): EventConsumer[] {
 
 /** The worker role: the Temporal worker and the relay that hands committed events to Temporal. */
 export async function startWorker(runtime: Runtime, config: Config, temporalAddress: string): Promise<RunningWorker> {
+  installTemporalRuntime({ metricsAddress: config.temporalMetricsAddress, forwardCoreLogs: true });
   fileStorage();
   const worker = await createWorker({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: runtime.deps.temporal.taskQueue, deps: runtime.deps });
   const finished = worker.run();
   const notice = privateNetworkNotice(loadDeliveryConfig());
-  if (notice) console.warn(`Warning: ${notice}`);
+  if (notice) logger.warn(notice);
   const relay = new EventRelay(runtime.deps, { consumers: eventConsumers() });
   await relay.start();
+  const metricsServer = config.metricsPort === undefined ? undefined : await serveMetrics(runtime.deps, config.metricsPort);
   const resumed = await resumeAccountDeletions(runtime.deps);
-  if (resumed) console.log(`Resumed deletion of ${resumed} account(s)`);
+  if (resumed) logger.info(`Resumed deletion of ${resumed} account(s)`);
   // Files whose rows went while storage was away (their removal stayed queued).
   const purged = await purgeAllDeletedFiles(runtime.deps.knex);
-  if (purged) console.log(`Removed ${purged} stored file(s) of deleted rows`);
+  if (purged) logger.info(`Removed ${purged} stored file(s) of deleted rows`);
   const adopted = await adoptTimers(runtime.deps);
-  if (adopted) console.log(`Re-planned the conversation timers of ${adopted} account(s) under installation ${runtime.deps.temporal.installationId}`);
+  if (adopted) logger.info(`Re-planned the conversation timers of ${adopted} account(s) under installation ${runtime.deps.temporal.installationId}`);
   return {
     async stop() {
       await relay.stop();
+      if (metricsServer) await closeServer(metricsServer);
       // The SDK's runtime also shuts workers down on SIGINT/SIGTERM; by now it may have done so.
       if (worker.getState() === "RUNNING") worker.shutdown();
       await finished;
     },
   };
+}
+
+/** The worker role's /metrics (it has no API port): the relay's counters and the database gauges. */
+async function serveMetrics(deps: AppDeps, port: number): Promise<Server> {
+  watchDatabase(deps.knex);
+  const server = createServer((req, res) => {
+    if (req.url !== "/metrics") return void res.writeHead(404).end();
+    metrics.metrics().then(
+      (text) => res.writeHead(200, { "content-type": metrics.contentType }).end(text),
+      (err) => res.writeHead(500).end(String(err)),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(port, resolve));
+  logger.info(`Worker metrics on http://0.0.0.0:${port}/metrics`);
+  return server;
 }
 
 export function closeServer(server: Server): Promise<void> {
@@ -125,11 +146,11 @@ export function onShutdown(stop: () => Promise<void>): void {
   const handler = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal} received, shutting down...`);
+    logger.info(`${signal} received, shutting down...`);
     stop()
       .then(() => process.exit(0))
       .catch((err) => {
-        console.error("Shutdown failed:", err);
+        logger.error({ err }, "shutdown failed");
         process.exit(1);
       });
   };

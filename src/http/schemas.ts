@@ -2,7 +2,12 @@ import { z, type ZodType } from "zod";
 import { freeFormProblem } from "../lib/jsonLimits";
 
 /** A numeric id in a path; anything else is an unknown resource. */
-export const id = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/**
+ * A record id: a JSON number, or digits in a string (path, query and form values, and clients that
+ * quote ids). Anything else is refused rather than coerced: `true`, `[5]` or `""` name no record.
+ */
+export const id = () =>
+  z.preprocess((value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value), z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 
 export const idParams = z.object({ id: id() });
 export const accountParams = z.object({ account_id: id() });

@@ -7,6 +7,7 @@ import type { Message } from "../models/Message";
 import { fileStorage } from "../storage";
 import { attachmentKey } from "../storage/keys";
 import { type FileUrlSigner, fileUrlSigner } from "../storage/urls";
+import { currentLogger } from "../lib/logger";
 
 /** Chatwoot's MAXIMUM_FILE_UPLOAD_SIZE, in megabytes (40 when unset or not positive). */
 export function maxUploadBytes(env: NodeJS.ProcessEnv = process.env): number {
@@ -143,7 +144,7 @@ export async function withStagedAttachments<T>(accountId: number, channelType: s
     if (failure) throw failure.reason;
     return await work(staged);
   } catch (err) {
-    await storage.delete(staged.map((item) => item.key)).catch((cleanupError) => console.error("Could not remove the files of a message that was not created:", cleanupError));
+    await storage.delete(staged.map((item) => item.key)).catch((cleanupError) => currentLogger().error({ err: cleanupError }, "Could not remove the files of a message that was not created"));
     throw err;
   }
 }
@@ -233,7 +234,7 @@ export async function purgeAllDeletedFiles(db: Knex): Promise<number> {
   try {
     for (let batch = await purgeDeletedFiles(db); batch > 0; batch = await purgeDeletedFiles(db)) total += batch;
   } catch (err) {
-    console.error("Could not remove the stored files of deleted rows (they stay queued):", err);
+    currentLogger().error({ err }, "Could not remove the stored files of deleted rows (they stay queued)");
   }
   return total;
 }
@@ -243,6 +244,6 @@ export async function purgeDeletedFilesQuietly(db: Knex, accountId: number): Pro
   try {
     while ((await purgeDeletedFiles(db, { accountId })) > 0);
   } catch (err) {
-    console.error(`Could not remove deleted files of account ${accountId} (they stay queued):`, err);
+    currentLogger().error({ err }, `Could not remove deleted files of account ${accountId} (they stay queued)`);
   }
 }

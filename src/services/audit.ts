@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { AppContext } from "../http/context";
 import { jsonEqual } from "../lib/jsonEqual";
@@ -21,7 +20,7 @@ export function auditActor(ctx: AppContext): AuditActor {
     userType: user ? "User" : null,
     username: user?.email ?? null,
     remoteAddress: ctx.ip || null,
-    requestUuid: ctx.get("x-request-id") || randomUUID(),
+    requestUuid: ctx.requestId,
   };
 }
 

@@ -12,6 +12,7 @@ import { AccountIdAttribute } from "../temporal/searchAttributes";
 import { purgeDeletedFiles } from "./attachments";
 import { AVATAR_MAX_BYTES, type AvatarOwner, storeAvatar } from "./avatars";
 import { type EventConsumer, type EventRow, recordEvent } from "./events";
+import { currentLogger } from "../lib/logger";
 
 const TABLES = { contact: "contacts", agent_bot: "agent_bots" } as const;
 const FETCH_TIMEOUT_MS = 10_000;
@@ -92,7 +93,7 @@ export async function fetchAvatar(db: Knex, { owner, id, url }: AvatarFetchInput
     return { stored: false };
   }
   // The replaced avatar's file was queued by the update.
-  await purgeDeletedFiles(db, { accountId: current.account_id ?? 0 }).catch((err) => console.error("Could not remove a replaced avatar:", err));
+  await purgeDeletedFiles(db, { accountId: current.account_id ?? 0 }).catch((err) => currentLogger().error({ err }, "Could not remove a replaced avatar"));
   return { stored: true };
 }
 

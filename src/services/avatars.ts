@@ -4,6 +4,7 @@ import { fileStorage } from "../storage";
 import { avatarKey, isAvatarKey } from "../storage/keys";
 import { FILES_PATH, publicBaseUrl } from "../storage/urls";
 import { contentTypeOf } from "./attachments";
+import { currentLogger } from "../lib/logger";
 
 /** Avatarable#acceptable_avatar: 15 MB, and the image types a browser shows. */
 export const AVATAR_MAX_BYTES = 15 * 1024 * 1024;
@@ -53,7 +54,7 @@ export async function withUploadedAvatar<T>(
   try {
     return await work({ avatar_key: key });
   } catch (err) {
-    await fileStorage().delete([key]).catch((cleanupError) => console.error("Could not remove the avatar of a failed write:", cleanupError));
+    await fileStorage().delete([key]).catch((cleanupError) => currentLogger().error({ err: cleanupError }, "Could not remove the avatar of a failed write"));
     throw err;
   }
 }

@@ -96,5 +96,6 @@ test("a whole body nested deeper than the stack answers 422 whatever field holds
   }
   const widget = await h.request("POST", "/api/v1/widget/events?website_token=nope", { rawBody: rawDeepBody(100_000, "event_info") });
   t.true(widget.status < 500, `widget: ${widget.status}`);
-  t.is((await h.request("GET", "/health")).status, 200);
+  // Still serving: health answers with its dependencies up (its status also depends on a relay, absent here).
+  t.like((await h.request("GET", "/health")).body, { database: "ok", temporal: "ok" });
 });

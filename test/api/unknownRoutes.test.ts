@@ -44,5 +44,6 @@ test("unknown methods and unknown routes answer 404 as Rails' router does, never
     t.is(response.body, unknownRoute.body, `${method} ${path}`);
   }
   t.is((await send("GET", contacts, account.admin.token)).status, 200);
-  t.is((await send("HEAD", "/health")).status, 200);
+  // /health itself may say 503 here (no relay listens in this file), so a route that always answers 200.
+  t.is((await send("HEAD", "/api-docs/openapi.json")).status, 200);
 });

@@ -131,7 +131,8 @@ test("a catastrophic-backtracking pattern runs in linear time: the value is judg
   ]);
   t.is(update.status, 422);
   t.deepEqual(update.body, { message: "Custom attributes greedy only a", attributes: ["custom_attributes"] });
-  t.is(health.status, 200);
+  // Health answered meanwhile (its status also depends on a relay, which this file does not run).
+  t.like(health.body, { database: "ok", temporal: "ok" });
   t.true(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
   const long = await h.request("PATCH", `/api/v1/accounts/${own.id}/contacts/${contact.id}`, { token: own.agent.token, body: { custom_attributes: { greedy: "a".repeat(50_000) } } });
   t.is(long.status, 200);

@@ -3,6 +3,8 @@ import { wrappedUnder } from "../../../http/schemas";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../../../models/CustomAttributeDefinition";
 import { compileLinear } from "../../../lib/linearRegex";
 
+const REGEX_PATTERN_MAX = 1000;
+
 /** An enum sent as Chatwoot's integer code (or its digits) or as its name; stored as the code. */
 const codeOrName = (names: readonly string[]) =>
   z
@@ -19,8 +21,11 @@ const fields = {
   attribute_values: z.array(z.string()),
   regex_pattern: z
     .string()
-    .max(1000)
+    .max(REGEX_PATTERN_MAX)
     .superRefine((pattern, ctx) => {
+      // zod runs refinements after a failed max(): a pattern past it is refused there, and compiling
+      // a huge one would exhaust the RE2 WebAssembly heap (16 MB) instead.
+      if (pattern.length > REGEX_PATTERN_MAX) return;
       const compiled = compileLinear(pattern);
       if (compiled.ok) return;
       ctx.addIssue({
