@@ -344,7 +344,9 @@ test("a contact's message may carry files as a multipart body: attachments in Ch
   t.is(created.body.attachments.length, 1);
   t.like(created.body.attachments[0], { message_id: created.body.id, file_type: "image", extension: "png", file_size: png.length, account_id: w.account.id });
   const listed = await ok(h.request("GET", base), "list");
-  t.deepEqual(listed[0].attachments, created.body.attachments);
+  // The image may have been measured off the request path meanwhile: width, height and thumb_url can differ.
+  const unmeasured = ({ width: _w, height: _h, thumb_url: _t, ...rest }: Record<string, unknown>) => rest;
+  t.deepEqual(listed[0].attachments.map(unmeasured), created.body.attachments.map(unmeasured));
   const event = await h.knex("events").where({ account_id: w.account.id, name: "message_created" }).first();
   t.is(event.payload.attachments.length, 1);
 

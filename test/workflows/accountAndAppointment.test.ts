@@ -39,10 +39,17 @@ test("an appointment fires its step when it is due, then ends with the booking's
 test("a change wakes the appointment before its step: it looks again instead of firing, and ends when the booking is gone", async (t) => {
   let syncs = 0;
   const fired: TimelineStep[] = [];
+  // A touch that lands before the first look is already covered by that look; this one comes after it.
+  let firstLook!: () => void;
+  const looked = new Promise<void>((resolve) => (firstLook = resolve));
   const result = await withWorker(
     env,
     {
-      syncAppointment: async (): Promise<AppointmentState> => (++syncs === 1 ? waiting({ kind: "start", at: Date.now() + 600_000 }) : { status: "gone", details: "gone" }),
+      syncAppointment: async (): Promise<AppointmentState> => {
+        if (++syncs > 1) return { status: "gone", details: "gone" };
+        firstLook();
+        return waiting({ kind: "start", at: Date.now() + 600_000 });
+      },
       fireAppointmentStep: async (_id: number, step: TimelineStep) => {
         fired.push(step);
         return null;
@@ -50,6 +57,7 @@ test("a change wakes the appointment before its step: it looks again instead of 
     },
     async (taskQueue) => {
       const handle = await env.client.workflow.start("appointmentWorkflow", { taskQueue, workflowId: uniqueId("appointment"), args: [input] });
+      await looked;
       await handle.signal(TOUCH_SIGNAL);
       return handle.result();
     },
