@@ -1,5 +1,7 @@
 import type { AppDeps } from "../src/deps";
 import { createAccountDeletionActivities } from "./accountDeletion";
+import { createAttachmentAnalysisActivities } from "./attachmentAnalysis";
+import { createAvatarFetchActivities } from "./avatarFetch";
 import { createAppointmentActivities } from "./appointment";
 import { createAutomationRuleActivities } from "./automationRule";
 import { createConversationTimerActivities } from "./conversationTimer";
@@ -13,6 +15,8 @@ export function createActivities(deps: AppDeps) {
     ...createConversationTimerActivities(deps),
     ...createAutomationRuleActivities(deps),
     ...createAppointmentActivities(deps),
+    ...createAttachmentAnalysisActivities(deps),
+    ...createAvatarFetchActivities(deps),
   };
 }
 

@@ -3,13 +3,33 @@
  * never shares their event loop), and autocannon drives them with many connections at once.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { PROJECT_ROOT } from "../src/config";
 
 export interface RunningServer {
   url: string;
+  /** CPU time the server process has used so far, in ms (Linux; NaN elsewhere). */
+  cpuMs(): number;
   stop(): Promise<void>;
+}
+
+const CLOCK_TICK_MS = 10;
+
+/**
+ * User + system CPU of a process from /proc: on a machine shared with other work, req/s and latency
+ * swing with the neighbours' load, while the server's CPU per request barely moves.
+ */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name, which is in parentheses and may hold spaces: utime is the 14th field, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  } catch {
+    return NaN;
+  }
 }
 
 /**
@@ -34,6 +54,7 @@ export async function startServer(name: string, env: Record<string, string> = {}
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    cpuMs: () => cpuMsOf(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
@@ -50,6 +71,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   total: number;
+  /** The server's CPU time per request, in ms. */
+  cpuMsPerRequest: number;
 }
 
 export interface LoadOptions {
@@ -63,12 +86,13 @@ export interface LoadOptions {
   durationSeconds?: number;
 }
 
-/** Drives `baseUrl` with `connections` concurrent connections for the duration; non-2xx answers count as errors. */
-export async function load(baseUrl: string, options: LoadOptions): Promise<LoadResult> {
+/** Drives the server with `connections` concurrent connections for the duration; non-2xx answers count as errors. */
+export async function load(server: RunningServer, options: LoadOptions): Promise<LoadResult> {
   let index = 0;
   const method = options.method ?? "GET";
+  const cpuBefore = server.cpuMs();
   const result = await autocannon({
-    url: baseUrl,
+    url: server.url,
     connections: options.connections ?? 32,
     duration: options.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 10),
     requests: [
@@ -94,14 +118,19 @@ export async function load(baseUrl: string, options: LoadOptions): Promise<LoadR
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
     total: result.requests.total,
+    cpuMsPerRequest: (server.cpuMs() - cpuBefore) / Math.max(1, result.requests.total),
   };
 }
 
 /** One line per case: throughput, latency, failures and the ratio to its baseline. */
 export function report(name: string, result: LoadResult, baseline?: LoadResult): void {
-  const ratio = baseline ? `, ${(result.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of baseline` : "";
+  // The CPU ratio is what the req/s ratio would be if both were CPU-bound on an idle machine.
+  const ratio = baseline
+    ? `, ${(result.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of baseline (CPU ratio ${(baseline.cpuMsPerRequest / result.cpuMsPerRequest).toFixed(2)})`
+    : "";
   console.log(
-    `${name.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms` +
+    `${name.padEnd(48)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ` +
+      `server CPU ${result.cpuMsPerRequest.toFixed(2)} ms/req` +
       `${result.errors ? `, ${result.errors} failed of ${result.total}` : ""}${ratio}`,
   );
 }

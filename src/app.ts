@@ -1,29 +1,59 @@
 import { bodyParser } from "@koa/bodyparser";
 import Koa from "koa";
+import type { RateLimits } from "./config";
 import type { AppDeps } from "./deps";
 import type { AppCustomContext, AppState } from "./http/context";
 import "./lib/validation";
+import { bodyDepthGuard } from "./middlewares/bodyDepth";
 import { errorHandler } from "./middlewares/errorHandler";
+import { rateLimits } from "./middlewares/rateLimits";
+import { requestLog } from "./middlewares/requestLog";
+import { watchDatabase } from "./lib/metrics";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
 import { conversationsRouter } from "./routes/api/conversations/router";
 import { serviceRoutes } from "./routes/health";
 import { schedulingRouter } from "./routes/api/scheduling/scheduling";
 import { widgetRouter } from "./routes/widget/router";
 import { reportsRouter } from "./routes/api/reports/router";
+import { serviceInfoRouter } from "./routes/api/serviceInfo/serviceInfo";
+import { authRouter } from "./routes/auth/signIn";
+import { publicRouter } from "./routes/public/router";
+import { filesRouter } from "./routes/files/files";
 
 export interface AppOptions {
   bodyLimit?: string;
+  /** Client addresses from X-Forwarded-For (the app runs behind a proxy). */
+  trustProxy?: boolean;
+  /** Throttles; none without them (tests, and RATE_LIMITS=off). */
+  rateLimits?: RateLimits;
+  /** Health turns 503 once the oldest undispatched event is older than this. */
+  outboxMaxAgeSeconds?: number;
+}
+
+async function unknownRoute(ctx: Koa.Context, next: Koa.Next) {
+  await next();
+  if (ctx.body === undefined && ctx.status === 404) {
+    ctx.status = 404;
+    ctx.body = { status: 404, error: "Not Found" };
+  }
 }
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState, AppCustomContext> {
   const app = new Koa<AppState, AppCustomContext>();
   app.context.deps = deps;
+  watchDatabase(deps.knex);
+  app.proxy = options.trustProxy ?? false;
+  app.use(requestLog);
   app.use(errorHandler);
   app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
+  app.use(bodyDepthGuard);
+  if (options.rateLimits) app.use(rateLimits(deps.knex, options.rateLimits));
 
-  for (const router of [serviceRoutes(), platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa]) {
+  for (const router of [serviceRoutes({ outboxMaxAgeSeconds: options.outboxMaxAgeSeconds }), serviceInfoRouter().koa, authRouter().koa, platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa, publicRouter().koa, filesRouter()]) {
     app.use(router.routes());
-    app.use(router.allowedMethods());
   }
+  // No allowedMethods(): Rails answers an unknown method (TRACE, PROPFIND, ...) or a method a path
+  // does not take as it answers an unknown route, with its public exceptions app's 404.
+  app.use(unknownRoute);
   return app;
 }

@@ -11,6 +11,13 @@ export class ApiError extends Error {
   }
 }
 
+/** The answer to an api_access_token that matches no one; the failed-authentication rate limit counts these. */
+export class UnknownToken extends ApiError {
+  constructor(answer: ApiError) {
+    super(answer.status, answer.body);
+  }
+}
+
 export const MISSING_TOKEN_BODY = { errors: ["You need to sign in or sign up before continuing."] };
 
 export const InvalidAccessToken = () => new ApiError(401, { error: "Invalid Access Token" });

@@ -1,13 +1,18 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import { metrics, watchDatabase } from "./lib/metrics";
 import { createApp } from "./app";
 import type { Config } from "./config";
 import { connectDatabase, migrate } from "./db";
 import { appointmentConsumer } from "./scheduling/appointmentLife";
+import { attachmentAnalysisConsumer } from "./services/attachmentAnalysis";
+import { avatarFetchConsumer } from "./services/avatarFetch";
+import { purgeAllDeletedFiles } from "./services/attachments";
+import { fileStorage } from "./storage";
 import { automationConsumer } from "./services/automation/trigger";
 import { AuthCache } from "./services/authCache";
 import { adoptTimers, timerConsumer } from "./services/conversationTimers";
 import type { EventConsumer } from "./services/events";
-import { webhookConsumer } from "./services/webhookDeliveries";
+import { loadDeliveryConfig, privateNetworkNotice, webhookConsumer } from "./services/webhookDeliveries";
 import { loadInstallationId } from "./services/installation";
 import { taskQueueFor } from "./temporal/contracts";
 import type { AppDeps } from "./deps";
@@ -15,7 +20,9 @@ import { PlatformApp } from "./models/PlatformApp";
 import { resumeAccountDeletions } from "./services/accountDeletion";
 import { EventRelay } from "./services/eventRelay";
 import { connectTemporalClient } from "./temporal/client";
+import { installTemporalRuntime } from "./temporal/runtime";
 import { createWorker } from "./temporal/worker";
+import { logger } from "./lib/logger";
 
 export interface Endpoints {
   databaseUrl: string;
@@ -36,7 +43,7 @@ export async function openRuntime(config: Config, endpoints: Endpoints, options:
   try {
     if (options.migrate) {
       const applied = await migrate(knex);
-      if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+      if (applied.length) logger.info(`Applied migrations: ${applied.join(", ")}`);
     }
     const installationId = await loadInstallationId(knex);
     const client = await connectTemporalClient(endpoints.temporalAddress, config.temporalNamespace);
@@ -62,9 +69,11 @@ export function describeTemporal(runtime: Runtime, config: Config, temporalAddre
 
 /** The API role: the HTTP server, with the auth cache its process keeps (stopped when the server closes). */
 export async function startApi(runtime: Runtime, config: Config): Promise<Server> {
+  // A storage misconfiguration (ACTIVE_STORAGE_SERVICE without its bucket, ...) stops the start, not a later upload.
+  fileStorage();
   const authCache = new AuthCache(runtime.deps.knex);
   await authCache.start();
-  const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit });
+  const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit, trustProxy: config.trustProxy, rateLimits: config.rateLimits, outboxMaxAgeSeconds: config.outboxMaxAgeSeconds });
   return new Promise((resolve) => {
     const server = app.listen(config.port, () => resolve(server));
     server.on("close", () => void authCache.stop());
@@ -80,27 +89,51 @@ export interface RunningWorker {
  * planning (src/services/events.ts has the contract, eventRelay.ts the delivery of events to them).
  */
 export function eventConsumers(): EventConsumer[] {
-  return [webhookConsumer(), timerConsumer(), automationConsumer(), appointmentConsumer()];
+  return [webhookConsumer(), timerConsumer(), automationConsumer(), appointmentConsumer(), attachmentAnalysisConsumer(), avatarFetchConsumer()];
 }
 
 /** The worker role: the Temporal worker and the relay that hands committed events to Temporal. */
 export async function startWorker(runtime: Runtime, config: Config, temporalAddress: string): Promise<RunningWorker> {
+  installTemporalRuntime({ metricsAddress: config.temporalMetricsAddress, forwardCoreLogs: true });
+  fileStorage();
   const worker = await createWorker({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: runtime.deps.temporal.taskQueue, deps: runtime.deps });
   const finished = worker.run();
+  const notice = privateNetworkNotice(loadDeliveryConfig());
+  if (notice) logger.warn(notice);
   const relay = new EventRelay(runtime.deps, { consumers: eventConsumers() });
   await relay.start();
+  const metricsServer = config.metricsPort === undefined ? undefined : await serveMetrics(runtime.deps, config.metricsPort);
   const resumed = await resumeAccountDeletions(runtime.deps);
-  if (resumed) console.log(`Resumed deletion of ${resumed} account(s)`);
+  if (resumed) logger.info(`Resumed deletion of ${resumed} account(s)`);
+  // Files whose rows went while storage was away (their removal stayed queued).
+  const purged = await purgeAllDeletedFiles(runtime.deps.knex);
+  if (purged) logger.info(`Removed ${purged} stored file(s) of deleted rows`);
   const adopted = await adoptTimers(runtime.deps);
-  if (adopted) console.log(`Re-planned the conversation timers of ${adopted} account(s) under installation ${runtime.deps.temporal.installationId}`);
+  if (adopted) logger.info(`Re-planned the conversation timers of ${adopted} account(s) under installation ${runtime.deps.temporal.installationId}`);
   return {
     async stop() {
       await relay.stop();
+      if (metricsServer) await closeServer(metricsServer);
       // The SDK's runtime also shuts workers down on SIGINT/SIGTERM; by now it may have done so.
       if (worker.getState() === "RUNNING") worker.shutdown();
       await finished;
     },
   };
+}
+
+/** The worker role's /metrics (it has no API port): the relay's counters and the database gauges. */
+async function serveMetrics(deps: AppDeps, port: number): Promise<Server> {
+  watchDatabase(deps.knex);
+  const server = createServer((req, res) => {
+    if (req.url !== "/metrics") return void res.writeHead(404).end();
+    metrics.metrics().then(
+      (text) => res.writeHead(200, { "content-type": metrics.contentType }).end(text),
+      (err) => res.writeHead(500).end(String(err)),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(port, resolve));
+  logger.info(`Worker metrics on http://0.0.0.0:${port}/metrics`);
+  return server;
 }
 
 export function closeServer(server: Server): Promise<void> {
@@ -113,11 +146,11 @@ export function onShutdown(stop: () => Promise<void>): void {
   const handler = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${signal} received, shutting down...`);
+    logger.info(`${signal} received, shutting down...`);
     stop()
       .then(() => process.exit(0))
       .catch((err) => {
-        console.error("Shutdown failed:", err);
+        logger.error({ err }, "shutdown failed");
         process.exit(1);
       });
   };

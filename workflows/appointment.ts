@@ -12,6 +12,7 @@ import type { Activities } from "../activities";
 import type { AppointmentWorkflowInput } from "../src/scheduling/appointmentLife";
 import { TOUCH_SIGNAL } from "../src/temporal/contracts";
 import { AppointmentStartsAtAttribute, ResourceIdAttribute } from "../src/temporal/searchAttributes";
+import { notYetFloorMs } from "./replanFloor";
 
 export const appointmentTouchSignal = defineSignal(TOUCH_SIGNAL);
 
@@ -29,6 +30,9 @@ const { touchAccountAppointments } = proxyActivities<Activities>({
 /** Keeps history small for bookings that change a lot. */
 const ROUNDS_PER_RUN = 200;
 
+/** Runs recorded before the re-plan floor replay without it. */
+const NOT_YET_FLOOR_PATCH = "appointment-not-yet-floor";
+
 /**
  * The booking saga of one appointment. Each round it looks at the database (posting the
  * confirmation, move or cancellation message its conversation is owed), then sleeps until the next
@@ -44,6 +48,8 @@ export async function appointmentWorkflow(input: AppointmentWorkflowInput): Prom
     touched = true;
   });
 
+  // Steps in a row that did nothing with no change since: the worker's clock may be behind.
+  let notYet = 0;
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {
     touched = false;
     const state = await syncAppointment(input.appointmentId);
@@ -58,8 +64,13 @@ export async function appointmentWorkflow(input: AppointmentWorkflowInput): Prom
       if (!touched) return state.appointmentStatus ?? "over";
       continue;
     }
-    const woken = await condition(() => touched, Math.max(next.at - Date.now(), 1), { summary: `${next.kind} at ${new Date(next.at).toISOString()}` });
-    if (!woken) await fireAppointmentStep(input.appointmentId, next);
+    const waitMs = Math.max(next.at - Date.now(), 1, notYetFloorMs(NOT_YET_FLOOR_PATCH, notYet));
+    const woken = await condition(() => touched, waitMs, { summary: `${next.kind} at ${new Date(next.at).toISOString()}` });
+    if (woken) notYet = 0;
+    else {
+      const done = await fireAppointmentStep(input.appointmentId, next);
+      notYet = done || touched ? 0 : notYet + 1;
+    }
     if (workflowInfo().continueAsNewSuggested) break;
   }
   // A signal that arrived during this run is not lost: the next run starts by looking again.

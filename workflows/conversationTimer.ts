@@ -12,6 +12,7 @@ import type { Activities } from "../activities";
 import type { ConversationTimerInput } from "../src/services/conversationTimers";
 import { TOUCH_SIGNAL } from "../src/temporal/contracts";
 import { AutoResolveAtAttribute } from "../src/temporal/searchAttributes";
+import { notYetFloorMs } from "./replanFloor";
 
 export const touchSignal = defineSignal(TOUCH_SIGNAL);
 
@@ -22,6 +23,9 @@ const { planConversationTimer, fireConversationTimer } = proxyActivities<Activit
 
 /** Keeps history small for conversations that see a lot of activity. */
 const DEFAULT_ROUNDS_PER_RUN = 200;
+
+/** Runs recorded before the re-plan floor replay without it. */
+const NOT_YET_FLOOR_PATCH = "conversation-timer-not-yet-floor";
 
 /**
  * A conversation's own durable timer. Every change to the conversation signals it; it re-plans from
@@ -38,6 +42,8 @@ export async function conversationTimerWorkflow(input: ConversationTimerInput): 
 
   // At least one round, or a run would only ever continue as new.
   const roundsPerRun = Math.max(input.roundsPerRun ?? DEFAULT_ROUNDS_PER_RUN, 1);
+  // Fires in a row that found nothing due and no change since: the worker's clock may be behind.
+  let notYet = 0;
   for (let round = 0; round < roundsPerRun; round++) {
     touched = false;
     const plan = await planConversationTimer(input);
@@ -49,10 +55,13 @@ export async function conversationTimerWorkflow(input: ConversationTimerInput): 
     }
     upsertSearchAttributes([{ key: AutoResolveAtAttribute, value: new Date(plan.at) }]);
     setCurrentDetails(`${plan.kind === "resolve" ? "Resolves" : "Reopens"} at ${new Date(plan.at).toISOString()} unless it changes first`);
-    const woken = await condition(() => touched, Math.max(plan.at - Date.now(), 1), { summary: `${plan.kind} at ${new Date(plan.at).toISOString()}` });
-    if (!woken) {
+    const waitMs = Math.max(plan.at - Date.now(), 1, notYetFloorMs(NOT_YET_FLOOR_PATCH, notYet));
+    const woken = await condition(() => touched, waitMs, { summary: `${plan.kind} at ${new Date(plan.at).toISOString()}` });
+    if (woken) notYet = 0;
+    else {
       const outcome = await fireConversationTimer(input, plan.kind);
       if (outcome && !touched) return outcome;
+      notYet = outcome || touched ? 0 : notYet + 1;
     }
     if (workflowInfo().continueAsNewSuggested) break;
   }

@@ -6,3 +6,5 @@ export { automationEventWorkflow, automationRuleWorkflow } from "./automationRul
 export { appointmentWorkflow, schedulingSettingsWorkflow } from "./appointment";
 export { expensePayoutWorkflow } from "./expensePayout";
 export { webhookLaneWorkflow } from "./webhookLane";
+export { attachmentAnalysisWorkflow } from "./attachmentAnalysis";
+export { avatarFetchWorkflow } from "./avatarFetch";

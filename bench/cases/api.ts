@@ -5,17 +5,25 @@ import { Receiver } from "../../test/support/receiver";
 import { load, report, startServer } from "../load";
 
 const CONVERSATIONS = 120;
+const CASES = ["contact", "conversation", "list", "message"] as const;
 
 /**
  * The API under concurrent load beside a bare Koa route doing one indexed query on the same
- * database (same load generator, same run): req/s, p50, p99 and the ratio to the baseline.
- * BENCH_SECONDS sets each read case's length (default 10), BENCH_WRITE_SECONDS the message case's (60).
+ * database (same load generator, same run): req/s, p50, p99, the server's CPU per request and the
+ * ratio to the baseline. The worker (Temporal worker and relay) runs in a process of its own, as
+ * production runs it, so the message case shows whether it keeps up.
+ * BENCH_SECONDS sets each read case's length (default 10), BENCH_WRITE_SECONDS the message case's (60),
+ * BENCH_API_CASES picks cases (comma-separated: contact, conversation, list, message).
  */
 export async function run() {
+  const selected = new Set(process.env.BENCH_API_CASES ? process.env.BENCH_API_CASES.split(",").map((c) => c.trim()) : CASES);
+  const unknown = [...selected].filter((c) => !(CASES as readonly string[]).includes(c));
+  if (unknown.length) throw new Error(`Unknown BENCH_API_CASES: ${unknown.join(", ")}; known: ${CASES.join(", ")}`);
   const h = await startHarness();
   const receiver = await new Receiver().start();
   const bare = await startServer("bare");
-  const api = await startServer("api", { BENCH_WORKER: "1" });
+  const api = await startServer("api");
+  const worker = selected.has("message") ? await startServer("worker") : undefined;
   try {
     const account = await createAccount(h);
     const token = account.admin.token;
@@ -29,29 +37,42 @@ export async function run() {
     }
     const headers = { api_access_token: token };
 
-    const baseline = await load(bare.url, { path: () => `/contacts/${contact.id}` });
-    report("bare Koa + pg: one indexed select", baseline);
-    report("GET contact", await load(api.url, { headers, path: () => `${base}/contacts/${contact.id}` }), baseline);
-    report("GET conversation", await load(api.url, { headers, path: (i) => `${base}/conversations/${conversations[i % CONVERSATIONS]}` }), baseline);
-    report("GET conversation list (25 a page, meta counts)", await load(api.url, { headers, path: () => `${base}/conversations?status=open&page=1` }), baseline);
+    if (selected.has("contact") || selected.has("conversation") || selected.has("list")) {
+      const baseline = await load(bare, { path: () => `/contacts/${contact.id}` });
+      report("bare Koa + pg: one indexed select", baseline);
+      if (selected.has("contact")) report("GET contact", await load(api, { headers, path: () => `${base}/contacts/${contact.id}` }), baseline);
+      if (selected.has("conversation")) {
+        report("GET conversation", await load(api, { headers, path: (i) => `${base}/conversations/${conversations[i % CONVERSATIONS]}` }), baseline);
+      }
+      if (selected.has("list")) report("GET conversation list (25 a page, meta counts)", await load(api, { headers, path: () => `${base}/conversations?status=open&page=1` }), baseline);
+    }
 
-    const writeSeconds = Number(process.env.BENCH_WRITE_SECONDS ?? 60);
-    const insert = await load(bare.url, { method: "POST", path: () => "/bench_rows", body: () => ({}), durationSeconds: writeSeconds });
-    report("bare Koa + pg: one insert", insert);
-    const posted = await load(api.url, {
-      method: "POST",
-      headers,
-      durationSeconds: writeSeconds,
-      path: (i) => `${base}/conversations/${conversations[i % CONVERSATIONS]}/messages`,
-      body: (i) => ({ content: `load ${i}`, message_type: "outgoing" }),
-    });
-    report(`POST message (${CONVERSATIONS} conversations, webhook on)`, posted, insert);
-    const backlog = async () => Number((await h.knex("events").whereNull("dispatched_at").count({ n: "*" }).first())!.n);
-    const atEnd = await backlog();
-    const drainStarted = Date.now();
-    while ((await backlog()) > 0 && Date.now() - drainStarted < 120_000) await new Promise((resolve) => setTimeout(resolve, 250));
-    console.log(`outbox backlog when the load stopped: ${atEnd} events, drained in ${((Date.now() - drainStarted) / 1000).toFixed(1)} s`);
+    if (selected.has("message")) {
+      const writeSeconds = Number(process.env.BENCH_WRITE_SECONDS ?? 60);
+      const insert = await load(bare, { method: "POST", path: () => "/bench_rows", body: () => ({}), durationSeconds: writeSeconds });
+      report("bare Koa + pg: one insert", insert);
+      const workerCpuBefore = worker!.cpuMs();
+      const posted = await load(api, {
+        method: "POST",
+        headers,
+        durationSeconds: writeSeconds,
+        path: (i) => `${base}/conversations/${conversations[i % CONVERSATIONS]}/messages`,
+        body: (i) => ({ content: `load ${i}`, message_type: "outgoing" }),
+      });
+      report(`POST message (${CONVERSATIONS} conversations, webhook on)`, posted, insert);
+      const backlog = async () => Number((await h.knex("events").whereNull("dispatched_at").count({ n: "*" }).first())!.n);
+      const atEnd = await backlog();
+      const drainStarted = Date.now();
+      while ((await backlog()) > 0 && Date.now() - drainStarted < 120_000) await new Promise((resolve) => setTimeout(resolve, 250));
+      const left = await backlog();
+      console.log(
+        `outbox backlog when the load stopped: ${atEnd} events (${(atEnd / Math.max(1, posted.requestsPerSecond)).toFixed(1)} s of posting), ` +
+          `${left ? `${left} still undispatched after 120 s` : `drained in ${((Date.now() - drainStarted) / 1000).toFixed(1)} s`}; ` +
+          `worker CPU ${((worker!.cpuMs() - workerCpuBefore) / Math.max(1, posted.total)).toFixed(2)} ms per message`,
+      );
+    }
   } finally {
+    await worker?.stop();
     await api.stop();
     await bare.stop();
     await receiver.stop();

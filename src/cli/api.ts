@@ -1,5 +1,6 @@
 import { loadConfig } from "../config";
 import { closeServer, describeTemporal, onShutdown, openRuntime, requireEnv, startApi } from "../runtime";
+import { logger } from "../lib/logger";
 
 /** Production API role: `npm run start:api` against DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main() {
@@ -8,7 +9,7 @@ async function main() {
   const temporalAddress = requireEnv(config.temporalAddress, "TEMPORAL_ADDRESS");
   const runtime = await openRuntime(config, { databaseUrl, temporalAddress });
   const server = await startApi(runtime, config);
-  console.log(`API listening on http://0.0.0.0:${config.port}; Temporal ${describeTemporal(runtime, config, temporalAddress)}`);
+  logger.info(`API listening on http://0.0.0.0:${config.port}; Temporal ${describeTemporal(runtime, config, temporalAddress)}`);
   onShutdown(async () => {
     await closeServer(server);
     await runtime.close();
@@ -16,6 +17,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  logger.fatal({ err }, "API failed to start");
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import { DATA_DIR, loadConfig } from "../config";
 import { EMBEDDED_DATABASE, EMBEDDED_PG_PORT, startEmbeddedPostgres, type EmbeddedDatabase } from "../infra/embeddedPostgres";
 import { startTemporalDevServer, type RunningTemporal } from "../infra/temporalDevServer";
 import { closeServer, describeTemporal, onShutdown, openRuntime, startApi } from "../runtime";
+import { logger } from "../lib/logger";
 
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
 const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
@@ -18,7 +19,7 @@ async function main() {
   let stopping: Promise<void> | undefined;
   const stopAll = () =>
     (stopping ??= (async () => {
-      for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+      for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, "stop failed"));
     })());
   onShutdown(stopAll);
 
@@ -28,7 +29,7 @@ async function main() {
       const db: EmbeddedDatabase = await startEmbeddedPostgres(DATA_DIR, EMBEDDED_PG_PORT, EMBEDDED_DATABASE);
       stops.push(db.stop);
       databaseUrl = db.url;
-      console.log(`Embedded PostgreSQL: ${databaseUrl} (data in ${path.join(DATA_DIR, "postgres")})`);
+      logger.info(`Embedded PostgreSQL: ${databaseUrl} (data in ${path.join(DATA_DIR, "postgres")})`);
     }
 
     let temporalAddress = config.temporalAddress;
@@ -50,20 +51,20 @@ async function main() {
 
     const worker = startWorkerProcess({ DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, (how) => {
       if (stopping) return;
-      console.error(`The worker process exited (${how}); stopping.`);
+      logger.error(`The worker process exited (${how}); stopping.`);
       void stopAll().then(() => process.exit(1));
     });
     stops.push(worker.stop);
     const server = await startApi(runtime, config);
     stops.push(() => closeServer(server));
 
-    console.log(`API:         http://127.0.0.1:${config.port}  (OpenAPI at /api-docs/openapi.json, health at /health)`);
-    console.log(`Temporal:    ${describeTemporal(runtime, config, temporalAddress)}`);
-    if (uiUrl) console.log(`Temporal UI: ${uiUrl}`);
-    if (!config.platformAppToken) console.log("Create a platform app token with: npm run platform-app -- --name NAME");
-    console.log("Press Ctrl-C to stop.");
+    logger.info(`API:         http://127.0.0.1:${config.port}  (OpenAPI at /api-docs/openapi.json, health at /health)`);
+    logger.info(`Temporal:    ${describeTemporal(runtime, config, temporalAddress)}`);
+    if (uiUrl) logger.info(`Temporal UI: ${uiUrl}`);
+    if (!config.platformAppToken) logger.info("Create a platform app token with: npm run platform-app -- --name NAME");
+    logger.info("Press Ctrl-C to stop.");
   } catch (err) {
-    console.error("Startup failed:", err);
+    logger.fatal({ err }, "startup failed");
     await stopAll();
     process.exit(1);
   }

@@ -1,5 +1,6 @@
 import { loadConfig } from "../config";
 import { describeTemporal, onShutdown, openRuntime, requireEnv, startWorker } from "../runtime";
+import { logger } from "../lib/logger";
 
 /** Production worker role: `npm run start:worker` against DATABASE_URL and TEMPORAL_ADDRESS. */
 async function main() {
@@ -8,7 +9,7 @@ async function main() {
   const temporalAddress = requireEnv(config.temporalAddress, "TEMPORAL_ADDRESS");
   const runtime = await openRuntime(config, { databaseUrl, temporalAddress });
   const worker = await startWorker(runtime, config, temporalAddress);
-  console.log(`Worker on ${describeTemporal(runtime, config, temporalAddress)}`);
+  logger.info(`Worker on ${describeTemporal(runtime, config, temporalAddress)}`);
   onShutdown(async () => {
     await worker.stop();
     await runtime.close();
@@ -16,6 +17,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  logger.fatal({ err }, "worker failed to start");
   process.exit(1);
 });

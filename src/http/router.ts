@@ -5,6 +5,7 @@ import { type ApiError, NotFound } from "../errors";
 import { toValidationError } from "../lib/validation";
 import { registry, type SecurityScheme } from "../openapi/registry";
 import type { AppContext, AppCustomContext, AppState } from "./context";
+import { coerceFormValues, isFormRequest, isMultipartRequest, type MultipartLimits, withMultipartBody } from "./multipart";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
@@ -31,6 +32,11 @@ export interface RouteSpec<P extends ZodObject | undefined, Q extends ZodType | 
    * before_action, a caller without the role gets 401 whatever the body holds.
    */
   authorize?: (ctx: AppContext) => void;
+  /**
+   * The body may also come as multipart/form-data (files included), read with these limits; its
+   * temporary files are removed when the handler ends. Form values are cast by the body schema.
+   */
+  multipart?: Partial<MultipartLimits> | true;
 }
 
 type Out<S> = S extends ZodType ? z.output<S> : undefined;
@@ -74,13 +80,16 @@ export class ApiRouter {
         params = parsed.data;
       }
       const query = spec.query ? this.parse(spec.query, ctx.query) : undefined;
-      const body = spec.body ? this.parse(spec.body, (ctx.request as { body?: unknown }).body ?? {}) : undefined;
+      const raw = (ctx.request as { body?: unknown }).body ?? {};
+      const body = spec.body ? this.parse(spec.body, isFormRequest(ctx) ? coerceFormValues(spec.body, raw) : raw) : undefined;
       return { params, query, body } as RouteInput<P, Q, B>;
     };
     const middleware = [...(this.options.middleware ?? []), ...(spec.middleware ?? [])];
     this.koa[spec.method](spec.path, ...middleware, async (ctx) => {
       spec.authorize?.(ctx);
-      await handler(ctx, await validate(ctx));
+      const run = async () => handler(ctx, await validate(ctx));
+      if (spec.multipart && isMultipartRequest(ctx)) await withMultipartBody(ctx, spec.multipart === true ? {} : spec.multipart, run);
+      else await run();
     });
     return this;
   }
@@ -106,7 +115,9 @@ export class ApiRouter {
       request: {
         params: params as ZodObject | undefined,
         query: spec.query as ZodObject | undefined,
-        body: spec.body ? { content: { "application/json": { schema: spec.body } } } : undefined,
+        body: spec.body
+          ? { content: { "application/json": { schema: spec.body }, ...(spec.multipart ? { "multipart/form-data": { schema: spec.body } } : {}) } }
+          : undefined,
       },
       responses: {
         [spec.status ?? 200]: {

@@ -1,14 +1,27 @@
-import { z } from "zod";
+import { z, type ZodType } from "zod";
+import { freeFormProblem } from "../lib/jsonLimits";
 
 /** A numeric id in a path; anything else is an unknown resource. */
-export const id = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/**
+ * A record id: a JSON number, or digits in a string (path, query and form values, and clients that
+ * quote ids). Anything else is refused rather than coerced: `true`, `[5]` or `""` name no record.
+ */
+export const id = () =>
+  z.preprocess((value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value), z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 
 export const idParams = z.object({ id: id() });
 export const accountParams = z.object({ account_id: id() });
 export const accountResourceParams = z.object({ account_id: id(), id: id() });
 
-/** JSON object fields (custom_attributes, bot_config, ...). */
-export const jsonObject = () => z.record(z.string(), z.unknown());
+/** A free-form field (an object, or an array of anything) must stay within the depth and size every free-form JSON field shares. */
+export const withinJsonLimits = <S extends ZodType>(schema: S) =>
+  schema.superRefine((value, ctx) => {
+    const problem = freeFormProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+/** JSON object fields (custom_attributes, bot_config, ...), within the free-form limits. */
+export const jsonObject = () => withinJsonLimits(z.record(z.string(), z.unknown()));
 
 export const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
 

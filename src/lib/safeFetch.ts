@@ -21,22 +21,38 @@ for (const [net, prefix] of [
   PRIVATE.addSubnet(net, prefix, "ipv4");
 }
 for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  // NAT64 and 6to4 wrap IPv4 addresses, so they could reach any of the ranges above.
+  // Unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d, which some stacks still route to IPv4.
+  ["::", 96],
+  // IPv4-translated (SIIT), NAT64, 6to4 and Teredo wrap IPv4 addresses, so they could reach any of the ranges above.
+  ["::ffff:0:0:0", 96],
   ["64:ff9b::", 96],
   ["2002::", 16],
+  ["2001::", 32],
   ["fc00::", 7],
   ["fe80::", 10],
+  // Site-local: deprecated, but still private where it is routed.
+  ["fec0::", 10],
   ["ff00::", 8],
 ] as const) {
   PRIVATE.addSubnet(net, prefix, "ipv6");
 }
 
-function isPrivate(address: string): boolean {
-  const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i)?.[1];
-  if (mapped) return PRIVATE.check(mapped, "ipv4");
-  return PRIVATE.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+/** The IPv4 address inside an IPv4-mapped IPv6 address, whichever way it was written (::ffff:a.b.c.d, hex, uncompressed). */
+function mappedIpv4(address: string): string | undefined {
+  // The URL parser writes every IPv6 address in one canonical, compressed, hex form.
+  const canonical = new URL(`http://[${address}]`).hostname.slice(1, -1);
+  const match = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+  if (!match) return undefined;
+  const [high, low] = [parseInt(match[1]!, 16), parseInt(match[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+}
+
+function isPrivate(withZone: string): boolean {
+  // A resolver may answer a link-local address with its zone (fe80::1%eth0); the zone says nothing about the range.
+  const address = withZone.replace(/%.*$/, "");
+  if (isIP(address) !== 6) return PRIVATE.check(address, "ipv4");
+  const mapped = mappedIpv4(address);
+  return mapped ? PRIVATE.check(mapped, "ipv4") : PRIVATE.check(address, "ipv6");
 }
 
 /** A target the service refuses to call: a bad URL or (by policy) a private address. It never gets better on retry. */
@@ -123,5 +139,49 @@ export async function safePost(
     request.setTimeout(timeoutMs, () => request.destroy(new TimeoutError(`Timed out after ${timeoutMs} ms`)));
     request.on("error", reject);
     request.end(body);
+  });
+}
+
+export interface GetResult {
+  status: number;
+  contentType: string | undefined;
+  body: Buffer;
+}
+
+/** A response body larger than the caller's limit: retrying cannot help. */
+export class ResponseTooLargeError extends Error {
+  readonly name = "ResponseTooLargeError";
+}
+
+/**
+ * GETs a URL that passes assertSafeUrl, connecting only to addresses that pass it too, and reads
+ * the body up to `maxBytes` (more fails with ResponseTooLargeError). Redirects are not followed.
+ */
+export async function safeGet(
+  rawUrl: string,
+  { timeoutMs, maxBytes, allowPrivateNetworks, headers = {} }: { timeoutMs: number; maxBytes: number; allowPrivateNetworks: boolean; headers?: Record<string, string> },
+): Promise<GetResult> {
+  const url = await assertSafeUrl(rawUrl, allowPrivateNetworks);
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise<GetResult>((resolve, reject) => {
+    const request = client.request(url, { method: "GET", headers, lookup: guardedLookup(allowPrivateNetworks) }, (response) => {
+      const declared = Number(response.headers["content-length"]);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        request.destroy(new ResponseTooLargeError(`Response of ${declared} bytes is larger than ${maxBytes}`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let received = 0;
+      response.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > maxBytes) request.destroy(new ResponseTooLargeError(`Response larger than ${maxBytes} bytes`));
+        else chunks.push(chunk);
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, contentType: response.headers["content-type"], body: Buffer.concat(chunks) }));
+      response.on("error", reject);
+    });
+    request.setTimeout(timeoutMs, () => request.destroy(new TimeoutError(`Timed out after ${timeoutMs} ms`)));
+    request.on("error", reject);
+    request.end();
   });
 }

@@ -4,6 +4,7 @@ import {
   InvalidAccessToken,
   InvalidPlatformToken,
   MissingAccessToken,
+  UnknownToken,
 } from "../errors";
 import type { AppContext, Principal } from "../http/context";
 import { AccessToken } from "../models/AccessToken";
@@ -65,7 +66,7 @@ export function authenticateApplication(auth: ApplicationAuth) {
     const token = tokenFrom(ctx);
     if (!token) throw MissingAccessToken();
     const principal = await principalFor(ctx, token);
-    if (!principal) throw InvalidAccessToken();
+    if (!principal) throw new UnknownToken(InvalidAccessToken());
     if (principal.kind === "platform_app") throw BotEndpointDenied();
     if (principal.kind === "agent_bot" && auth !== "user_or_bot") throw BotEndpointDenied();
     ctx.state.principal = principal;
@@ -77,6 +78,7 @@ export function authenticateApplication(auth: ApplicationAuth) {
 export async function authenticatePlatform(ctx: AppContext, next: Next) {
   const token = tokenFrom(ctx);
   const principal = token ? await principalFor(ctx, token) : undefined;
+  if (token && !principal) throw new UnknownToken(InvalidPlatformToken());
   if (principal?.kind !== "platform_app") throw InvalidPlatformToken();
   ctx.state.principal = principal;
   await next();

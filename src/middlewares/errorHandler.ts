@@ -2,6 +2,7 @@ import type { Next } from "koa";
 import { z } from "zod";
 import { ApiError, BadRequest, PayloadTooLarge, ValidationError } from "../errors";
 import type { AppContext } from "../http/context";
+import { logger } from "../lib/logger";
 import { toValidationError } from "../lib/validation";
 
 interface PgError {
@@ -77,7 +78,7 @@ export async function errorHandler(ctx: AppContext, next: Next) {
       ctx.body = apiError.body;
       return;
     }
-    console.error(`${ctx.method} ${ctx.path} failed:`, err);
+    (ctx.log ?? logger).error({ err }, `${ctx.method} ${ctx.path} failed`);
     ctx.status = 500;
     ctx.body = { error: "Internal server error" };
   }

@@ -14,6 +14,10 @@ export class AgentBot extends BaseModel {
   description!: string | null;
   outgoing_url!: string | null;
   avatar_url!: string | null;
+  /** The stored avatar image (an uploaded file or the fetched avatar_url), when there is one. */
+  avatar_key!: string | null;
+  /** The avatar_url last fetched (successfully or not). */
+  avatar_fetched_url!: string | null;
   bot_type!: number;
   bot_config!: Record<string, unknown>;
   account_id!: number | null;

@@ -1,4 +1,6 @@
-import { Model, type ModelOptions, type QueryContext } from "objection";
+import type { Knex } from "knex";
+import { Model, type ModelClass, type ModelOptions, type QueryContext } from "objection";
+import { NotFound } from "../errors";
 
 /** Rows carry created_at/updated_at as timestamptz; updated_at moves on every update through a model. */
 export class BaseModel extends Model {
@@ -8,5 +10,21 @@ export class BaseModel extends Model {
 
   $beforeUpdate(_opt: ModelOptions, _ctx: QueryContext): void {
     this.updated_at = new Date();
+  }
+
+  /**
+   * The account's row, locked until the transaction ends: what an update reads to merge into or
+   * to audit against is what is stored, and a row deleted meanwhile is a 404.
+   */
+  static async lockInAccount<M extends BaseModel>(
+    this: (new () => M) & typeof BaseModel,
+    trx: Knex.Transaction,
+    accountId: number,
+    id: number,
+    missing: () => Error = NotFound,
+  ): Promise<M> {
+    const row = await (this as ModelClass<M>).query(trx).findOne({ account_id: accountId, id }).forUpdate();
+    if (!row) throw missing();
+    return row as M;
   }
 }

@@ -17,6 +17,7 @@ export interface ContactAttributes {
   identifier?: string | null;
   blocked?: boolean;
   avatar_url?: string | null;
+  avatar_key?: string | null;
   additional_attributes?: Record<string, unknown>;
   custom_attributes?: Record<string, unknown>;
 }
@@ -41,12 +42,18 @@ export class Contact extends BaseModel {
   identifier!: string | null;
   blocked!: boolean;
   avatar_url!: string | null;
+  /** The stored avatar image (an uploaded file or the fetched avatar_url), when there is one. */
+  avatar_key!: string | null;
+  /** The avatar_url last fetched (successfully or not). */
+  avatar_fetched_url!: string | null;
   contact_type!: ContactType;
   location!: string | null;
   country_code!: string | null;
   additional_attributes!: Record<string, unknown>;
   custom_attributes!: Record<string, unknown>;
   last_activity_at!: Date | null;
+  /** Label titles (Chatwoot tags contacts with acts_as_taggable). */
+  labels!: string[];
 
   static async findInAccount(accountId: number, id: number, db?: Knex): Promise<Contact | undefined> {
     return Contact.query(db).findOne({ id, account_id: accountId });

@@ -31,16 +31,38 @@ export class ContactInbox extends BaseModel {
       .returning("*");
   }
 
-  /** The contact inboxes of these contacts with their inboxes, oldest first, by contact id. */
-  static async withInboxesOf(contactIds: number[], db?: Knex): Promise<Map<number, { contactInbox: ContactInbox; inbox: Inbox }[]>> {
-    const result = new Map<number, { contactInbox: ContactInbox; inbox: Inbox }[]>(contactIds.map((id) => [id, []]));
-    if (!contactIds.length) return result;
-    const contactInboxes = await ContactInbox.query(db).whereIn("contact_id", contactIds).orderBy("id");
-    const inboxes = await Inbox.query(db).findByIds([...new Set(contactInboxes.map((ci) => ci.inbox_id))]);
-    const inboxById = new Map(inboxes.map((inbox) => [inbox.id, inbox]));
-    for (const contactInbox of contactInboxes) {
-      result.get(contactInbox.contact_id)!.push({ contactInbox, inbox: inboxById.get(contactInbox.inbox_id)! });
-    }
+  /**
+   * The contact inboxes of these contacts with the inbox fields the contacts endpoints show, oldest
+   * first, by contact id, in one query.
+   */
+  static async withInboxesOf(contactIds: number[], db?: Knex): Promise<Map<number, ContactInboxWithSlimInbox[]>> {
+    if (!contactIds.length) return ContactInbox.slimInboxesByContact(contactIds, []);
+    return ContactInbox.slimInboxesByContact(contactIds, await ContactInbox.slimInboxesQuery(contactIds, db));
+  }
+
+  /** The rows withInboxesOf reads, for a caller that sends the query itself (in a Trip). */
+  static slimInboxesQuery(contactIds: number[], db?: Knex): Knex.QueryBuilder {
+    return (db ?? ContactInbox.knex())("contact_inboxes as ci")
+      .join("inboxes as i", "i.id", "ci.inbox_id")
+      .whereIn("ci.contact_id", contactIds)
+      .orderBy("ci.id")
+      .select("ci.contact_id", "ci.source_id", "i.id", "i.avatar_url", "i.channel_id", "i.name", "i.channel_type");
+  }
+
+  static slimInboxesByContact(contactIds: number[], rows: SlimInboxRow[]): Map<number, ContactInboxWithSlimInbox[]> {
+    const result = new Map<number, ContactInboxWithSlimInbox[]>(contactIds.map((id) => [id, []]));
+    for (const { contact_id, source_id, ...inbox } of rows) result.get(contact_id)!.push({ contactInbox: { source_id }, inbox });
     return result;
   }
+
+}
+
+/** What a contact's contact_inboxes entry shows of its inbox (presentInboxSlim). */
+export type SlimInbox = Pick<Inbox, "id" | "avatar_url" | "channel_id" | "name" | "channel_type">;
+
+export type SlimInboxRow = SlimInbox & { contact_id: number; source_id: string };
+
+export interface ContactInboxWithSlimInbox {
+  contactInbox: Pick<ContactInbox, "source_id">;
+  inbox: SlimInbox;
 }

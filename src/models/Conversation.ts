@@ -69,16 +69,39 @@ export class Conversation extends BaseModel {
     return Conversation.query(db).findById(id).throwIfNotFound();
   }
 
+  /**
+   * The unread action: seen just before the latest incoming message (never, without one), by the
+   * agent and the assignee alike, so that message counts as unread again. Written like markSeen.
+   */
+  static async markUnread(db: Knex, id: number): Promise<void> {
+    const last = await db("messages").where({ conversation_id: id, message_type: 0 }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).first<{ created_at: Date } | undefined>("created_at");
+    const seenAt = last ? new Date(last.created_at.getTime() - 1000) : null;
+    await db("conversations").where("id", id).update({ agent_last_seen_at: seenAt, assignee_last_seen_at: seenAt });
+  }
+
   /** Incoming messages since the agent last looked, capped as Chatwoot caps them, by conversation id. */
   static async unreadCounts(db: Knex, conversationIds: number[]): Promise<Map<number, number>> {
     if (!conversationIds.length) return new Map();
-    const rows: { conversation_id: number; count: string }[] = await db("messages as m")
+    return Conversation.unreadCountsOf(await Conversation.unreadCountsQuery(db, conversationIds));
+  }
+
+  static unreadCountsQuery(db: Knex, conversationIds: number[]): Knex.QueryBuilder {
+    return db("messages as m")
       .join("conversations as c", "c.id", "m.conversation_id")
       .whereIn("m.conversation_id", conversationIds)
       .where("m.message_type", 0)
       .where((q) => q.whereNull("c.agent_last_seen_at").orWhereRaw("m.created_at > c.agent_last_seen_at"))
       .groupBy("m.conversation_id")
       .select("m.conversation_id", db.raw("count(*) as count"));
+  }
+
+  static unreadCountsOf(this: void, rows: UnreadRow[]): Map<number, number> {
     return new Map(rows.map((row) => [row.conversation_id, Math.min(Number(row.count), UNREAD_CAP)]));
   }
+
+}
+
+export interface UnreadRow {
+  conversation_id: number;
+  count: string | number;
 }

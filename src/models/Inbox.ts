@@ -55,6 +55,10 @@ export class Inbox extends BaseModel {
   channel_type!: ChannelType;
   channel_id!: number;
   avatar_url!: string | null;
+  /** The stored avatar image (an uploaded file or the fetched avatar_url), when there is one. */
+  avatar_key!: string | null;
+  /** The avatar_url last fetched (successfully or not). */
+  avatar_fetched_url!: string | null;
   greeting_enabled!: boolean;
   greeting_message!: string | null;
   working_hours_enabled!: boolean;

@@ -9,6 +9,20 @@ export interface Member {
   accountUser: AccountUser;
 }
 
+/** The given users of the account as agents, in the given order (repeats kept); non-members are left out. */
+export async function loadMembers(accountId: number, userIds: number[], db?: Knex): Promise<Member[]> {
+  if (!userIds.length) return [];
+  const users = await User.query(db).findByIds(userIds);
+  const accountUsers = await AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds);
+  const userById = new Map(users.map((user) => [user.id, user]));
+  const accountUserById = new Map(accountUsers.map((au) => [au.user_id, au]));
+  return userIds.flatMap((id) => {
+    const user = userById.get(id);
+    const accountUser = accountUserById.get(id);
+    return user && accountUser ? [{ user, accountUser }] : [];
+  });
+}
+
 export class InboxMember extends BaseModel {
   static tableName = "inbox_members";
 

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { QueryBuilder } from "objection";
+import type { AttachmentData } from "../services/attachments";
 import { BaseModel } from "./BaseModel";
 
 /** Chatwoot's integer codes are the index; requests use the names, most responses the integers. */
@@ -55,6 +56,8 @@ export class Message extends BaseModel {
   additional_attributes!: Record<string, unknown>;
   processed_message_content!: string | null;
   sentiment!: Record<string, unknown>;
+  /** The attachments as payloads show them, once loaded (services/attachments.ts#loadAttachments); never a column. */
+  declare attachments?: AttachmentData[];
 
   get messageTypeName(): MessageTypeName {
     return MESSAGE_TYPES[this.message_type]!;
@@ -69,9 +72,12 @@ export class Message extends BaseModel {
     return Message.query(db).findOne({ conversation_id: conversationId, id });
   }
 
-  /** One page of a conversation's messages, oldest first, as MessageFinder pages them by id. */
-  static async page(conversationId: number, { before, after }: MessagePage, db?: Knex): Promise<Message[]> {
-    const query = Message.query(db).where("conversation_id", conversationId);
+  /**
+   * One page of a conversation's messages, oldest first, as MessageFinder pages them by id;
+   * `filter` narrows the messages paged (the public API leaves out private notes and activities).
+   */
+  static async page(conversationId: number, { before, after }: MessagePage, db?: Knex, filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): Promise<Message[]> {
+    const query = Message.query(db).where("conversation_id", conversationId).modify(filter);
     if (after !== undefined && before !== undefined) {
       return query.where("id", ">=", after).where("id", "<", before).orderBy([{ column: "created_at" }, { column: "id" }]).limit(PAGE.between);
     }
@@ -83,17 +89,31 @@ export class Message extends BaseModel {
     return newest.reverse();
   }
 
+  /** MessageFinder's filter_internal_messages and the `chat` scope: neither private notes nor activities. */
+  static publicOnly(query: QueryBuilder<Message, Message[]>): void {
+    query.where("private", false).whereNot("message_type", MESSAGE_TYPE.activity);
+  }
+
   /**
    * The newest message of each conversation that passes `filter`, keyed by conversation id
    * (one query for a whole page of conversations).
    */
   static async latestOf(db: Knex, conversationIds: number[], filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): Promise<Map<number, Message>> {
     if (!conversationIds.length) return new Map();
-    const rows = await Message.query(db)
+    return Message.latestByConversation(await Message.latestQuery(db, conversationIds, filter));
+  }
+
+  /** The newest message (by created_at, then id) of each conversation that passes the filter. */
+  static latestQuery(db: Knex, conversationIds: number[], filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): QueryBuilder<Message, Message[]> {
+    return Message.query(db)
       .whereIn("conversation_id", conversationIds)
       .modify(filter)
       .distinctOn("conversation_id")
       .orderBy([{ column: "conversation_id" }, { column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
-    return new Map(rows.map((message) => [message.conversation_id, message]));
   }
+
+  static latestByConversation(messages: Message[]): Map<number, Message> {
+    return new Map(messages.map((message) => [message.conversation_id, message]));
+  }
+
 }

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { ValidationError } from "../errors";
+import { NotFound, ValidationError } from "../errors";
 import { hashPassword, secureToken } from "../lib/tokens";
 import { AccessToken } from "./AccessToken";
 import { BaseModel } from "./BaseModel";
@@ -25,6 +25,7 @@ export class User extends BaseModel {
   pubsub_token!: string;
   message_signature!: string | null;
   avatar_url!: string | null;
+  avatar_key!: string | null;
   type!: string | null;
   confirmed_at!: Date | null;
   ui_settings!: Record<string, unknown>;
@@ -45,6 +46,8 @@ export class User extends BaseModel {
   static async createWithToken(
     { password, ...attributes }: UserAttributes,
     alsoDo: (user: User, trx: Knex) => Promise<void> = async () => {},
+    /** An invited agent stays unconfirmed until they accept, as Devise's confirmable leaves them. */
+    { confirmed = true }: { confirmed?: boolean } = {},
   ): Promise<User> {
     const { email, name } = attributes;
     if (!email) throw ValidationError.of("email", "can't be blank");
@@ -62,7 +65,7 @@ export class User extends BaseModel {
         uid: email,
         encrypted_password: encryptedPassword,
         pubsub_token: secureToken(),
-        confirmed_at: new Date(),
+        confirmed_at: confirmed ? new Date() : null,
       }).returning("*");
       await AccessToken.issue("User", user.id, t);
       await alsoDo(user, t);
@@ -73,21 +76,29 @@ export class User extends BaseModel {
   /** Updates the user; custom attributes merge into the stored ones, as Chatwoot's platform update does. */
   async applyUpdate({ password, custom_attributes, ...attributes }: UserAttributes): Promise<User> {
     if (attributes.email && attributes.email.toLowerCase() !== this.email.toLowerCase()) await User.assertEmailFree(attributes.email, this.id);
-    return User.query().patchAndFetchById(this.id, {
-      ...attributes,
-      ...(attributes.email ? { uid: attributes.email } : {}),
-      ...(password ? { encrypted_password: await hashPassword(password) } : {}),
-      ...(custom_attributes ? { custom_attributes: { ...this.custom_attributes, ...custom_attributes } } : {}),
+    const encryptedPassword = password ? await hashPassword(password) : undefined;
+    return User.transaction(async (trx) => {
+      // Locked, so custom attributes merge into what is stored rather than into this request's copy.
+      const current = await User.query(trx).findById(this.id).forUpdate();
+      if (!current) throw NotFound();
+      return User.query(trx).patchAndFetchById(this.id, {
+        ...attributes,
+        ...(attributes.email ? { uid: attributes.email } : {}),
+        ...(encryptedPassword ? { encrypted_password: encryptedPassword } : {}),
+        ...(custom_attributes ? { custom_attributes: { ...current.custom_attributes, ...custom_attributes } } : {}),
+      });
     });
   }
 
-  async destroy(): Promise<void> {
-    await User.transaction(async (trx) => {
-      await AccessToken.query(trx).delete().where({ owner_type: "User", owner_id: this.id });
-      await trx("platform_app_permissibles").delete().where({ permissible_type: "User", permissible_id: this.id });
-      await trx("account_users").delete().where({ user_id: this.id });
-      await User.query(trx).deleteById(this.id);
-    });
+  /** Deletes the user with their token, memberships and platform grants; inside `trx` when given. */
+  async destroy(trx?: Knex): Promise<void> {
+    const run = async (db: Knex) => {
+      await AccessToken.query(db).delete().where({ owner_type: "User", owner_id: this.id });
+      await db("platform_app_permissibles").delete().where({ permissible_type: "User", permissible_id: this.id });
+      await db("account_users").delete().where({ user_id: this.id });
+      await User.query(db).deleteById(this.id);
+    };
+    await (trx ? run(trx) : User.transaction(run));
   }
 
   private static async assertEmailFree(email: string, exceptId?: number, trx?: Knex): Promise<void> {

@@ -1,5 +1,6 @@
 import type { AgentBot } from "../models/AgentBot";
 import { BOT_TYPES } from "../models/AgentBot";
+import { avatarUrlOf } from "../services/avatars";
 
 export interface AgentBotVisibility {
   /** The bot's token, given only to callers allowed to see it (its own account, or the platform app). */
@@ -14,7 +15,7 @@ function botIdentity(bot: AgentBot) {
     id: bot.id,
     name: bot.name,
     description: bot.description,
-    thumbnail: bot.avatar_url ?? "",
+    thumbnail: avatarUrlOf(bot),
     ...(bot.systemBot ? {} : { outgoing_url: bot.outgoing_url }),
     bot_type: BOT_TYPES[bot.bot_type] ?? "webhook",
   };

@@ -1,14 +1,10 @@
+import { jsonEqual } from "../lib/jsonEqual";
 import type { Account } from "../models/Account";
 import type { Contact } from "../models/Contact";
-import type { ContactInbox } from "../models/ContactInbox";
-import type { Inbox } from "../models/Inbox";
+import type { ContactInboxWithSlimInbox } from "../models/ContactInbox";
 import { presentInboxSlim } from "./inbox";
 import { iso, unixSeconds } from "./time";
-
-export interface ContactInboxWithInbox {
-  contactInbox: ContactInbox;
-  inbox: Inbox;
-}
+import { avatarUrlOf } from "../services/avatars";
 
 /** Presence is not tracked, so every contact reads as Chatwoot shows a contact without a live session. */
 const AVAILABILITY = "offline";
@@ -17,7 +13,7 @@ const AVAILABILITY = "offline";
  * app/views/api/v1/models/_contact.json.jbuilder: timestamps as Unix seconds and left out when
  * null; contact_inboxes only where the contacts endpoints include them.
  */
-export function presentContact(contact: Contact, contactInboxes?: ContactInboxWithInbox[]) {
+export function presentContact(contact: Contact, contactInboxes?: ContactInboxWithSlimInbox[]) {
   return {
     additional_attributes: contact.additional_attributes,
     availability_status: AVAILABILITY,
@@ -27,7 +23,7 @@ export function presentContact(contact: Contact, contactInboxes?: ContactInboxWi
     phone_number: contact.phone_number,
     blocked: contact.blocked,
     identifier: contact.identifier,
-    thumbnail: contact.avatar_url ?? "",
+    thumbnail: avatarUrlOf(contact),
     custom_attributes: contact.custom_attributes,
     ...(contact.last_activity_at ? { last_activity_at: unixSeconds(contact.last_activity_at) } : {}),
     ...(contact.created_at ? { created_at: unixSeconds(contact.created_at) } : {}),
@@ -42,14 +38,14 @@ export function contactWebhookData(contact: Contact, account: Pick<Account, "id"
   return {
     account: { id: account.id, name: account.name },
     additional_attributes: contact.additional_attributes,
-    avatar: contact.avatar_url ?? "",
+    avatar: avatarUrlOf(contact),
     custom_attributes: contact.custom_attributes,
     email: contact.email,
     id: contact.id,
     identifier: contact.identifier,
     name: contact.name,
     phone_number: contact.phone_number,
-    thumbnail: contact.avatar_url ?? "",
+    thumbnail: avatarUrlOf(contact),
     blocked: contact.blocked,
   };
 }
@@ -68,7 +64,7 @@ export function contactPushEventData(contact: Contact) {
     identifier: contact.identifier,
     name: contact.name,
     phone_number: contact.phone_number,
-    thumbnail: contact.avatar_url ?? "",
+    thumbnail: avatarUrlOf(contact),
     blocked: contact.blocked,
     last_activity_at: unixSeconds(contact.last_activity_at),
     created_at: unixSeconds(contact.created_at),
@@ -99,7 +95,7 @@ const jsonValue = (value: unknown) => (value instanceof Date ? iso(value) : (val
  * among them whenever anything changed; null when nothing did.
  */
 export function contactChangedAttributes(before: Contact, after: Contact): Record<string, { previous_value: unknown; current_value: unknown }>[] | null {
-  const changed = TRACKED.filter((key) => JSON.stringify(jsonValue(before[key])) !== JSON.stringify(jsonValue(after[key])));
+  const changed = TRACKED.filter((key) => !jsonEqual(jsonValue(before[key]), jsonValue(after[key])));
   if (!changed.length) return null;
   return [...changed, "updated_at" as const].map((key) => ({
     [key]: { previous_value: jsonValue(before[key]), current_value: jsonValue(after[key]) },

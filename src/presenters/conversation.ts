@@ -5,10 +5,12 @@ import type { Conversation } from "../models/Conversation";
 import type { Inbox } from "../models/Inbox";
 import type { Member } from "../models/InboxMember";
 import type { Message } from "../models/Message";
+import type { Team } from "../models/Team";
 import { presentAgentBotSlim } from "./agentBot";
 import { contactPushEventData, presentContact } from "./contact";
 import { presentInboxMember } from "./inbox";
 import { type AccountRef, agentBotPushEventData, type MessageConversation, type MessageSender, messagePushEventData, userPushEventData } from "./message";
+import { presentTeam } from "./team";
 import { iso, unixSeconds } from "./time";
 
 export interface LoadedMessage {
@@ -25,6 +27,7 @@ export interface ConversationGraph {
   contactInbox: ContactInbox | null;
   assignee: Member | null;
   assigneeBot: AgentBot | null;
+  team: Team | null;
   unreadCount: number;
   /** The newest message of any kind (the API's `messages`). */
   lastMessage: LoadedMessage | null;
@@ -63,14 +66,18 @@ function assigneeMeta({ assignee, assigneeBot }: ConversationGraph) {
   return {};
 }
 
-/** app/views/api/v1/conversations/partials/_conversation.json.jbuilder */
-export function presentConversation(graph: ConversationGraph) {
+/**
+ * app/views/api/v1/conversations/partials/_conversation.json.jbuilder; the team's `is_member` is
+ * about the caller, whose teams are callerTeamIds.
+ */
+export function presentConversation(graph: ConversationGraph, callerTeamIds: ReadonlySet<number>) {
   const { conversation, inbox, contact, contactInbox } = graph;
   return {
     meta: {
       sender: contact ? presentContact(contact) : null,
       channel: inbox.channel_type,
       ...assigneeMeta(graph),
+      ...(graph.team ? { team: presentTeam(graph.team, callerTeamIds) } : {}),
       hmac_verified: contactInbox?.hmac_verified ?? null,
     },
     id: conversation.display_id,
@@ -137,7 +144,7 @@ export function conversationWebhookData(graph: ConversationGraph) {
       sender: graph.contact ? contactPushEventData(graph.contact) : null,
       assignee: assigneePushEventData(graph),
       assignee_type: graph.assignee ? "User" : graph.assigneeBot ? "AgentBot" : null,
-      team: null,
+      team: graph.team ? graph.team.pushEventData() : null,
       hmac_verified: contactInbox?.hmac_verified ?? null,
     },
     status: conversation.status,

@@ -3,11 +3,9 @@ import type { Member } from "../models/InboxMember";
 import { ChannelApi } from "../models/ChannelApi";
 import { ChannelWebWidget } from "../models/ChannelWebWidget";
 import { iso } from "./time";
+import { avatarUrlOf } from "../services/avatars";
+import { frontendUrl } from "../config";
 
-/** Where the widget script loads the SDK from. */
-function frontendUrl(): string {
-  return process.env.FRONTEND_URL || "http://localhost:3000";
-}
 
 /** Keys only some channels have; present on every inbox, null where they do not apply, as Chatwoot renders them. */
 function widgetFields(channel: Channel) {
@@ -50,7 +48,7 @@ function channelFields(channel: Channel, administrator: boolean) {
 export function presentInbox(inbox: Inbox, channel: Channel, { administrator }: { administrator: boolean }) {
   return {
     id: inbox.id,
-    avatar_url: inbox.avatar_url ?? "",
+    avatar_url: avatarUrlOf(inbox),
     channel_id: inbox.channel_id,
     name: inbox.name,
     channel_type: inbox.channel_type,
@@ -77,10 +75,10 @@ export function presentInbox(inbox: Inbox, channel: Channel, { administrator }: 
 }
 
 /** app/views/api/v1/models/_inbox_slim.json.jbuilder, used inside contacts' contact_inboxes. */
-export function presentInboxSlim(inbox: Inbox) {
+export function presentInboxSlim(inbox: Pick<Inbox, "id" | "avatar_url" | "channel_id" | "name" | "channel_type">) {
   return {
     id: inbox.id,
-    avatar_url: inbox.avatar_url ?? "",
+    avatar_url: avatarUrlOf(inbox),
     channel_id: inbox.channel_id,
     name: inbox.name,
     channel_type: inbox.channel_type,
@@ -128,7 +126,7 @@ export function presentInboxMember({ user, accountUser }: Member) {
     ...(Object.keys(user.custom_attributes ?? {}).length ? { custom_attributes: user.custom_attributes } : {}),
     name: user.name,
     role: accountUser.role,
-    thumbnail: user.avatar_url ?? "",
+    thumbnail: avatarUrlOf(user),
     custom_role_id: null,
   };
 }

@@ -5,6 +5,7 @@ import type { Message } from "../models/Message";
 import type { User } from "../models/User";
 import { contactPushEventData, contactWebhookData } from "./contact";
 import { iso, unixSeconds } from "./time";
+import { avatarUrlOf } from "../services/avatars";
 
 /** The author of a message, loaded with what its payloads show. */
 export type MessageSender =
@@ -32,16 +33,16 @@ export function userPushEventData(user: User, availability: string) {
     id: user.id,
     name: user.name,
     available_name: user.availableName,
-    avatar_url: user.avatar_url ?? "",
+    avatar_url: avatarUrlOf(user),
     type: "user",
     availability_status: availability,
-    thumbnail: user.avatar_url ?? "",
+    thumbnail: avatarUrlOf(user),
   };
 }
 
 /** AgentBot#push_event_data(inbox): the inbox avatar stands in for a bot without one. */
 export function agentBotPushEventData(bot: AgentBot, inbox?: Inbox) {
-  return { id: bot.id, name: bot.name, avatar_url: bot.avatar_url ?? inbox?.avatar_url ?? "", type: "agent_bot" };
+  return { id: bot.id, name: bot.name, avatar_url: avatarUrlOf(bot) || (inbox ? avatarUrlOf(inbox) : ""), type: "agent_bot" };
 }
 
 export function senderPushEventData(sender: MessageSender, inbox?: Inbox) {
@@ -99,6 +100,7 @@ export function messagePushEventData(message: Message, conversation: MessageConv
       last_activity_at: unixSeconds(conversation.lastActivityAt),
       contact_inbox: { source_id: conversation.sourceId },
     },
+    ...(message.attachments?.length ? { attachments: message.attachments } : {}),
     ...(sender ? { sender: senderPushEventData(sender, inbox) } : {}),
   };
 }
@@ -131,5 +133,6 @@ export function messageWebhookData(message: Message, sender: MessageSender | nul
     private: message.private,
     sender: sender ? senderWebhookData(sender, account) : null,
     source_id: message.source_id,
+    ...(message.attachments?.length ? { attachments: message.attachments } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { Account } from "../models/Account";
 import type { AccountUser } from "../models/AccountUser";
 import type { User } from "../models/User";
 import { iso } from "./time";
+import { avatarUrlOf } from "../services/avatars";
 
 export interface UserMembership {
   accountUser: AccountUser;
@@ -42,7 +43,7 @@ export function presentPlatformUser(user: User, accessToken: string, memberships
     access_token: accessToken,
     account_id: active?.account.id ?? null,
     available_name: user.availableName,
-    avatar_url: user.avatar_url ?? "",
+    avatar_url: avatarUrlOf(user),
     confirmed: Boolean(user.confirmed_at),
     display_name: user.display_name,
     message_signature: user.message_signature,

@@ -1,5 +1,8 @@
 import Router from "@koa/router";
-import { databaseIsReachable } from "../db";
+import { type Database, databaseIsReachable } from "../db";
+import type { AppDeps } from "../deps";
+import { metrics, outboxState } from "../lib/metrics";
+import { listeningRelays } from "../services/eventRelay";
 import type { AppCustomContext, AppState } from "../http/context";
 import { openApiDocument } from "../openapi/registry";
 import { temporalIsReachable } from "../temporal/client";
@@ -9,6 +12,8 @@ import { temporalIsReachable } from "../temporal/client";
  * for many seconds, while a health check must answer promptly; a probe still silent counts as down.
  */
 const PROBE_DEADLINE_MS = 3000;
+
+export const DEFAULT_OUTBOX_MAX_AGE_SECONDS = 120;
 
 async function withinDeadline(probe: Promise<boolean>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -22,28 +27,72 @@ async function withinDeadline(probe: Promise<boolean>): Promise<boolean> {
   }
 }
 
-/** Unauthenticated service endpoints: health and the OpenAPI document. */
-export function serviceRoutes() {
+/** Whether PostgreSQL and Temporal answer, each within the probe deadline. */
+export async function probeDependencies(deps: AppDeps): Promise<{ database: boolean; temporal: boolean }> {
+  const client = deps.temporal.client;
+  const [database, temporal] = await Promise.all([
+    withinDeadline(databaseIsReachable(deps.knex)),
+    // The gRPC deadline also ends the client's own retries, so no probe outlives its request.
+    withinDeadline(client.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => temporalIsReachable(client))),
+  ]);
+  return { database, temporal };
+}
+
+/** What health says of the event flow: whether a relay listens, and how old the oldest waiting event is. */
+interface EventFlow {
+  relay: "listening" | "not listening" | "unknown";
+  outbox: { backlog: number; oldest_undispatched_age_seconds: number } | "unknown";
+}
+
+async function eventFlow(knex: Database): Promise<EventFlow> {
+  try {
+    const [relays, outbox] = await Promise.all([listeningRelays(knex), outboxState(knex)]);
+    return {
+      relay: relays > 0 ? "listening" : "not listening",
+      outbox: { backlog: outbox.backlog, oldest_undispatched_age_seconds: Math.floor(outbox.oldestAgeSeconds) },
+    };
+  } catch {
+    return { relay: "unknown", outbox: "unknown" };
+  }
+}
+
+export interface ServiceRouteOptions {
+  /** Past this age of the oldest undispatched event, events have stopped flowing and health says 503. */
+  outboxMaxAgeSeconds?: number;
+}
+
+/** Unauthenticated service endpoints: health, metrics and the OpenAPI document. */
+export function serviceRoutes(options: ServiceRouteOptions = {}) {
   const router = new Router<AppState, AppCustomContext>();
+  const maxAge = options.outboxMaxAgeSeconds ?? DEFAULT_OUTBOX_MAX_AGE_SECONDS;
 
   router.get("/health", async (ctx) => {
     const client = ctx.deps.temporal.client;
-    const [database, temporal] = await Promise.all([
-      withinDeadline(databaseIsReachable(ctx.deps.knex)),
-      // The gRPC deadline also ends the client's own retries, so no probe outlives its request.
-      withinDeadline(client.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => temporalIsReachable(client))),
+    const [{ database, temporal }, flow] = await Promise.all([
+      probeDependencies(ctx.deps),
+      Promise.race([eventFlow(ctx.deps.knex), new Promise<EventFlow>((resolve) => setTimeout(() => resolve({ relay: "unknown", outbox: "unknown" }), PROBE_DEADLINE_MS).unref())]),
     ]);
-    const healthy = database && temporal;
+    // Events flow when some relay listens and nothing has waited longer than a hand-over should take.
+    const flowing = flow.relay === "listening" && flow.outbox !== "unknown" && flow.outbox.oldest_undispatched_age_seconds <= maxAge;
+    const healthy = database && temporal && flowing;
     ctx.status = healthy ? 200 : 503;
     ctx.body = {
       status: healthy ? "ok" : "degraded",
       database: database ? "ok" : "unreachable",
       temporal: temporal ? "ok" : "unreachable",
+      events: flowing ? "flowing" : "stalled",
+      relay: flow.relay,
+      outbox: flow.outbox,
       // Which histories are ours: one namespace may serve several installations (see README).
       installation: ctx.deps.temporal.installationId,
       temporal_namespace: client.options.namespace,
       task_queue: ctx.deps.temporal.taskQueue,
     };
+  });
+
+  router.get("/metrics", async (ctx) => {
+    ctx.type = metrics.contentType;
+    ctx.body = await metrics.metrics();
   });
 
   let document: ReturnType<typeof openApiDocument> | undefined;

@@ -2,6 +2,12 @@ import { ApiRouter } from "../http/router";
 import { accountScope } from "../middlewares/accountScope";
 import { authenticateApplication, authenticatePlatform } from "../middlewares/authentication";
 import { registerAccountRoutes } from "./api/accounts/accounts";
+import { registerProfileRoutes } from "./api/profile/profile";
+import { registerAgentRoutes } from "./api/agents/agents";
+import { registerContactLabelRoutes, registerLabelRoutes } from "./api/labels/labels";
+import { registerCannedResponseRoutes } from "./api/cannedResponses/cannedResponses";
+import { registerInboxAgentBotRoutes } from "./api/inboxes/agentBot";
+import { registerContactInboxRoutes } from "./api/contacts/contactInboxes";
 import { registerAgentBotRoutes } from "./api/agentBots/agentBots";
 import { registerWebhookRoutes } from "./api/webhooks/webhooks";
 import { registerInboxRoutes } from "./api/inboxes/inboxes";
@@ -12,6 +18,8 @@ import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDe
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
 import { registerAutomationRuleRoutes } from "./api/automationRules/automationRules";
 import { registerCustomFilterRoutes } from "./api/customFilters/customFilters";
+import { registerTeamRoutes } from "./api/teams/teams";
+import { registerTeamMemberRoutes } from "./api/teams/teamMembers";
 import { registerPlatformAccountRoutes } from "./platform/accounts/accounts";
 import { registerPlatformAccountUserRoutes } from "./platform/accountUsers/accountUsers";
 import { registerPlatformAgentBotRoutes } from "./platform/agentBots/agentBots";
@@ -31,6 +39,7 @@ export function platformRouter(): ApiRouter {
 export function accountRouter(): ApiRouter {
   const router = new ApiRouter("/api/v1", { tag: "Account", security: ["userApiKey"], middleware: [authenticateApplication("user")] });
   registerAccountRoutes(router);
+  registerProfileRoutes(router);
   return router;
 }
 
@@ -51,5 +60,13 @@ export function accountScopedRouter(): ApiRouter {
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);
   registerCustomFilterRoutes(router);
+  registerTeamRoutes(router);
+  registerTeamMemberRoutes(router);
+  registerAgentRoutes(router);
+  registerLabelRoutes(router);
+  registerContactLabelRoutes(router);
+  registerCannedResponseRoutes(router);
+  registerInboxAgentBotRoutes(router);
+  registerContactInboxRoutes(router);
   return router;
 }

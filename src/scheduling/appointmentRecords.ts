@@ -9,6 +9,7 @@ import { presentAppointment } from "../presenters/scheduling/appointments";
 import { allOn } from "../services/conversations";
 import { type AppointmentEventName, recordEvent } from "../services/events";
 import { appointmentNotFound } from "./errors";
+import { jsonEqual } from "../lib/jsonEqual";
 
 export interface AppointmentView {
   appointment: Appointment;
@@ -46,7 +47,7 @@ export type ChangedAttributes = Record<string, { previous_value: unknown; curren
 
 export function changedAttributes(before: Presented, after: Presented): ChangedAttributes {
   return (Object.keys(after) as (keyof Presented)[])
-    .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .filter((key) => !jsonEqual(before[key], after[key]))
     .map((key) => ({ [key]: { previous_value: before[key], current_value: after[key] } }));
 }
 

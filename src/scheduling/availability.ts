@@ -6,7 +6,7 @@
  */
 import { SLOT_STEP_MINUTES } from "./constants";
 import type { BookingBlockCode } from "./errors";
-import { clip, contains, type Interval, overlaps, subtract } from "./intervals";
+import { contains, type Interval, overlaps, subtract } from "./intervals";
 import { addDays, instantOf, type LocalDate, localDateOf, monthDay, weekdayOf } from "./timezone";
 
 const MINUTE_MS = 60_000;
@@ -61,17 +61,67 @@ export interface DayPlan {
   breaks: Interval[];
 }
 
-function holidayCloses(holidays: readonly HolidayRule[], date: LocalDate): boolean {
-  const matching = holidays.filter((h) => (h.recurring_yearly ? monthDay(h.date) === monthDay(date) : h.date === date));
+function holidayCloses(holidays: readonly HolidayRule[], day: LocalDay): boolean {
+  if (holidays.length === 0) return false;
+  const matching = holidays.filter((h) => (h.recurring_yearly ? monthDay(h.date) === day.monthDay : h.date === day.date));
   return matching.length > 0 && !matching.some((h) => h.working_day_override);
 }
 
+/**
+ * A local date of one zone with what the engine asks of it worked out once: its weekday, its
+ * "MM-DD", and wall-clock minutes as instants (memoised: every resource asks for the same few).
+ */
+export class LocalDay {
+  readonly weekday: number;
+  readonly monthDay: string;
+  private readonly instants = new Map<number, number>();
+
+  constructor(
+    readonly date: LocalDate,
+    readonly timeZone: string,
+  ) {
+    this.weekday = weekdayOf(date);
+    this.monthDay = monthDay(date);
+  }
+
+  /** instantOf(date, minute, zone). */
+  instant(minute: number): number {
+    let instant = this.instants.get(minute);
+    if (instant === undefined) this.instants.set(minute, (instant = instantOf(this.date, minute, this.timeZone)));
+    return instant;
+  }
+}
+
+/** The local days of one zone, shared by every schedule in that zone for the length of one computation. */
+export class LocalDays {
+  private readonly days = new Map<LocalDate, LocalDay>();
+
+  constructor(readonly timeZone: string) {}
+
+  day(date: LocalDate): LocalDay {
+    let day = this.days.get(date);
+    if (!day) this.days.set(date, (day = new LocalDay(date, this.timeZone)));
+    return day;
+  }
+
+  /** The days localDatesBetween lists. */
+  between(range: Interval): LocalDay[] {
+    return localDatesBetween(range, this.timeZone).map((date) => this.day(date));
+  }
+}
+
 /** The working intervals and breaks of a local date: the override's if there is one, else the weekly rules'. */
-export function planDay(schedule: ResourceSchedule, date: LocalDate): DayPlan {
+export function planDay(schedule: ResourceSchedule, date: LocalDate, days?: LocalDays): DayPlan {
+  return planOf(schedule, (days ?? new LocalDays(schedule.timezone)).day(date));
+}
+
+function planOf(schedule: ResourceSchedule, day: LocalDay): DayPlan {
+  if (day.timeZone !== schedule.timezone) throw new Error(`A ${day.timeZone} day planned for a ${schedule.timezone} schedule`);
+  const date = day.date;
   // A wall-clock span can vanish on a spring-forward day (02:00–03:00 in Europe/Berlin).
   const span = (startMinute: number, endMinute: number): Interval[] => {
-    const start = instantOf(date, startMinute, schedule.timezone);
-    const end = instantOf(date, endMinute, schedule.timezone);
+    const start = day.instant(startMinute);
+    const end = day.instant(endMinute);
     return end > start ? [{ start, end }] : [];
   };
   const override = schedule.overrides.find((o) => o.date === date);
@@ -84,12 +134,11 @@ export function planDay(schedule: ResourceSchedule, date: LocalDate): DayPlan {
       breaks: hasBreak ? span(override.break_start_minute!, override.break_end_minute!) : [],
     };
   }
-  const weekday = weekdayOf(date);
   const ofDay = (rules: readonly WeeklyRule[]) =>
-    rules.filter((r) => r.active && r.weekday === weekday).flatMap((r) => span(r.start_minute, r.end_minute));
+    rules.filter((r) => r.active && r.weekday === day.weekday).flatMap((r) => span(r.start_minute, r.end_minute));
   return {
     date,
-    closedByHoliday: holidayCloses(schedule.holidays, date),
+    closedByHoliday: holidayCloses(schedule.holidays, day),
     working: ofDay(schedule.workRules),
     breaks: ofDay(schedule.breakRules),
   };
@@ -148,18 +197,40 @@ export function localDatesBetween(range: Interval, timeZone: string): LocalDate[
  * Bookable windows of `durationMin` inside the range: in each free interval (clipped to the range)
  * a window starts at the interval's start and every SLOT_STEP_MINUTES after, while it still fits.
  */
-export function slotsOf(schedule: ResourceSchedule, range: Interval, durationMin: number): Interval[] {
+export function slotsOf(schedule: ResourceSchedule, range: Interval, durationMin: number, days?: LocalDays): Interval[] {
+  const duration = durationMin * MINUTE_MS;
+  return slotStarts(schedule, range, durationMin, days).map((start) => ({ start, end: start + duration }));
+}
+
+/**
+ * The starts of slotsOf's windows (each lasts durationMin), ascending and distinct: the calendar's
+ * month view asks for tens of thousands, so this keeps them as plain numbers. The schedule's busy
+ * intervals are gathered once, and each day's working intervals are cut only by those that touch them.
+ */
+export function slotStarts(schedule: ResourceSchedule, range: Interval, durationMin: number, days = new LocalDays(schedule.timezone)): number[] {
   const duration = durationMin * MINUTE_MS;
   const step = SLOT_STEP_MINUTES * MINUTE_MS;
-  const slots: Interval[] = [];
-  for (const date of localDatesBetween(range, schedule.timezone)) {
-    for (const free of freeIntervals(schedule, date)) {
-      const piece = clip(free, range);
-      if (!piece) continue;
-      for (let start = piece.start; start + duration <= piece.end; start += step) slots.push({ start, end: start + duration });
+  const busy: Interval[] = [...schedule.timeOffs, ...schedule.appointments.filter(blocksBooking)];
+  const starts: number[] = [];
+  let ordered = true;
+  for (const day of days.between(range)) {
+    const plan = planOf(schedule, day);
+    if (plan.closedByHoliday) continue;
+    for (const working of plan.working) {
+      // Cuts that miss the working interval cannot cut any piece of it: leaving them out changes nothing.
+      const cuts = plan.breaks.filter((b) => overlaps(b, working));
+      for (const b of busy) if (overlaps(b, working)) cuts.push(b);
+      for (const free of cuts.length ? subtract(working, cuts) : [working]) {
+        const from = Math.max(free.start, range.start);
+        const to = Math.min(free.end, range.end);
+        if (to <= from) continue;
+        if (starts.length && from <= starts[starts.length - 1]!) ordered = false;
+        for (let start = from; start + duration <= to; start += step) starts.push(start);
+      }
     }
   }
-  slots.sort((a, b) => a.start - b.start);
+  if (ordered) return starts;
   // Overlapping weekly rules offer the same window twice; list it once.
-  return slots.filter((slot, i) => i === 0 || slot.start !== slots[i - 1]!.start);
+  starts.sort((a, b) => a - b);
+  return starts.filter((start, i) => i === 0 || start !== starts[i - 1]);
 }

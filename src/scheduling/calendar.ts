@@ -1,6 +1,6 @@
 import { Expense, Payment } from "../models/scheduling/Appointment";
 import { Resource } from "../models/scheduling/Resource";
-import { slotsOf } from "./availability";
+import { LocalDays, slotStarts } from "./availability";
 import type { CALENDAR_VIEWS } from "./constants";
 import { notFound } from "./errors";
 import type { Interval } from "./intervals";
@@ -15,10 +15,11 @@ export interface CalendarQuery {
   durationMin?: number;
 }
 
-/** One resource's bookable slots, in order. */
+/** One resource's bookable slots, in order: each starts at one of `starts` and lasts `durationMs`. */
 export interface ResourceSlots {
   resource: Resource;
-  slots: Interval[];
+  starts: number[];
+  durationMs: number;
 }
 
 export interface Calendar extends ScheduleRows {
@@ -43,8 +44,17 @@ export async function buildCalendar(accountId: number, query: CalendarQuery): Pr
   const appointmentIds = rows.appointments.map((a) => a.id);
   const [payments, expenses] = await Promise.all([Payment.ofAppointments(appointmentIds), Expense.ofAppointments(appointmentIds)]);
 
-  const slots = query.includeSlots
-    ? resources.map((resource) => ({ resource, slots: slotsOf(scheduleOf(resource, rows), query.range, query.durationMin ?? resource.slot_duration_min) }))
-    : [];
+  const slots = query.includeSlots ? slotsOfResources(resources, rows, query) : [];
   return { ...rows, query, resources, payments, expenses, slots };
+}
+
+/** Each resource's slots; resources in one zone share its local days, so each day is worked out once. */
+function slotsOfResources(resources: Resource[], rows: ScheduleRows, query: CalendarQuery): ResourceSlots[] {
+  const zones = new Map<string, LocalDays>();
+  return resources.map((resource) => {
+    let days = zones.get(resource.timezone);
+    if (!days) zones.set(resource.timezone, (days = new LocalDays(resource.timezone)));
+    const durationMin = query.durationMin ?? resource.slot_duration_min;
+    return { resource, starts: slotStarts(scheduleOf(resource, rows), query.range, durationMin, days), durationMs: durationMin * 60_000 };
+  });
 }

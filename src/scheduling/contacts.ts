@@ -73,12 +73,13 @@ function attributesAfter(stored: Record<string, unknown>, changes: ContactChange
   return merged;
 }
 
+/** Locked: the attributes merged into it must be the ones stored, not a concurrent request's stale copy. */
 async function findKnown(trx: Knex.Transaction, accountId: number, changes: ContactChanges): Promise<Contact | undefined> {
   if (changes.identifier) {
-    const byIdentifier = await Contact.query(trx).findOne({ account_id: accountId, identifier: changes.identifier });
+    const byIdentifier = await Contact.query(trx).findOne({ account_id: accountId, identifier: changes.identifier }).forUpdate();
     if (byIdentifier) return byIdentifier;
   }
-  if (changes.phone_number) return Contact.query(trx).findOne({ account_id: accountId, phone_number: changes.phone_number });
+  if (changes.phone_number) return Contact.query(trx).findOne({ account_id: accountId, phone_number: changes.phone_number }).forUpdate();
   return undefined;
 }
 
@@ -114,7 +115,7 @@ export async function createOrEnrichContact(account: Account, input: SchedulingC
 export async function updateContact(account: Account, id: number, input: SchedulingContactInput): Promise<Contact | undefined> {
   const changes = changesFrom(input);
   return Contact.transaction(async (trx) => {
-    const contact = await Contact.query(trx).findOne({ account_id: account.id, id });
+    const contact = await Contact.query(trx).findOne({ account_id: account.id, id }).forUpdate();
     return contact && enrich(trx, account, contact, changes);
   });
 }

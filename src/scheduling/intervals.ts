@@ -22,9 +22,3 @@ export function subtract(from: Interval, cuts: readonly Interval[]): Interval[] 
   }
   return pieces;
 }
-
-export function clip(interval: Interval, bounds: Interval): Interval | undefined {
-  const start = Math.max(interval.start, bounds.start);
-  const end = Math.min(interval.end, bounds.end);
-  return end > start ? { start, end } : undefined;
-}

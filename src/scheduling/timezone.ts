@@ -170,29 +170,78 @@ function offsetSuffix(offset: number): string {
 }
 
 /**
- * A formatter of instants as ISO 8601 with the zone's offset at each instant
- * ("2026-03-02T09:00:00+05:00"), for formatting many instants of one zone: it finds the offset once
- * per stretch that keeps it, and the date once per local day, and does the rest with arithmetic.
+ * What ISO 8601 with a zone's offset needs of successive instants of one zone: it finds the offset
+ * once per stretch that keeps it, and the date once per local day, and does the rest with arithmetic.
  * Fastest when consecutive instants are close together, as a day's slots are.
  */
-export function isoFormatter(timeZone: string): (ms: number) => string {
-  let span: OffsetSpan = { start: 0, end: 0, offset: 0 };
-  let suffix = "";
-  let localDay = NaN;
-  let datePrefix = "";
-  return (ms) => {
-    if (ms < span.start || ms >= span.end) {
-      span = offsetSpanAt(ms, timeZone);
-      suffix = offsetSuffix(span.offset);
+class ZoneCursor {
+  private span: OffsetSpan = { start: 0, end: 0, offset: 0 };
+  private localDay = NaN;
+  /** "+05:00" for the current span. */
+  suffix = "";
+  /** "2026-03-02T" for the current local day. */
+  datePrefix = "";
+
+  constructor(private readonly timeZone: string) {}
+
+  /** Moves to `ms`; answers its second of the local day. */
+  moveTo(ms: number): number {
+    if (ms < this.span.start || ms >= this.span.end) {
+      this.span = offsetSpanAt(ms, this.timeZone);
+      this.suffix = offsetSuffix(this.span.offset);
     }
-    const local = ms + span.offset * MINUTE_MS;
+    const local = ms + this.span.offset * MINUTE_MS;
     const day = Math.floor(local / DAY_MS);
-    if (day !== localDay) {
-      localDay = day;
-      datePrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    if (day !== this.localDay) {
+      this.localDay = day;
+      this.datePrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
     }
-    const second = Math.floor((local - day * DAY_MS) / 1000);
-    return datePrefix + CLOCK[Math.floor(second / 60)] + TWO_DIGITS[second % 60] + suffix;
+    return Math.floor((local - day * DAY_MS) / 1000);
+  }
+}
+
+/**
+ * A formatter of instants as ISO 8601 with the zone's offset at each instant
+ * ("2026-03-02T09:00:00+05:00"), for formatting many instants of one zone.
+ */
+export function isoFormatter(timeZone: string): (ms: number) => string {
+  const cursor = new ZoneCursor(timeZone);
+  return (ms) => {
+    const second = cursor.moveTo(ms);
+    return cursor.datePrefix + CLOCK[Math.floor(second / 60)] + TWO_DIGITS[second % 60] + cursor.suffix;
+  };
+}
+
+/** Longest text isoWriter writes for one instant (a six-digit year with its sign). */
+export const MAX_ISO_BYTES = 28;
+
+const asciiBytes = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+const CLOCK_BYTES = asciiBytes(CLOCK.join(""));
+const TWO_DIGIT_BYTES = asciiBytes(TWO_DIGITS.join(""));
+
+/**
+ * isoFormatter's text written as ASCII straight into a buffer, for responses with tens of
+ * thousands of instants: no string per instant. Writes at `at` (room for MAX_ISO_BYTES) and
+ * answers the position after the text.
+ */
+export function isoWriter(timeZone: string): (ms: number, into: Uint8Array, at: number) => number {
+  const cursor = new ZoneCursor(timeZone);
+  let datePrefix = "";
+  let dateBytes = new Uint8Array(0);
+  let suffix = "";
+  let suffixBytes = new Uint8Array(0);
+  return (ms, into, at) => {
+    const second = cursor.moveTo(ms);
+    if (cursor.datePrefix !== datePrefix) dateBytes = asciiBytes((datePrefix = cursor.datePrefix));
+    if (cursor.suffix !== suffix) suffixBytes = asciiBytes((suffix = cursor.suffix));
+    for (let i = 0; i < dateBytes.length; i++) into[at++] = dateBytes[i]!;
+    const clock = Math.floor(second / 60) * 6;
+    for (let i = 0; i < 6; i++) into[at++] = CLOCK_BYTES[clock + i]!;
+    const seconds = (second % 60) * 2;
+    into[at++] = TWO_DIGIT_BYTES[seconds]!;
+    into[at++] = TWO_DIGIT_BYTES[seconds + 1]!;
+    for (let i = 0; i < suffixBytes.length; i++) into[at++] = suffixBytes[i]!;
+    return at;
   };
 }
 

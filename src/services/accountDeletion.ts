@@ -4,6 +4,8 @@ import { accountDeletionWorkflowId } from "../temporal/contracts";
 import { AccountIdAttribute } from "../temporal/searchAttributes";
 import type { AppDeps } from "../deps";
 import { Account } from "../models/Account";
+import { fileStorage } from "../storage";
+import { accountPrefix } from "../storage/keys";
 
 /** Rows removed per statement, so deleting a large account never holds long locks. */
 export const DELETION_BATCH_SIZE = 500;
@@ -58,8 +60,12 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("webhook_deliveries"),
   ownedRows("events"),
   ownedRows("webhooks"),
+  ownedRows("attachments"),
   ownedRows("messages"),
+  ownedRows("conversation_participants"),
   ownedRows("conversations"),
+  ownedRows("team_members"),
+  ownedRows("teams"),
   ownedRows("notes"),
   ownedRows("contact_inboxes"),
   ownedRows("contacts"),
@@ -70,12 +76,18 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("channel_web_widgets"),
   ownedRows("automation_rules"),
   ownedRows("custom_filters"),
+  ownedRows("labels"),
+  ownedRows("canned_responses"),
   ownedRows("custom_attribute_definitions"),
   ownedRows("audit_logs"),
   rowsOfAccountBots("access_tokens", "owner_type", "owner_id"),
   rowsOfAccountBots("platform_app_permissibles", "permissible_type", "permissible_id"),
   ownedRows("agent_bots"),
   ownedRows("account_users"),
+  // Every stored file of the account (attachments, thumbnails, avatars) lives under its prefix.
+  { name: "stored files", deleteBatch: (_knex, accountId, limit) => fileStorage().deletePrefix(accountPrefix(accountId), limit) },
+  // Queued by the rows' deletion above; the prefix has already taken their files.
+  ownedRows("file_deletions"),
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { NotFound } from "../errors";
 import { Account } from "../models/Account";
 import { diff, recordAudit, type AuditActor } from "./audit";
 import { recordEvent } from "./events";
@@ -8,9 +9,14 @@ const TIMER_SETTINGS = ["auto_resolve_after", "auto_resolve_ignore_waiting"] as 
 /**
  * Updates an account with its audit entry, and, when the auto-resolve settings move, the internal
  * event that makes every conversation timer of the account re-plan (shorter, longer, off or on).
+ * `attributesFor` computes the new attributes from the row as locked, so merges into settings,
+ * custom_attributes and features never drop a concurrent request's keys.
  */
-export async function updateAccount(account: Account, attributes: Partial<Account>, actor: AuditActor): Promise<Account> {
+export async function updateAccount(accountId: number, attributesFor: (account: Account) => Partial<Account>, actor: AuditActor): Promise<Account> {
   return Account.transaction(async (trx) => {
+    const account = await Account.live(trx).findById(accountId).forUpdate();
+    if (!account) throw NotFound();
+    const attributes = attributesFor(account);
     const updated = await Account.query(trx).patchAndFetchById(account.id, attributes);
     const changes = diff(account, updated, AUDITED);
     if (Object.keys(changes).length) {

@@ -61,8 +61,20 @@ export function assigneeActivity(assigneeName: string | null, selfAssigned: bool
   return `Assigned to ${assigneeName} by ${name}`;
 }
 
+/** conversations.activity.team: assigned, assigned_with_assignee (an agent assigned with the team), removed. */
+export function teamChangeActivity(change: { teamName: string; assigned: boolean; assigneeName: string | null }, name: string | null): string | null {
+  if (name === null) return null;
+  if (!change.assigned) return `Unassigned from ${change.teamName} by ${name}`;
+  if (change.assigneeName !== null) return `Assigned to ${change.assigneeName} via ${change.teamName} by ${name}`;
+  return `Assigned to ${change.teamName} by ${name}`;
+}
+
 export function mutedActivity(name: string | null): string | null {
   return name === null ? null : `${name} has muted the conversation`;
+}
+
+export function unmutedActivity(name: string | null): string | null {
+  return name === null ? null : `${name} has unmuted the conversation`;
 }
 
 export function labelActivities(added: string[], removed: string[], name: string | null): string[] {

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { AppContext } from "../http/context";
+import { jsonEqual } from "../lib/jsonEqual";
 import type { AuditAction } from "../models/AuditLog";
 
 /** Who did it and from where, as the audited gem records it. */
@@ -20,7 +20,7 @@ export function auditActor(ctx: AppContext): AuditActor {
     userType: user ? "User" : null,
     username: user?.email ?? null,
     remoteAddress: ctx.ip || null,
-    requestUuid: ctx.get("x-request-id") || randomUUID(),
+    requestUuid: ctx.requestId,
   };
 }
 
@@ -68,7 +68,7 @@ export function diff<T extends object>(before: T, after: T, keys: readonly (keyo
   const changes: Record<string, [unknown, unknown]> = {};
   for (const key of keys) {
     const [old, now] = [normalise(before[key]), normalise(after[key])];
-    if (JSON.stringify(old) !== JSON.stringify(now)) changes[key] = [old, now];
+    if (!jsonEqual(old, now)) changes[key] = [old, now];
   }
   return changes;
 }
@@ -86,6 +86,8 @@ export interface RecordChange<T extends { id: number }> {
   before?: T;
   /** Absent for a destroy. */
   after?: T;
+  /** The record the entry is associated with (the audited gem's associated_with), e.g. the account. */
+  associated?: { type: string; id: number };
 }
 
 /**
@@ -101,5 +103,13 @@ export async function auditChange<T extends { id: number }>(db: Knex, actor: Aud
       ? ["destroy", snapshot(before, keys)]
       : ["update", diff(before, after, keys)];
   if (action === "update" && Object.keys(changes).length === 0) return;
-  await recordAudit(db, actor, { accountId: change.accountId, auditableType: change.auditableType, auditableId: record.id, action, changes });
+  await recordAudit(db, actor, {
+    accountId: change.accountId,
+    auditableType: change.auditableType,
+    auditableId: record.id,
+    action,
+    changes,
+    associatedType: change.associated?.type,
+    associatedId: change.associated?.id,
+  });
 }

@@ -1,6 +1,9 @@
 import type { Knex } from "knex";
 import type pg from "pg";
 import { PgListener } from "../lib/pgListener";
+import { logger } from "../lib/logger";
+
+const log = logger.child({ component: "auth_cache" });
 
 /** Channel the auth tables' triggers notify on any change (migration 20261123000103). */
 export const AUTH_CHANNEL = "convo_sched_auth";
@@ -54,7 +57,7 @@ export class AuthCache {
     this.listener = new PgListener(connection, AUTH_CHANNEL, {
       notify: () => this.clear(),
       onState: () => this.clear(),
-      onError: (message, retryInMs) => console.error(`Auth cache lost its LISTEN connection (${message}); caching is off until it is back (retry in ${retryInMs} ms)`),
+      onError: (message, retryInMs) => log.error({ retry_in_ms: retryInMs }, `Auth cache lost its LISTEN connection (${message}); caching is off until it is back`),
     });
   }
 

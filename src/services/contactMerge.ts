@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { CouldNotProcess, NotFound } from "../errors";
 import type { Account } from "../models/Account";
 import { Contact, type ContactAttributes } from "../models/Contact";
-import { writeContactUpdate } from "./contacts";
+import { updateContact, writeContactUpdate } from "./contacts";
 
 const MERGED_KEYS = ["identifier", "name", "email", "phone_number", "additional_attributes", "custom_attributes"] as const;
 
@@ -49,5 +49,28 @@ export async function mergeContacts(db: Knex, account: Account, baseId: number, 
 
     const merged = deepMerge(presentValues(mergee), presentValues(base)) as ContactAttributes;
     return writeContactUpdate(trx, account, base, merged);
+  });
+}
+
+/**
+ * ContactIdentifyAction without an identifier (the public API's contact update): another contact of
+ * the account that already has the email, or the phone number, absorbs this one (the phone only
+ * when no other email is given for it), and then takes the update. Blank values change nothing.
+ * One transaction for the merges and the update.
+ */
+export async function identifyContact(db: Knex, account: Account, contact: Contact, attributes: ContactAttributes): Promise<Contact> {
+  return db.transaction(async (trx) => {
+    let current = contact;
+    const { email, phone_number: phoneNumber } = Contact.normalise({ email: attributes.email, phone_number: attributes.phone_number });
+    const owner = async (column: "email" | "phone_number", value: string | null | undefined) =>
+      value ? Contact.query(trx).where({ account_id: account.id, [column]: value }).whereNot("id", current.id).first() : undefined;
+    const update: ContactAttributes = { ...attributes };
+    const byEmail = await owner("email", email);
+    if (byEmail) current = await mergeContacts(trx, account, byEmail.id, current.id);
+    const byPhone = await owner("phone_number", phoneNumber);
+    if (byPhone && email && byPhone.email && byPhone.email !== email) delete update.phone_number;
+    else if (byPhone) current = await mergeContacts(trx, account, byPhone.id, current.id);
+    for (const key of ["name", "email", "phone_number"] as const) if (isBlank(update[key])) delete update[key];
+    return updateContact(trx, account, current.id, update);
   });
 }

@@ -1,19 +1,22 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { ValidationError } from "../errors";
+import { jsonEqual } from "../lib/jsonEqual";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { AgentBotInbox } from "../models/AgentBotInbox";
 import { Contact } from "../models/Contact";
 import { ContactInbox } from "../models/ContactInbox";
-import { Conversation, type ConversationStatus, type Priority } from "../models/Conversation";
+import { Conversation, type ConversationStatus, type Priority, type UnreadRow } from "../models/Conversation";
+import { Trip } from "../db/trip";
 import { Inbox } from "../models/Inbox";
 import type { Member } from "../models/InboxMember";
 import { MESSAGE_TYPE, Message } from "../models/Message";
+import { Team, TeamMember } from "../models/Team";
 import { User } from "../models/User";
 import { contactWebhookData } from "../presenters/contact";
 import { type ConversationGraph, conversationWebhookData, type LoadedMessage } from "../presenters/conversation";
-import { messageWebhookData } from "../presenters/message";
+import { type AccountRef, messageWebhookData } from "../presenters/message";
 import { iso } from "../presenters/time";
 import {
   type Actor,
@@ -22,6 +25,8 @@ import {
   insertActivityMessage,
   labelActivities,
   mutedActivity,
+  teamChangeActivity,
+  unmutedActivity,
   priorityActivity,
   statusActivity,
 } from "./activityMessages";
@@ -142,18 +147,13 @@ export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(d
   return results as never;
 }
 
-/** A lookup by ids that skips the round trip when there are none (an empty whereIn still costs one). */
-export function forIds<T>(ids: readonly number[], query: () => PromiseLike<T[]>): () => PromiseLike<T[]> {
-  return () => (ids.length ? query() : Promise.resolve([]));
-}
-
 /**
  * The newest message, the newest non-activity one and the newest chat one (neither activity nor
  * private) of each conversation. The newest message usually is all three, so the narrower ones are
  * looked up only for the conversations where it is not.
  */
-async function latestMessages(db: Knex, ids: number[]) {
-  const last = await Message.latestOf(db, ids);
+async function latestMessages(db: Knex, trip: Trip, ids: number[]) {
+  const last = Message.latestByConversation(await trip.models(Message.latestQuery(db, ids)));
   const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
   const [nonActivity, chat] = await allOn(db, [
     () => Message.latestOf(db, ids.filter(isActivity), (q) => q.whereNot("message_type", MESSAGE_TYPE.activity)),
@@ -171,10 +171,14 @@ async function latestMessages(db: Knex, ids: number[]) {
   };
 }
 
-/** Conversations with everything their payloads show, in order, with a fixed number of queries. */
-export async function loadConversationGraphs(db: Knex, conversations: Conversation[]): Promise<ConversationGraph[]> {
+/**
+ * Conversations with everything their payloads show, in order, with a fixed number of queries;
+ * `known.account` (the request's account, when it is theirs) saves one.
+ */
+export async function loadConversationGraphs(db: Knex, conversations: Conversation[], known: { account?: AccountRef } = {}): Promise<ConversationGraph[]> {
   if (!conversations.length) return [];
   const accountId = conversations[0]!.account_id;
+  const knownAccount = known.account?.id === accountId ? known.account : undefined;
   const ids = conversations.map((c) => c.id);
   const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
 
@@ -183,17 +187,23 @@ export async function loadConversationGraphs(db: Knex, conversations: Conversati
   const contactInboxIds = idsOf((c) => c.contact_inbox_id);
   const assigneeIds = idsOf((c) => c.assignee_id);
   const botIds = idsOf((c) => c.assignee_agent_bot_id);
-  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, unread, latest] = await allOn(db, [
-    () => db("accounts").where("id", accountId).first<{ id: number; name: string }>("id", "name"),
-    forIds(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
-    forIds(contactIds, () => Contact.query(db).findByIds(contactIds)),
-    forIds(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
-    forIds(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
-    forIds(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
-    forIds(botIds, () => AgentBot.query(db).findByIds(botIds)),
-    () => Conversation.unreadCounts(db, ids),
-    () => latestMessages(db, ids),
+  const teamIds = idsOf((c) => c.team_id);
+  // Every lookup that needs only the conversations' own columns goes in one round trip.
+  const trip = new Trip(db);
+  const loads = Promise.all([
+    knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),
+    trip.modelsFor(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
+    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
+    trip.modelsFor(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
+    trip.modelsFor(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
+    trip.modelsFor(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
+    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
+    trip.modelsFor(teamIds, () => Team.query(db).findByIds(teamIds)),
+    trip.rows<UnreadRow>(Conversation.unreadCountsQuery(db, ids)).then(Conversation.unreadCountsOf),
+    latestMessages(db, trip, ids),
   ] as const);
+  await trip.run();
+  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, teams, unread, latest] = await loads;
   const latestLoaded = ids.flatMap((id) => [latest.last.get(id), latest.lastNonActivity(id), latest.lastChat(id)]).filter((m): m is Message => m !== undefined);
   const senders = await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()]);
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
@@ -202,6 +212,7 @@ export async function loadConversationGraphs(db: Knex, conversations: Conversati
   const contactInboxById = byId(contactInboxes);
   const userById = byId(users);
   const botById = byId(bots);
+  const teamById = byId(teams);
   const accountUserByUser = new Map(accountUsers.map((au) => [au.user_id, au]));
   const loaded = (message: Message | undefined) => (message ? { message, sender: senders.get(message.id) ?? null } : null);
 
@@ -216,6 +227,7 @@ export async function loadConversationGraphs(db: Knex, conversations: Conversati
       contactInbox: (conversation.contact_inbox_id && contactInboxById.get(conversation.contact_inbox_id)) || null,
       assignee: user && accountUser ? { user, accountUser } : null,
       assigneeBot: (conversation.assignee_agent_bot_id && botById.get(conversation.assignee_agent_bot_id)) || null,
+      team: (conversation.team_id && teamById.get(conversation.team_id)) || null,
       unreadCount: unread.get(conversation.id) ?? 0,
       lastMessage: loaded(latest.last.get(conversation.id)),
       lastNonActivityMessage: loaded(latest.lastNonActivity(conversation.id)),
@@ -240,11 +252,13 @@ export interface ConversationPatch {
   waiting_since?: Date | null;
   first_reply_created_at?: Date | null;
   muted?: boolean;
+  team_id?: number | null;
 }
 type PatchKey = keyof ConversationPatch;
 
 /** Changes that Chatwoot announces as conversation_updated (Conversation#list_of_keys). */
 const ANNOUNCED: ReadonlySet<PatchKey> = new Set([
+  "team_id",
   "assignee_id",
   "assignee_agent_bot_id",
   "status",
@@ -282,10 +296,12 @@ export async function changeConversation(unit: Unit, conversationId: number, pat
   const status = next.status ?? before.status;
   if (status !== "snoozed") next.snoozed_until = null;
   if (status === "resolved" && before.status !== "resolved") next.waiting_since = null;
+  if (next.team_id !== undefined && next.team_id !== before.team_id) {
+    const assigneeId = next.assignee_id !== undefined ? next.assignee_id : before.assignee_id;
+    if (await assigneeOutsideTeam(unit.trx, next.team_id, assigneeId)) next.assignee_id = null;
+  }
 
-  const changes = (Object.keys(next) as PatchKey[]).filter(
-    (key) => JSON.stringify(jsonValue(next[key])) !== JSON.stringify(jsonValue(before[key])),
-  );
+  const changes = (Object.keys(next) as PatchKey[]).filter((key) => !jsonEqual(jsonValue(next[key]), jsonValue(before[key])));
   if (!changes.length) return before;
 
   const updatedAt = new Date();
@@ -309,7 +325,9 @@ async function writeActivities(trx: Knex.Transaction, before: Conversation, afte
   if (changes.includes("status")) {
     texts.push(options.statusActivity !== undefined ? options.statusActivity : statusActivity(after.status, name));
   }
-  if (changes.includes("assignee_id") || changes.includes("assignee_agent_bot_id")) {
+  if (changes.includes("team_id")) {
+    texts.push(await teamActivity(trx, before, after, changes.includes("assignee_id"), name));
+  } else if (changes.includes("assignee_id") || changes.includes("assignee_agent_bot_id")) {
     const assignee = after.assignee_id
       ? (await User.query(trx).findById(after.assignee_id))?.availableName ?? null
       : after.assignee_agent_bot_id
@@ -318,7 +336,7 @@ async function writeActivities(trx: Knex.Transaction, before: Conversation, afte
     const selfAssigned = options.actor?.kind === "user" && options.actor.user.id === after.assignee_id;
     texts.push(assigneeActivity(assignee, selfAssigned, name));
   }
-  if (changes.includes("muted") && after.muted) texts.push(mutedActivity(name));
+  if (changes.includes("muted")) texts.push(after.muted ? mutedActivity(name) : unmutedActivity(name));
   if (changes.includes("priority")) texts.push(priorityActivity(before.priority, after.priority, name));
   if (changes.includes("labels")) {
     texts.push(
@@ -332,6 +350,24 @@ async function writeActivities(trx: Knex.Transaction, before: Conversation, afte
   for (const text of texts) if (text) await insertActivityMessage(trx, after, text);
 }
 
+/**
+ * AssignmentHandler#ensure_assignee_is_from_team: a new team keeps the assigned agent only if they
+ * are one of its members. (Chatwoot then picks an online team member when none is left; without
+ * presence tracking here no agent is online, so the conversation stays unassigned.)
+ */
+async function assigneeOutsideTeam(db: Knex, teamId: number | null, assigneeId: number | null): Promise<boolean> {
+  if (teamId === null || assigneeId === null) return false;
+  return !(await TeamMember.query(db).findOne({ team_id: teamId, user_id: assigneeId }));
+}
+
+/** AssignmentHandler#create_team_change_activity: a team change names the team (and the agent assigned with it). */
+async function teamActivity(db: Knex, before: Conversation, after: Conversation, assigneeChanged: boolean, name: string | null): Promise<string | null> {
+  const team = after.team_id ?? before.team_id;
+  const teamName = team === null ? undefined : (await Team.query(db).findById(team))?.name;
+  const assignee = assigneeChanged && after.assignee_id ? ((await User.query(db).findById(after.assignee_id))?.availableName ?? null) : null;
+  return teamChangeActivity({ teamName: teamName ?? "", assigned: after.team_id !== null, assigneeName: assignee }, name);
+}
+
 async function inboxHasActiveBot(db: Knex, inboxId: number): Promise<boolean> {
   return Boolean(await AgentBotInbox.query(db).findOne({ inbox_id: inboxId, status: "active" }));
 }
@@ -343,6 +379,7 @@ export interface NewConversation {
   contactInbox: ContactInbox | { contactId: number; sourceId?: string };
   status?: ConversationStatus;
   assigneeId?: number | null;
+  teamId?: number | null;
   snoozedUntil?: Date | null;
   additionalAttributes?: Record<string, unknown>;
   customAttributes?: Record<string, unknown>;
@@ -355,6 +392,11 @@ async function assertAssignable(accountId: number, userId: number): Promise<void
   if (!(await AccountUser.membership(accountId, userId))) throw ValidationError.of("assignee", "must exist");
 }
 
+/** Unlike Chatwoot (whose team_id has no foreign key), a team that is not the account's is refused. */
+async function assertTeam(db: Knex, accountId: number, teamId: number): Promise<void> {
+  if (!(await Team.findInAccount(accountId, teamId, db))) throw ValidationError.of("team", "must exist");
+}
+
 /**
  * ConversationBuilder + Conversation#determine_conversation_status: a blocked contact's
  * conversation starts resolved, one in an inbox with an active bot pending. An inbox locked to a
@@ -364,6 +406,7 @@ async function assertAssignable(accountId: number, userId: number): Promise<void
 export async function createConversation(db: Knex, input: NewConversation, actor: Actor): Promise<Conversation> {
   if (input.customAttributes) await validateCustomAttributes(db, input.accountId, "conversation_attribute", input.customAttributes);
   if (input.assigneeId) await assertAssignable(input.accountId, input.assigneeId);
+  if (input.teamId) await assertTeam(db, input.accountId, input.teamId);
   return inUnit(db, async (unit) => {
     const { trx } = unit;
     const contactInbox =
@@ -389,7 +432,9 @@ export async function createConversation(db: Knex, input: NewConversation, actor
           contact_id: contact.id,
           contact_inbox_id: contactInbox.id,
           status,
-          assignee_id: input.assigneeId ?? null,
+          team_id: input.teamId ?? null,
+          // ensure_assignee_is_from_team: a team given with the conversation keeps only a member of it.
+          assignee_id: (await assigneeOutsideTeam(trx, input.teamId ?? null, input.assigneeId ?? null)) ? null : (input.assigneeId ?? null),
           snoozed_until: status === "snoozed" ? (input.snoozedUntil ?? null) : null,
           additional_attributes: input.additionalAttributes ?? {},
           custom_attributes: input.customAttributes ?? {},
@@ -454,6 +499,11 @@ export async function muteConversation(db: Knex, conversation: Conversation, act
   return inUnit(db, (unit) => changeConversation(unit, conversation.id, { status: "resolved", muted: true }, { actor }));
 }
 
+/** Conversation#unmute!: contact messages reopen it again. */
+export async function unmuteConversation(db: Knex, conversation: Conversation, actor: Actor): Promise<Conversation> {
+  return inUnit(db, (unit) => changeConversation(unit, conversation.id, { muted: false }, { actor }));
+}
+
 export async function setPriority(db: Knex, conversation: Conversation, priority: Priority | null, actor: Actor): Promise<Conversation> {
   return inUnit(db, (unit) => changeConversation(unit, conversation.id, { priority }, { actor }));
 }
@@ -510,3 +560,11 @@ export async function assignConversation(
   return assignee;
 }
 
+
+/**
+ * The assignments endpoint's and automation's team change (Conversation#update!(team:)): null
+ * removes the team; the assigned agent stays only if they are a member of the new team.
+ */
+export async function setTeam(db: Knex, conversation: Conversation, team: Team | null, actor: Actor): Promise<Conversation> {
+  return inUnit(db, (unit) => changeConversation(unit, conversation.id, { team_id: team?.id ?? null }, { actor }));
+}

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import { ValidationError, fullMessage, type AttributeError } from "../errors";
+import { cachedPattern } from "../lib/linearRegex";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS, CustomAttributeDefinition } from "../models/CustomAttributeDefinition";
 
 export type AttributeModel = (typeof ATTRIBUTE_MODELS)[number];
@@ -28,27 +29,15 @@ function isDate(value: unknown): boolean {
   return typeof value === "string" && CALENDAR_DATE.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-/** Chatwoot's dashboard stores patterns as regex literals ("/^\\d+$/i"); plain sources are accepted too. */
-const REGEX_LITERAL = /^\/(.+)\/([a-z]*)$/s;
-
-/** A definition's pattern as a RegExp, or undefined when it does not compile (refused when the definition is saved). */
-export function compilePattern(pattern: string): RegExp | undefined {
-  const literal = REGEX_LITERAL.exec(pattern);
-  try {
-    return literal ? new RegExp(literal[1]!, literal[2]) : new RegExp(pattern);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Why a value does not fit its definition, as the text after the key; undefined when it fits. */
 function problemWith(definition: CustomAttributeDefinition, value: unknown): string | undefined {
   const type: DisplayType = ATTRIBUTE_DISPLAY_TYPES[definition.attribute_display_type] ?? "text";
   switch (type) {
     case "text": {
       if (typeof value !== "string") return "must be a text";
-      const pattern = definition.regex_pattern ? compilePattern(definition.regex_pattern) : undefined;
-      if (pattern && !pattern.test(value)) return definition.regex_cue || `does not match the pattern ${definition.regex_pattern}`;
+      // A pattern saved before RE2 that it cannot run is not applied, as an uncompilable one never was.
+      const pattern = definition.regex_pattern ? cachedPattern(definition.regex_pattern) : undefined;
+      if (pattern?.ok && !pattern.regex.test(value)) return definition.regex_cue || `does not match the pattern ${definition.regex_pattern}`;
       return undefined;
     }
     case "number":

@@ -2,6 +2,25 @@ import type { Knex } from "knex";
 import pg from "pg";
 import type { AppDeps } from "../deps";
 import { EVENTS_CHANNEL, type EventConsumer, type EventRow } from "./events";
+import { logger } from "../lib/logger";
+import { relayHandOverFailures } from "../lib/metrics";
+
+const log = logger.child({ component: "event_relay" });
+
+/**
+ * The application_name of the relay's LISTEN connection: /health finds a live relay by it in
+ * pg_stat_activity, among the other connections (the auth cache LISTENs too).
+ */
+export const RELAY_APPLICATION_NAME = "convo-sched event relay";
+
+/** Counts every relay's listening connection on this database, whichever process it runs in. */
+export async function listeningRelays(knex: Knex): Promise<number> {
+  const { rows } = await knex.raw<{ rows: { count: number }[] }>(
+    "SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?",
+    [RELAY_APPLICATION_NAME],
+  );
+  return rows[0]!.count;
+}
 
 const MAX_DISPATCH_BACKOFF_MS = 60_000;
 const OUTAGE_AFTER_FAILURES = 3;
@@ -45,8 +64,8 @@ export class EventRelay {
 
   async start(): Promise<void> {
     const settings = (this.deps.knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
-    this.listener = new pg.Client(settings);
-    this.listener.on("error", (err) => console.error("Event relay listener error:", err.message));
+    this.listener = new pg.Client(typeof settings === "string" ? { connectionString: settings, application_name: RELAY_APPLICATION_NAME } : { ...settings, application_name: RELAY_APPLICATION_NAME });
+    this.listener.on("error", (err) => log.error({ err }, "event relay listener error"));
     await this.listener.connect();
     this.listener.on("notification", () => this.wake());
     await this.listener.query(`LISTEN ${EVENTS_CHANNEL}`);
@@ -75,7 +94,7 @@ export class EventRelay {
     }
     drain.running = this.drain(order)
       .then(() => undefined)
-      .catch((err) => console.error("Event relay failed; the sweep will retry:", err))
+      .catch((err) => log.error({ err, order }, "event relay drain failed; the sweep will retry"))
       .finally(() => {
         drain.running = undefined;
         if (drain.again) {
@@ -189,9 +208,10 @@ export class EventRelay {
 
   /** 1 s, 2 s, 4 s ... up to a minute: soon enough after an outage, rare enough for a bad event. */
   private async postpone(db: Knex, event: EventRow, err: unknown): Promise<void> {
+    relayHandOverFailures.inc();
     const attempts = (event.dispatch_attempts ?? 0) + 1;
     const delayMs = Math.min(1000 * 2 ** (attempts - 1), MAX_DISPATCH_BACKOFF_MS);
-    console.error(`Event ${event.id} (${event.name}) could not be dispatched (attempt ${attempts}); retrying in ${delayMs} ms:`, err);
+    log.warn({ err, event_id: event.id, event: event.name, attempt: attempts, retry_in_ms: delayMs }, "event could not be handed over; postponed");
     await db("events")
       .where("id", event.id)
       .update({

@@ -20,6 +20,8 @@ export const INTERNAL_EVENT_NAMES = [
   "account_auto_resolve_changed",
   /** An account's reminder offsets changed: every upcoming appointment's workflow re-plans. */
   "scheduling_settings_changed",
+  /** A contact's or agent bot's avatar_url changed: its image is fetched in the background. */
+  "avatar_url_changed",
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 

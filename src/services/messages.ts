@@ -1,5 +1,7 @@
 import type { Knex } from "knex";
+import { Trip } from "../db/trip";
 import { CouldNotProcess } from "../errors";
+import { jsonEqual } from "../lib/jsonEqual";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
@@ -11,7 +13,8 @@ import type { ConversationGraph, LoadedMessage } from "../presenters/conversatio
 import type { MessageSender } from "../presenters/message";
 import { contactChangedAttributes } from "../presenters/contact";
 import { type Actor, SYSTEM_REOPENED_ACTIVITY } from "./activityMessages";
-import { allOn, type ConversationPatch, changeConversation, forIds, inUnit, loadMessage, noteActor, type Unit } from "./conversations";
+import { insertAttachments, loadAttachments, purgeDeletedFilesQuietly, type StagedAttachment } from "./attachments";
+import { type ConversationPatch, changeConversation, inUnit, loadMessage, noteActor, type Unit } from "./conversations";
 
 /** A message as a request (or a caller inside the service) describes it; names are checked here. */
 export interface MessageInput {
@@ -23,6 +26,8 @@ export interface MessageInput {
   campaign_id?: number | null;
   template_params?: Record<string, unknown> | null;
   source_id?: string | null;
+  /** Files already in storage (withStagedAttachments); a message with files needs no text. */
+  attachments?: StagedAttachment[];
 }
 
 export interface SenderRef {
@@ -73,7 +78,7 @@ function contentAttributeProblems(contentType: ContentType, attributes: Record<s
 interface ValidMessage {
   messageType: number;
   contentType: ContentType;
-  content: string;
+  content: string | null;
   contentAttributes: Record<string, unknown>;
   additionalAttributes: Record<string, unknown>;
 }
@@ -89,11 +94,12 @@ function validate(input: MessageInput): ValidMessage {
   const contentType = (input.content_type ?? "text") as ContentType;
   if (!CONTENT_TYPES.includes(contentType)) throw CouldNotProcess(`'${contentType}' is not a valid content_type`);
 
-  const content = input.content ?? "";
+  const hasFiles = Boolean(input.attachments?.length);
+  const content = input.content ?? (hasFiles ? null : "");
   const contentAttributes = input.content_attributes ?? {};
   const problems: string[] = [];
-  if (!content.trim()) problems.push("Content can't be blank");
-  if (content.length > CONTENT_MAX) problems.push(`Content is too long (maximum is ${CONTENT_MAX} characters)`);
+  if (!hasFiles && !content?.trim()) problems.push("Content can't be blank");
+  if (content && content.length > CONTENT_MAX) problems.push(`Content is too long (maximum is ${CONTENT_MAX} characters)`);
   problems.push(...contentAttributeProblems(contentType, contentAttributes));
   if (problems.length) throw CouldNotProcess(`Validation failed: ${problems.join(", ")}`);
 
@@ -124,18 +130,24 @@ export async function senderFor(
   return actor.kind === "user" ? { type: "User", id: actor.user.id } : { type: "AgentBot", id: actor.bot.id };
 }
 
-/** The senders of messages with what their payloads show, by message id. */
+/** The senders of messages with what their payloads show, by message id; loads the messages' attachments on the way. */
 export async function loadSenders(db: Knex, accountId: number, messages: Message[]): Promise<Map<number, MessageSender | null>> {
   const idsOf = (type: SenderType) => [...new Set(messages.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id!))];
   const contactIds = idsOf("Contact");
   const userIds = idsOf("User");
   const botIds = idsOf("AgentBot");
-  const [contacts, users, accountUsers, bots] = await allOn(db, [
-    forIds(contactIds, () => Contact.query(db).findByIds(contactIds)),
-    forIds(userIds, () => User.query(db).findByIds(userIds)),
-    forIds(userIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds)),
-    forIds(botIds, () => AgentBot.query(db).findByIds(botIds)),
+  // The lookups that have ids to look up, in one round trip.
+  const trip = new Trip(db);
+  const loads = Promise.all([
+    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
+    trip.modelsFor(userIds, () => User.query(db).findByIds(userIds)),
+    trip.modelsFor(userIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds)),
+    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
+    // Not a sender, but every payload that shows a message's sender shows its attachments too.
+    loadAttachments(db, messages),
   ] as const);
+  await trip.run();
+  const [contacts, users, accountUsers, bots] = await loads;
   const contactById = new Map(contacts.map((c) => [c.id, c]));
   const userById = new Map(users.map((u) => [u.id, u]));
   const availabilityOf = new Map(accountUsers.map((au) => [au.user_id, au.availability]));
@@ -251,6 +263,7 @@ export async function insertMessage(unit: Unit, conversation: Conversation, inpu
       sender_id: sender?.id ?? null,
     })
     .returning("*");
+  await insertAttachments(trx, message, input.attachments ?? []);
   await trx("conversations").where("id", current.id).update({ last_activity_at: message.created_at, updated_at: trx.fn.now() });
 
   // The reply clocks read waiting_since and first_reply_created_at, which only the reopen may have moved since the lock: its row serves without a re-read.
@@ -289,17 +302,32 @@ export async function updateMessageStatus(db: Knex, message: Message, status: st
   return updateMessage(db, message, { status: status as MessageStatus, content_attributes });
 }
 
-/** Chatwoot keeps a deleted message as a stub that says so. */
+/** Chatwoot keeps a deleted message as a stub that says so, and destroys its attachments (their files go after the commit). */
 export async function deleteMessage(db: Knex, message: Message): Promise<Message> {
-  return updateMessage(db, message, { content: DELETED_CONTENT, content_type: "text", content_attributes: { deleted: true } });
+  const stub = { content: DELETED_CONTENT, content_type: "text" as const, content_attributes: { deleted: true } };
+  const deleted = await inUnit(db, async (unit) => {
+    const files = await unit.trx("attachments").where("message_id", message.id).delete();
+    return changed(message, stub) || files ? patchMessage(unit, message, stub) : message;
+  });
+  await purgeDeletedFilesQuietly(db, message.account_id);
+  return deleted;
+}
+
+const changed = (message: Message, patch: Partial<Message>) =>
+  Object.entries(patch).some(([key, value]) => !jsonEqual(value, message[key as keyof Message]));
+
+async function patchMessage(unit: Unit, message: Message, patch: Partial<Message>): Promise<Message> {
+  const updated = await Message.query(unit.trx).patchAndFetchById(message.id, patch);
+  if (updated.webhookSendable) unit.events.push({ name: "message_updated", conversationId: message.conversation_id, messageId: message.id });
+  return updated;
+}
+
+/** The public API's message update: a contact's answers to a form or a choice, kept as content_attributes.submitted_values. */
+export async function submitMessageValues(db: Knex, message: Message, submittedValues: Record<string, unknown>[]): Promise<Message> {
+  return updateMessage(db, message, { content_attributes: { ...message.content_attributes, submitted_values: submittedValues } });
 }
 
 async function updateMessage(db: Knex, message: Message, patch: Partial<Message>): Promise<Message> {
-  const changed = Object.entries(patch).some(([key, value]) => JSON.stringify(value) !== JSON.stringify(message[key as keyof Message]));
-  if (!changed) return message;
-  return inUnit(db, async (unit) => {
-    const updated = await Message.query(unit.trx).patchAndFetchById(message.id, patch);
-    if (updated.webhookSendable) unit.events.push({ name: "message_updated", conversationId: message.conversation_id, messageId: message.id });
-    return updated;
-  });
+  if (!changed(message, patch)) return message;
+  return inUnit(db, (unit) => patchMessage(unit, message, patch));
 }

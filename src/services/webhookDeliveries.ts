@@ -68,6 +68,16 @@ export async function planDeliveries(db: Knex, events: EventRow[]): Promise<void
 }
 
 /** Account webhooks, API inbox webhooks and agent bots: plans the deliveries, then hands them to their lanes. */
+/**
+ * The startup warning when outgoing calls may reach private networks (the default outside
+ * production), so an operator never runs that way without knowing.
+ */
+export function privateNetworkNotice(config: Pick<DeliveryConfig, "allowPrivateNetworks">): string | undefined {
+  return config.allowPrivateNetworks
+    ? "Webhooks and automation calls may reach private and loopback addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true or NODE_ENV is not production); set WEBHOOK_ALLOW_PRIVATE_NETWORKS=false to refuse them."
+    : undefined;
+}
+
 export function webhookConsumer(config: DeliveryConfig = loadDeliveryConfig()): EventConsumer {
   return {
     plan: (trx, events) => planDeliveries(trx, events),

@@ -1,5 +1,6 @@
 import { Client, Connection, type WorkflowStartOptions } from "@temporalio/client";
 import type { AppDeps } from "../deps";
+import { currentRequestId } from "../lib/logger";
 
 export async function connectTemporalClient(address: string, namespace: string): Promise<Client> {
   const connection = await Connection.connect({ address });
@@ -43,7 +44,9 @@ export async function startOnce(deps: AppDeps, workflowType: string, options: Om
   const { work, ...start } = options;
   const memo: WorkMemo = { installation: deps.temporal.installationId, work };
   try {
-    await deps.temporal.client.workflow.start(workflowType, { ...start, memo: { ...memo }, taskQueue: deps.temporal.taskQueue });
+    // A run started while serving a request names it, so its history leads back to the request's log lines.
+    const requestId = currentRequestId();
+    await deps.temporal.client.workflow.start(workflowType, { ...start, memo: { ...memo, ...(requestId ? { request_id: requestId } : {}) }, taskQueue: deps.temporal.taskQueue });
   } catch (err) {
     if (!isAlreadyStarted(err)) throw err;
     const found = (await deps.temporal.client.workflow.getHandle(start.workflowId).describe()).memo as Partial<WorkMemo> | undefined;

@@ -133,3 +133,19 @@ export interface LaneInput {
   queued?: LaneDelivery[];
   recent?: string[];
 }
+
+/** Dimensions and thumbnails of a new message's images (one run per message_created event with images). */
+export function attachmentAnalysisWorkflowId(installationId: string, accountId: number, eventUid: string): string {
+  return `attachment-analysis-${installationId}-${accountId}-${eventUid}`;
+}
+
+/** Fetches the image of an avatar_url given to a contact or agent bot (one run per change event). */
+export function avatarFetchWorkflowId(installationId: string, owner: string, ownerId: number, eventUid: string): string {
+  return `avatar-fetch-${installationId}-${owner.replace("_", "-")}-${ownerId}-${eventUid}`;
+}
+
+export interface AvatarFetchInput {
+  owner: "contact" | "agent_bot";
+  id: number;
+  url: string;
+}

@@ -96,11 +96,13 @@ test("list shows the account's bots and the system bots; system bots carry no to
   });
 });
 
-test("agents may list and show bots but never see the secret", async (t) => {
+test("agents may list and show bots but never see the secret or the access token (a deviation: Chatwoot shows agents the token)", async (t) => {
   const account = await createAccount(h);
   const own = await createBot(account);
-  const { secret, ...withoutSecret } = own;
+  // The bot's token reads and posts in every inbox the bot serves, including those the agent is not a member of.
+  const { secret, access_token, ...withoutSecret } = own;
   t.truthy(secret);
+  t.truthy(access_token);
   const listed = await h.request("GET", path(account), { token: account.agent.token });
   t.is(listed.status, 200);
   t.deepEqual(listed.body.find((bot: { id: number }) => bot.id === own.id), withoutSecret);

@@ -6,6 +6,7 @@ import { AccountUser } from "../../src/models/AccountUser";
 import { User } from "../../src/models/User";
 import { createAccount } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
+import { redirectLogs } from "../../src/lib/logger";
 
 let h: Harness;
 test.before(async () => {
@@ -43,11 +44,10 @@ test("a foreign key violation is 422 must exist", async (t) => {
 });
 
 test("anything else is a 500 that reveals nothing", async (t) => {
-  const original = console.error;
-  console.error = () => undefined;
+  const restoreLogs = redirectLogs(() => undefined);
   try {
     t.deepEqual(await answerTo(async () => Promise.reject(new Error("secret detail"))), { status: 500, body: { error: "Internal server error" } });
   } finally {
-    console.error = original;
+    restoreLogs();
   }
 });

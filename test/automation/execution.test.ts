@@ -178,7 +178,7 @@ test("a failing action is recorded and the next one still runs; unsupported ones
     conditions: [condition("status", "equal_to", ["open"])],
     actions: [
       { action_name: "change_priority", action_params: ["not-a-priority"] },
-      { action_name: "assign_team", action_params: [1] },
+      { action_name: "send_attachment", action_params: [1] },
       { action_name: "add_label", action_params: ["after-failure"] },
     ],
   });
@@ -186,7 +186,7 @@ test("a failing action is recorded and the next one still runs; unsupported ones
   const run = await runOf(await eventOf(account, conversation.id, "conversation_created"), created.id);
   t.true(run.matched);
   const actions = run.matched ? run.actions : [];
-  t.deepEqual(actions.map((a) => [a.action, a.status]), [["change_priority", "failed"], ["assign_team", "skipped"], ["add_label", "done"]]);
+  t.deepEqual(actions.map((a) => [a.action, a.status]), [["change_priority", "failed"], ["send_attachment", "skipped"], ["add_label", "done"]]);
   t.regex(actions[0]!.detail!, /unknown priority/);
   t.deepEqual((await conversationRow(account, conversation.id)).labels, ["after-failure"]);
 });
@@ -237,6 +237,21 @@ test("conversation_resolved rules run on a status change, and send_webhook_event
   t.is(request!.headers["x-chatwoot-signature"], undefined);
   const note = (await messagesOf(account, conversation.id)).find((m) => m.content === "Closed, see CRM");
   t.like(note, { private: true, content_attributes: { automation_rule_id: created.id } });
+});
+
+test("the same send_message run concurrently (a retry racing a slow first attempt) posts once", async (t) => {
+  const { account, inbox } = await world();
+  const created = await rule(account, { event_name: "conversation_updated", conditions: [condition("status", "equal_to", ["open"])], actions: [{ action_name: "send_message", action_params: ["Once only"] }], active: false });
+  const conversation = await conversationIn(account, inbox.id);
+  const act = await actionRunner(account, conversation.id, created.id, { id: 0, uid: randomUUID() }, "conversation_updated");
+
+  const outcomes = await Promise.all(Array.from({ length: 8 }, () => act("send_message", ["Once only"], 0)));
+  t.is((await messagesOf(account, conversation.id)).filter((m) => m.content === "Once only").length, 1);
+  t.is(outcomes.filter((o) => o.status === "done" && o.detail === undefined).length, 1);
+  t.is(outcomes.filter((o) => o.detail === "posted by an earlier attempt").length, 7);
+  // Another step of the same run is another action: it posts.
+  await act("send_message", ["Once only"], 1);
+  t.is((await messagesOf(account, conversation.id)).filter((m) => m.content === "Once only").length, 2);
 });
 
 test("status actions move the conversation as Chatwoot's ActionService does; an unknown status is refused for good", async (t) => {

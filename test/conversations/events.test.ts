@@ -109,3 +109,45 @@ test("labels, priority and assignee changes are conversation_updated; private no
   const activity = await h.knex("events").whereRaw("payload->>'message_type' = 'activity'");
   t.deepEqual(activity, []);
 });
+
+test("the same custom attributes in another key order are no change: no conversation_updated", async (t) => {
+  const world = await conversationWorld(h);
+  const admin = world.account.admin.token;
+  for (const [key, type] of [["order_id", 1], ["plan", 0]] as const) {
+    const define = await h.request("POST", `${world.base}/custom_attribute_definitions`, {
+      token: admin,
+      body: { attribute_display_name: key, attribute_key: key, attribute_display_type: type, attribute_model: 0 },
+    });
+    t.is(define.status, 200);
+  }
+  const conversation = await createConversation(h, world);
+  const url = `${world.base}/conversations/${conversation.id}/custom_attributes`;
+  // jsonb stores shorter keys first, so it hands these back as {plan, order_id}.
+  t.is((await h.request("POST", url, { token: admin, body: { custom_attributes: { order_id: 7, plan: "pro" } } })).status, 200);
+  const start = (await eventsOf(h, world, conversation.id)).length;
+
+  const again = await h.request("POST", url, { token: admin, body: { custom_attributes: { order_id: 7, plan: "pro" } } });
+  t.deepEqual(again.body, { custom_attributes: { order_id: 7, plan: "pro" } });
+  t.deepEqual((await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name), []);
+
+  await h.request("POST", url, { token: admin, body: { custom_attributes: { order_id: 8, plan: "pro" } } });
+  t.deepEqual((await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name), ["conversation_updated"]);
+});
+
+test("a failed status reported again with the same error is no change: no message_updated", async (t) => {
+  const world = await conversationWorld(h);
+  const conversation = await createConversation(h, world);
+  const token = world.account.admin.token;
+  const message = (await postMessage(h, world, conversation.id, { content: "Hi", content_attributes: { in_reply_to_external_id: "ext-1" } })).body;
+  const url = `${world.base}/conversations/${conversation.id}/messages/${message.id}`;
+  const failed = await h.request("PATCH", url, { token, body: { status: "failed", external_error: "Number unreachable" } });
+  t.is(failed.status, 200);
+  t.like(failed.body.content_attributes, { in_reply_to_external_id: "ext-1", external_error: "Number unreachable" });
+  const start = (await eventsOf(h, world, conversation.id)).length;
+
+  t.is((await h.request("PATCH", url, { token, body: { status: "failed", external_error: "Number unreachable" } })).status, 200);
+  t.deepEqual((await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name), []);
+
+  await h.request("PATCH", url, { token, body: { status: "failed", external_error: "Blocked" } });
+  t.deepEqual((await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name), ["message_updated"]);
+});

@@ -113,3 +113,41 @@ test("a contact definition does not cover conversation attributes, and other acc
   await t.throwsAsync(validateCustomAttributes(h.knex, stranger.id, "contact_attribute", { age: 3 }));
   await t.notThrowsAsync(validateCustomAttributes(h.knex, account.id, "contact_attribute", {}));
 });
+
+test("a catastrophic-backtracking pattern runs in linear time: the value is judged at once and other requests never wait", async (t) => {
+  const own = await createAccount(h);
+  const defined = await h.request("POST", `/api/v1/accounts/${own.id}/custom_attribute_definitions`, {
+    token: own.admin.token,
+    body: { attribute_display_name: "Greedy", attribute_key: "greedy", attribute_model: 1, attribute_display_type: 0, regex_pattern: "^(a+)+$", regex_cue: "only a" },
+  });
+  t.is(defined.status, 200);
+  const { contact } = await createContact(h, own, { custom_attributes: { greedy: "aaaa" } });
+  // A backtracking engine needs about 2^31 steps (over ten seconds, doubling with each extra character) for this value.
+  const evil = `${"a".repeat(31)}!`;
+  const started = Date.now();
+  const [update, health] = await Promise.all([
+    h.request("PATCH", `/api/v1/accounts/${own.id}/contacts/${contact.id}`, { token: own.agent.token, body: { custom_attributes: { greedy: evil } } }),
+    h.request("GET", "/health"),
+  ]);
+  t.is(update.status, 422);
+  t.deepEqual(update.body, { message: "Custom attributes greedy only a", attributes: ["custom_attributes"] });
+  // Health answered meanwhile (its status also depends on a relay, which this file does not run).
+  t.like(health.body, { database: "ok", temporal: "ok" });
+  t.true(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  const long = await h.request("PATCH", `/api/v1/accounts/${own.id}/contacts/${contact.id}`, { token: own.agent.token, body: { custom_attributes: { greedy: "a".repeat(50_000) } } });
+  t.is(long.status, 200);
+});
+
+test("patterns the linear-time engine cannot run are refused when defined, with a reason", async (t) => {
+  const own = await createAccount(h);
+  for (const regex_pattern of ["^(?=.*\\d).+$", "(a)\\1", "(?<!x)y"]) {
+    const response = await h.request("POST", `/api/v1/accounts/${own.id}/custom_attribute_definitions`, {
+      token: own.admin.token,
+      body: { attribute_display_name: "P", attribute_key: "p", attribute_model: 1, regex_pattern },
+    });
+    t.is(response.status, 422, regex_pattern);
+    t.deepEqual(response.body.attributes, ["regex_pattern"]);
+    t.regex(response.body.message, /^Regex pattern is not supported: patterns run on a linear-time engine/, regex_pattern);
+  }
+  t.is((await h.knex("custom_attribute_definitions").where("account_id", own.id)).length, 0);
+});

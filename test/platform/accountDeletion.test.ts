@@ -19,6 +19,9 @@ test("deleting an account answers at once and a workflow removes all its data", 
     body: { name: "Bot", outgoing_url: "http://127.0.0.1:9/bot" },
   });
   t.is(bot.status, 200);
+  const team = await h.request("POST", `/api/v1/accounts/${account.id}/teams`, { token: account.admin.token, body: { name: "Support" } });
+  t.is(team.status, 200);
+  t.is((await h.request("POST", `/api/v1/accounts/${account.id}/teams/${team.body.id}/team_members`, { token: account.admin.token, body: { user_ids: [account.agent.id] } })).status, 200);
 
   const deleted = await h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken });
   t.is(deleted.status, 200);
@@ -31,6 +34,8 @@ test("deleting an account answers at once and a workflow removes all its data", 
   t.is(await h.knex("accounts").where("id", account.id).first(), undefined);
   t.deepEqual(await h.knex("account_users").where("account_id", account.id), []);
   t.deepEqual(await h.knex("agent_bots").where("account_id", account.id), []);
+  t.deepEqual(await h.knex("teams").where("account_id", account.id), []);
+  t.deepEqual(await h.knex("team_members").where("account_id", account.id), []);
   t.deepEqual(await h.knex("access_tokens").where({ owner_type: "AgentBot", owner_id: bot.body.id }), []);
   // Users outlive the account, and other accounts are untouched.
   t.is((await h.request("GET", `/api/v1/accounts/${other.id}`, { token: other.admin.token })).status, 200);

@@ -97,7 +97,7 @@ test("bad input is a 4xx in Chatwoot's shape and writes nothing", async (t) => {
   const cases: [unknown, number, unknown][] = [
     [{ user_id: 999999999 }, 422, { message: "User must exist", attributes: ["user"] }],
     [{ user_id: user.id, role: "owner" }, 422, { message: "Role is not included in the list", attributes: ["role"] }],
-    [{}, 422, { message: "User must be of type number", attributes: ["user_id"] }],
+    [{}, 422, { message: "User can't be blank", attributes: ["user_id"] }],
     [{ user_id: "abc" }, 422, { message: "User must be of type number", attributes: ["user_id"] }],
   ];
   for (const [body, status, expected] of cases) {

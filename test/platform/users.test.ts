@@ -78,19 +78,32 @@ test("the user's memberships appear in accounts, and account_id/role follow the 
   ]);
 });
 
-test("creating a user whose email exists adopts that user unchanged and makes it permissible to the new app", async (t) => {
+test("creating a user whose email the app already has answers that user unchanged, as Chatwoot's from_email does", async (t) => {
+  const email = uniqueEmail();
+  const { body: original } = await h.request("POST", users, { token: h.platformToken, body: { name: "Original", email, password: "Passw0rd!" } });
+  const again = await h.request("POST", users, { token: h.platformToken, body: { name: "Renamed", email: email.toUpperCase(), password: "Other1!x" } });
+  t.is(again.status, 200);
+  t.deepEqual(again.body, original);
+  t.is((await h.knex("users").whereRaw("lower(email) = ?", [email])).length, 1);
+});
+
+test("creating a user whose email belongs to another app's user is refused without its token or id, and hands nothing over (a deviation from Chatwoot)", async (t) => {
   const email = uniqueEmail();
   const { body: original } = await h.request("POST", users, { token: h.platformToken, body: { name: "Original", email, password: "Passw0rd!" } });
   const other = await PlatformApp.createWithToken(`other-${randomUUID()}`);
-  t.is((await h.request("GET", `${users}/${original.id}`, { token: other.token })).status, 401);
 
-  const adopted = await h.request("POST", users, { token: other.token, body: { name: "Impostor", email: email.toUpperCase(), password: "Other1!x" } });
-  t.is(adopted.status, 200);
-  t.deepEqual(adopted.body, original);
-  t.is((await h.knex("users").whereRaw("lower(email) = ?", [email])).length, 1);
-  const shown = await h.request("GET", `${users}/${original.id}`, { token: other.token });
-  t.is(shown.status, 200);
-  t.is(shown.body.name, "Original");
+  const refused = await h.request("POST", users, { token: other.token, body: { name: "Impostor", email: email.toUpperCase(), password: "Other1!x" } });
+  t.is(refused.status, 422);
+  t.deepEqual(refused.body, { message: "Email has already been taken", attributes: ["email"] });
+  t.false(JSON.stringify(refused.body).includes(original.access_token));
+  t.false(JSON.stringify(refused.body).includes(String(original.id)));
+
+  // Still not the other app's to read or change: no password reset through the back door.
+  t.is((await h.request("GET", `${users}/${original.id}`, { token: other.token })).status, 401);
+  t.is((await h.request("PATCH", `${users}/${original.id}`, { token: other.token, body: { password: "Hijack1!x" } })).status, 401);
+  const stored = await h.knex("users").where("id", original.id).first();
+  t.is(stored.name, "Original");
+  t.is((await h.knex("platform_app_permissibles").where({ permissible_type: "User", permissible_id: original.id })).length, 1);
 });
 
 test("update assigns fields, merges custom_attributes and changes email and uid", async (t) => {

@@ -98,6 +98,13 @@ test("contact validation errors", async (t) => {
   const phone = await api.post("/contacts", { name: "X", phone: "12345" });
   t.deepEqual([phone.status, phone.body], [422, { error: "Validation failed: phone is invalid", code: "VALIDATION_ERROR", details: { phone: ["is invalid"] } }]);
   t.deepEqual((await api.post("/contacts", { name: "X", birth_date: "1990-02-30" })).body.details, { birth_date: ["is not a valid date"] });
+  for (const birth_date of ["tomorrow", "", "1990/02/01", "1990-2-1"]) {
+    const created = await api.post("/contacts", { name: "X", birth_date });
+    t.is(created.status, 422, JSON.stringify(birth_date));
+    t.deepEqual(created.body.details, { birth_date: ["is not a valid date"] }, JSON.stringify(birth_date));
+  }
+  const known = await api.create("/contacts", { name: "Dated" });
+  t.deepEqual((await api.patch(`/contacts/${known.id}`, { birth_date: "tomorrow" })).body.details, { birth_date: ["is not a valid date"] });
   t.deepEqual((await api.post("/contacts", { name: "X", company_id: "acme" })).body.details, { company_id: ["must be of type number"] });
   t.is((await api.patch("/contacts/999999", { name: "X" })).body.code, "NOT_FOUND");
 });

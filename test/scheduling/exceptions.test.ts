@@ -46,6 +46,27 @@ test("holiday validations", async (t) => {
   t.is((await api.post("/holidays", { date: "2026-03-01", title: "x" }, account.agent.token)).status, 401);
 });
 
+test("malformed dates on holidays and workday overrides answer 422 on create and update, never 500", async (t) => {
+  // An account of its own: the other tests count this account's rows.
+  const api = schedulingApi(h, await createAccount(h));
+  const resourceId = (await api.create("/resources", { name: "Dr. Dates" })).id;
+  const holiday = await api.create("/holidays", { date: "2026-05-01", title: "Labour Day" });
+  const override = await api.create("/workday_overrides", { resource_id: resourceId, date: "2026-05-02", start_minute: 600, end_minute: 900 });
+  for (const date of ["tomorrow", "", "2027/06/01", "2027-6-1", "99999-01-01", "2027-13-01", 20270601, null]) {
+    const cases = [
+      await api.post("/holidays", { date, title: "Bad" }),
+      await api.patch(`/holidays/${holiday.id}`, { date }),
+      await api.post("/workday_overrides", { resource_id: resourceId, date, start_minute: 600, end_minute: 900 }),
+      await api.patch(`/workday_overrides/${override.id}`, { date }),
+    ];
+    for (const response of cases) {
+      t.is(response.status, 422, `${JSON.stringify(date)}: ${JSON.stringify(response.body)}`);
+      t.truthy(response.body.details?.date, JSON.stringify(date));
+    }
+  }
+  t.like((await api.get("/holidays")).body.payload.find((row: { id: number }) => row.id === holiday.id), { date: "2026-05-01" });
+});
+
 test("workday overrides: one per resource and date, break inside the hours", async (t) => {
   const create = await api.post("/workday_overrides", {
     resource_id: resourceId,

@@ -8,6 +8,7 @@ import { eventually } from "../support/eventually";
 import { addToAccount, createAccount, createUser } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
+import { redirectLogs } from "../../src/lib/logger";
 
 // A second API instance on the same database, with a cache of its own: what one instance (or a
 // script, or an operator in psql) changes, the other must honour. A database of its own, so that no
@@ -100,8 +101,7 @@ test.serial("while its LISTEN connection is down the cache keeps nothing, so no 
   t.is((await onOther(adminOnly, account.agent.token)).status, 401);
 
   await h.knex.raw("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN convo_sched_auth'");
-  const silenced = console.error;
-  console.error = () => undefined;
+  const restoreLogs = redirectLogs(() => undefined);
   try {
     await eventually(async () => authQueriesOf(adminOnly, account.agent.token), (n) => n > 0, "the cache to stop caching", 2000);
     // No notification can arrive now: only not caching keeps this promotion from being missed.
@@ -110,6 +110,6 @@ test.serial("while its LISTEN connection is down the cache keeps nothing, so no 
     // Back after its retry: caching again.
     await eventually(async () => authQueriesOf(adminOnly, account.agent.token), (n) => n === 0, "the cache to listen again", 5000);
   } finally {
-    console.error = silenced;
+    restoreLogs();
   }
 });

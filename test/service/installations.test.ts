@@ -13,6 +13,7 @@ import { eventually } from "../support/eventually";
 import { ok, startHarness, type Harness, type HarnessOptions } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 import { Receiver } from "../support/receiver";
+import { redirectLogs } from "../../src/lib/logger";
 
 // Several databases against the suite's one Temporal server, as when a database is recreated,
 // restored, or a second installation shares the namespace: each must get all its own work done.
@@ -145,12 +146,11 @@ test.serial("a start whose workflow id is held by other work is an error the rel
 
     const [event] = await h.knex("events").insert({ account_id: account.id, name: "account_auto_resolve_changed", payload: JSON.stringify({}), uid }).returning("id");
     const relay = new EventRelay(h.deps, { consumers: eventConsumers() });
-    const silenced = console.error;
-    console.error = () => undefined;
+    const restoreLogs = redirectLogs(() => undefined);
     try {
       await t.throwsAsync(relay.drain(), { instanceOf: WorkflowIdTakenError }, "the drain reports it");
     } finally {
-      console.error = silenced;
+      restoreLogs();
     }
     const row = await h.knex("events").where("id", event.id).first();
     t.is(row.dispatched_at, null, "not counted as handed over");

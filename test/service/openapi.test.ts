@@ -62,7 +62,11 @@ test("request bodies carry the zod schemas that validate them", (t) => {
   t.like(userCreate.properties.password, { minLength: 6, maxLength: 128 });
 
   const platformBot = requestSchema("/platform/api/v1/agent_bots", "post");
-  t.deepEqual(Object.keys(platformBot.properties).sort(), ["account_id", "avatar_url", "description", "name", "outgoing_url"]);
+  t.deepEqual(Object.keys(platformBot.properties).sort(), ["account_id", "avatar", "avatar_url", "description", "name", "outgoing_url"]);
+  // Routes that take files document their multipart body with the same schema; a file is binary.
+  const platformBotOperation = doc.paths["/platform/api/v1/agent_bots"].post;
+  t.deepEqual(platformBotOperation.requestBody.content["multipart/form-data"].schema, platformBotOperation.requestBody.content["application/json"].schema);
+  t.like(platformBot.properties.avatar, { type: "string", format: "binary" });
 
   const accountBot = requestSchema("/api/v1/accounts/{account_id}/agent_bots", "post");
   for (const key of ["name", "description", "outgoing_url", "avatar_url", "bot_type", "bot_config"]) t.truthy(accountBot.properties[key], key);
@@ -100,4 +104,53 @@ test("it lists the reports v2 and saved filter routes", (t) => {
   t.true(metric.schema.enum.includes("avg_first_response_time"));
   const filter = requestSchema("/api/v1/accounts/{account_id}/custom_filters", "post");
   t.truthy(filter, "the saved filter body is documented");
+});
+
+test("it lists the teams and conversation extra routes", (t) => {
+  const expected: Record<string, string[]> = {
+    "/api/v1/accounts/{account_id}/teams": ["get", "post"],
+    "/api/v1/accounts/{account_id}/teams/{id}": ["get", "patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/teams/{team_id}/team_members": ["get", "post", "patch", "delete"],
+    "/api/v1/accounts/{account_id}/conversations/{id}": ["get", "patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/conversations/{id}/mute": ["post"],
+    "/api/v1/accounts/{account_id}/conversations/{id}/unmute": ["post"],
+    "/api/v1/accounts/{account_id}/conversations/{id}/unread": ["post"],
+    "/api/v1/accounts/{account_id}/conversations/{id}/participants": ["get", "post", "patch", "delete"],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
+  }
+  t.deepEqual(requestSchema("/api/v1/accounts/{account_id}/teams/{team_id}/team_members", "post").required, ["user_ids"]);
+  const listParams = doc.paths["/api/v1/accounts/{account_id}/conversations"].get.parameters.map((p: { name: string }) => p.name);
+  for (const name of ["q", "sort_by", "team_id", "source_id", "conversation_type", "updated_within"]) t.true(listParams.includes(name), name);
+});
+
+test("it lists the profile, agents, labels, canned responses and platform user routes", (t) => {
+  const expected: Record<string, string[]> = {
+    "/api": ["get"],
+    "/api/v1/profile": ["get", "put", "patch"],
+    "/api/v1/profile/availability": ["post"],
+    "/api/v1/profile/auto_offline": ["post"],
+    "/api/v1/accounts/{account_id}/agents": ["get", "post"],
+    "/api/v1/accounts/{account_id}/agents/{id}": ["patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/labels": ["get", "post"],
+    "/api/v1/accounts/{account_id}/labels/{id}": ["get", "patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/contacts/{id}/labels": ["get", "post"],
+    "/api/v1/accounts/{account_id}/canned_responses": ["get", "post"],
+    "/api/v1/accounts/{account_id}/canned_responses/{id}": ["patch", "put", "delete"],
+    "/api/v1/accounts/{account_id}/inboxes/{id}/agent_bot": ["get"],
+    "/api/v1/accounts/{account_id}/contacts/{id}/contact_inboxes": ["post"],
+    "/platform/api/v1/accounts": ["get", "post"],
+    "/platform/api/v1/users/{id}/login": ["get", "post"],
+    "/platform/api/v1/users/{id}/token": ["get", "post"],
+    "/auth/sign_in": ["post"],
+  };
+  for (const [path, methods] of Object.entries(expected)) {
+    for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method} ${path}`);
+  }
+  t.deepEqual(doc.paths["/api"].get.security, [], "GET /api needs no token");
+  const profile = requestSchema("/api/v1/profile", "put");
+  t.truthy(profile, "the profile body is documented");
+  t.deepEqual(doc.paths["/platform/api/v1/users/{id}/login"].get.security, [{ platformAppApiKey: [] }]);
+  t.deepEqual(doc.paths["/api/v1/accounts/{account_id}/agents"].post.security, [{ userApiKey: [] }]);
 });

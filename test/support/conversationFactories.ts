@@ -39,3 +39,20 @@ export async function createContact(h: Harness, account: TestAccount, attributes
   );
   return { contact: body.payload.contact, sourceId: body.payload.contact_inbox.source_id as string | null };
 }
+
+/** A custom attribute definition, created by the account's administrator. */
+export async function defineAttribute(
+  h: Harness,
+  account: TestAccount,
+  model: "contact_attribute" | "conversation_attribute",
+  key: string,
+  displayType: "text" | "number" | "date" | "checkbox" | "list" = "text",
+) {
+  return expectOk(
+    await h.request("POST", `/api/v1/accounts/${account.id}/custom_attribute_definitions`, {
+      token: account.admin.token,
+      body: { attribute_display_name: key, attribute_key: key, attribute_model: model, attribute_display_type: displayType },
+    }),
+    "define custom attribute",
+  );
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { DefaultLogger, Runtime, type Worker } from "@temporalio/worker";
+import type { Worker } from "@temporalio/worker";
 import { createApp } from "../../src/app";
 import { connectDatabase, type Database } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
@@ -11,6 +11,7 @@ import { AuthCache } from "../../src/services/authCache";
 import { loadInstallationId } from "../../src/services/installation";
 import { connectTemporalClient } from "../../src/temporal/client";
 import { taskQueueFor } from "../../src/temporal/contracts";
+import { installTemporalRuntime } from "../../src/temporal/runtime";
 import { createWorker } from "../../src/temporal/worker";
 
 export interface ApiResponse<T = any> {
@@ -50,12 +51,6 @@ function env(name: string): string {
   return value;
 }
 
-let runtimeInstalled = false;
-function quietTemporalLogs() {
-  if (runtimeInstalled) return;
-  Runtime.install({ logger: new DefaultLogger("ERROR") });
-  runtimeInstalled = true;
-}
 
 /**
  * The real API on an ephemeral port against the real PostgreSQL and Temporal, and (with worker: true)
@@ -89,7 +84,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   let worker: Worker | undefined;
-  quietTemporalLogs();
+  // The SDK's lines go through pino as in production; LOG_LEVEL (error under npm test) keeps them quiet.
+  installTemporalRuntime();
   let workerDone: Promise<void> | undefined;
   if (options.worker || options.relay) {
     worker = await createWorker({

@@ -11,7 +11,8 @@ async function main() {
       const ava = spawn(process.execPath, [path.join(PROJECT_ROOT, "node_modules/ava/entrypoints/cli.mjs"), ...process.argv.slice(2)], {
         stdio: "inherit",
         cwd: PROJECT_ROOT,
-        env: { ...process.env, ...servicesEnv(services) },
+        // Request and SDK lines would drown ava's report; LOG_LEVEL=info shows them.
+        env: { LOG_LEVEL: "error", ...process.env, ...servicesEnv(services) },
       });
       return new Promise<number>((resolve) => ava.on("exit", (code) => resolve(code ?? 1)));
     });

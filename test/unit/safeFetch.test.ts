@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import test from "ava";
 import { assertSafeUrl, safePost, UnsafeUrlError } from "../../src/lib/safeFetch";
+import { loadDeliveryConfig, privateNetworkNotice } from "../../src/services/webhookDeliveries";
 
 test("private, loopback, link-local, multicast and IPv4-wrapping targets are refused unless allowed", async (t) => {
   for (const url of [
@@ -16,6 +17,16 @@ test("private, loopback, link-local, multicast and IPv4-wrapping targets are ref
     "http://[64:ff9b::7f00:1]/x",
     "http://[2002:7f00:1::]/x",
     "http://localhost/x",
+    // IPv4-compatible, IPv4-translated, site-local and Teredo addresses also reach IPv4 or private hosts.
+    "http://[::127.0.0.1]/x",
+    "http://[::a9fe:a9fe]/x",
+    "http://[::ffff:0:127.0.0.1]/x",
+    "http://[::ffff:0:a00:1]/x",
+    "http://[fec0::1]/x",
+    "http://[feff::1]/x",
+    "http://[2001::1]/x",
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x",
+    "http://[::ffff:127.0.0.1]/x",
   ]) {
     await t.throwsAsync(assertSafeUrl(url, false), { instanceOf: UnsafeUrlError }, url);
     await t.notThrowsAsync(assertSafeUrl(url, true), url);
@@ -24,6 +35,8 @@ test("private, loopback, link-local, multicast and IPv4-wrapping targets are ref
 
 test("public addresses pass; bad URLs and other schemes never do", async (t) => {
   await t.notThrowsAsync(assertSafeUrl("https://93.184.216.34/hook", false));
+  // Public IPv6 (Google's resolver) is not caught by the IPv4-wrapping ranges.
+  await t.notThrowsAsync(assertSafeUrl("https://[2001:4860:4860::8888]/hook", false));
   await t.throwsAsync(assertSafeUrl("ftp://93.184.216.34/x", true), { instanceOf: UnsafeUrlError });
   await t.throwsAsync(assertSafeUrl("not a url", true), { instanceOf: UnsafeUrlError });
 });
@@ -61,4 +74,11 @@ test("safePost gives up on a receiver that does not answer within the timeout", 
   const started = Date.now();
   await t.throwsAsync(safePost(url, { body: "{}", headers: {}, timeoutMs: 300, allowPrivateNetworks: true }), { message: "Timed out after 300 ms" });
   t.true(Date.now() - started < 2000);
+});
+
+test("startup says when private networks are reachable: outside production by default, or when allowed", (t) => {
+  t.regex(privateNetworkNotice(loadDeliveryConfig({})) ?? "", /private and loopback addresses/);
+  t.regex(privateNetworkNotice(loadDeliveryConfig({ NODE_ENV: "production", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" })) ?? "", /WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
+  t.is(privateNetworkNotice(loadDeliveryConfig({ NODE_ENV: "production" })), undefined);
+  t.is(privateNetworkNotice(loadDeliveryConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: "false" })), undefined);
 });

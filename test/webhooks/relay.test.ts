@@ -5,6 +5,7 @@ import { EventRelay } from "../../src/services/eventRelay";
 import type { EventConsumer, EventRow } from "../../src/services/events";
 import { connectTemporalClient } from "../../src/temporal/client";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
+import { redirectLogs } from "../../src/lib/logger";
 
 // The relay's own bookkeeping, with consumers that stand in for Temporal so a test can decide which
 // hand-over fails. A database of its own: every other file's relay drains the shared one.
@@ -50,12 +51,11 @@ function recorder(fails: (event: EventRow) => boolean) {
 /** A drain whose every hand-over fails, without the postponement logs it writes. */
 async function drainWhileTemporalIsDown(): Promise<number> {
   const { consumer } = recorder(() => true);
-  const original = console.error;
-  console.error = () => undefined;
+  const restoreLogs = redirectLogs(() => undefined);
   try {
     return await new EventRelay(deps, { consumers: [consumer] }).drain();
   } finally {
-    console.error = original;
+    restoreLogs();
   }
 }
 

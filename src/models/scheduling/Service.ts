@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { CompensationType } from "../../scheduling/constants";
+import { notFound } from "../../scheduling/errors";
 import { SchedulingModel } from "./SchedulingModel";
 
 export interface PriceAttributes {
@@ -66,8 +67,9 @@ export class Service extends SchedulingModel {
     prices: readonly PriceAttributes[] | undefined,
   ): Promise<Service> {
     const id = await Service.transaction(async (trx) => {
+      // Locked: concurrent price-set replacements apply one after the other instead of mixing.
       const service = existing
-        ? await existing.$query(trx).patchAndFetch(attributes)
+        ? await (await Service.lockInAccount(trx, accountId, existing.id, () => notFound("Service"))).$query(trx).patchAndFetch(attributes)
         : await Service.query(trx).insert({ ...attributes, account_id: accountId }).returning("*");
       if (prices) await syncPrices(trx, service, prices);
       return service.id;

@@ -1,6 +1,6 @@
 import type { Calendar, ResourceSlots } from "../../scheduling/calendar";
 import { DEFAULT_TIMEZONE } from "../../scheduling/constants";
-import { isoFormatter, isoInZone } from "../../scheduling/timezone";
+import { isoInZone, isoWriter, MAX_ISO_BYTES } from "../../scheduling/timezone";
 import { presentAppointment, presentExpense, presentPayment } from "./appointments";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "./exceptions";
 import { presentBreakRule, presentResource, presentWorkRule } from "./resources";
@@ -11,11 +11,16 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, 
   return groups;
 }
 
-/** The calendar payload; slot times carry their resource's UTC offset, the range the default zone's. */
-export function presentCalendar(calendar: Calendar) {
+/**
+ * The calendar response, `{"payload": …}`, as UTF-8 JSON: exactly the bytes JSON.stringify would
+ * give for the payload, with the slots (tens of thousands in a month view) written straight into
+ * the buffer instead of becoming objects and strings first. Slot times carry their resource's UTC
+ * offset, the range the default zone's.
+ */
+export function calendarBody(calendar: Calendar): Buffer {
   const paymentsOf = groupBy(calendar.payments, (p) => p.appointment_id);
   const expenseOf = new Map(calendar.expenses.map((e) => [e.appointment_id, e]));
-  return {
+  const payload = {
     view: calendar.query.view,
     range: { from: isoInZone(calendar.query.range.start, DEFAULT_TIMEZONE), to: isoInZone(calendar.query.range.end, DEFAULT_TIMEZONE) },
     resources: calendar.resources.map(presentResource),
@@ -27,23 +32,51 @@ export function presentCalendar(calendar: Calendar) {
     appointments: calendar.appointments.map((a) => presentAppointment(a, paymentsOf.get(a.id) ?? [], expenseOf.get(a.id))),
     payments: calendar.payments.map(presentPayment),
     expenses: calendar.expenses.map(presentExpense),
-    slots: presentSlots(calendar.slots),
+    // Last, so the slots can be written where this empty list ends.
+    slots: [],
   };
+  const text = JSON.stringify({ payload });
+  const close = "]}}";
+  if (!text.endsWith(`"slots":[${close}`)) throw new Error("calendar payload: slots must be its last key");
+  const head = Buffer.from(text.slice(0, -close.length));
+  const count = calendar.slots.reduce((n, group) => n + group.starts.length, 0);
+  const body = Buffer.allocUnsafe(head.length + count * MAX_SLOT_BYTES + close.length);
+  let at = head.copy(body);
+  at = writeSlots(calendar.slots, body, at);
+  at += body.write(close, at, "latin1");
+  return body.subarray(0, at);
 }
 
-interface PresentedSlot {
-  resource_id: number;
-  starts_at: string;
-  ends_at: string;
-  status: "available";
+const SLOT_STARTS_AT = '"starts_at":"';
+const SLOT_ENDS_AT = '","ends_at":"';
+const SLOT_CLOSE = '","status":"available"}';
+/** `{"resource_id":<up to 16 digits>,` then the fixed keys and two instants, and the comma before the next slot. */
+const MAX_SLOT_BYTES = '{"resource_id":,'.length + 16 + SLOT_STARTS_AT.length + SLOT_ENDS_AT.length + SLOT_CLOSE.length + 2 * MAX_ISO_BYTES + 1;
+
+const bytes = (text: string) => Buffer.from(text, "latin1");
+const ENDS_AT_BYTES = bytes(SLOT_ENDS_AT);
+const CLOSE_BYTES = bytes(SLOT_CLOSE);
+
+function put(source: Uint8Array, into: Uint8Array, at: number): number {
+  for (let i = 0; i < source.length; i++) into[at++] = source[i]!;
+  return at;
 }
 
-/** Month views carry tens of thousands of slots, hence one formatter per resource and one array filled in place. */
-function presentSlots(groups: readonly ResourceSlots[]): PresentedSlot[] {
-  const presented: PresentedSlot[] = [];
-  for (const { resource, slots } of groups) {
-    const iso = isoFormatter(resource.timezone);
-    for (const slot of slots) presented.push({ resource_id: resource.id, starts_at: iso(slot.start), ends_at: iso(slot.end), status: "available" });
+/** The slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`. */
+function writeSlots(groups: readonly ResourceSlots[], into: Buffer, at: number): number {
+  let first = true;
+  for (const { resource, starts, durationMs } of groups) {
+    const iso = isoWriter(resource.timezone);
+    const opening = bytes(`{"resource_id":${JSON.stringify(resource.id)},${SLOT_STARTS_AT}`);
+    for (const start of starts) {
+      if (!first) into[at++] = 0x2c; // ","
+      first = false;
+      at = put(opening, into, at);
+      at = iso(start, into, at);
+      at = put(ENDS_AT_BYTES, into, at);
+      at = iso(start + durationMs, into, at);
+      at = put(CLOSE_BYTES, into, at);
+    }
   }
-  return presented;
+  return at;
 }

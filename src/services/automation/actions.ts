@@ -7,6 +7,7 @@ import { AccountUser } from "../../models/AccountUser";
 import { CONVERSATION_STATUSES, Conversation, type ConversationStatus, PRIORITIES, type Priority } from "../../models/Conversation";
 import { InboxMember } from "../../models/InboxMember";
 import { MESSAGE_TYPE, Message } from "../../models/Message";
+import { Team } from "../../models/Team";
 import { User } from "../../models/User";
 import { conversationWebhookData } from "../../presenters/conversation";
 import type { Actor } from "../activityMessages";
@@ -20,6 +21,7 @@ import {
   resolveConversation,
   setLabels,
   setPriority,
+  setTeam,
   toggleStatus,
 } from "../conversations";
 import { createMessage } from "../messages";
@@ -57,16 +59,21 @@ function text(ctx: ActionContext): string {
 
 /**
  * Posting is the one action that is not naturally idempotent, and Temporal retries an activity whose
- * transaction may have committed before the worker died: the message carries its action's key, and
- * a retry that finds it posts nothing.
+ * transaction may have committed before the worker died (or whose first attempt is still running
+ * when the retry starts): the message carries its action's key, and an attempt that finds it posts
+ * nothing. The check and the insert share the conversation's lock, so two attempts cannot both miss.
  */
 function postMessage(privateNote: boolean): Handler {
   return async (ctx) => {
     const key = `${automationRuleWorkflowId(ctx.input.installationId, ctx.input.eventUid, ctx.input.ruleId)}/${ctx.step}`;
-    const posted = await Message.query(ctx.db).where("conversation_id", ctx.conversation.id).whereRaw("content_attributes->>'automation_action_key' = ?", [key]).first();
-    if (posted) return { status: "done", detail: "posted by an earlier attempt" };
-    const content_attributes = { automation_rule_id: ctx.input.ruleId, automation_action_key: key };
-    await createMessage(ctx.db, ctx.conversation, { content: text(ctx), message_type: "outgoing", private: privateNote, content_attributes }, null, ctx.actor);
+    const content = text(ctx);
+    return ctx.db.transaction(async (trx): Promise<ActionOutcome | void> => {
+      await Conversation.lock(trx, ctx.conversation.id);
+      const posted = await Message.query(trx).where("conversation_id", ctx.conversation.id).whereRaw("content_attributes->>'automation_action_key' = ?", [key]).first();
+      if (posted) return { status: "done", detail: "posted by an earlier attempt" };
+      const content_attributes = { automation_rule_id: ctx.input.ruleId, automation_action_key: key };
+      await createMessage(trx, ctx.conversation, { content, message_type: "outgoing", private: privateNote, content_attributes }, null, ctx.actor);
+    });
   };
 }
 
@@ -76,7 +83,7 @@ function changeStatus(status: ConversationStatus): Handler {
   };
 }
 
-const NOT_IN_SERVICE = "teams, email, attachments and SLA policies are not part of this service";
+const NOT_IN_SERVICE = "email, attachments and SLA policies are not part of this service";
 
 /**
  * ActionService#assign_agent's candidates: inbox members and account administrators. The agent a
@@ -102,6 +109,10 @@ async function lastRespondingAgent(ctx: ActionContext): Promise<number | null> {
 const unassign: Handler = async (ctx) => {
   // Only the agent: ActionService leaves an agent bot assignment alone.
   await inUnit(ctx.db, (unit) => changeConversation(unit, ctx.conversation.id, { assignee_id: null }, { actor: ctx.actor }));
+};
+
+const removeTeam: Handler = async (ctx) => {
+  await setTeam(ctx.db, ctx.conversation, null, ctx.actor);
 };
 
 const HANDLERS: Record<string, Handler> = {
@@ -165,8 +176,16 @@ const HANDLERS: Record<string, Handler> = {
   },
   send_email_to_team: async () => skipped(NOT_IN_SERVICE),
   send_email_transcript: async () => skipped(NOT_IN_SERVICE),
-  assign_team: async () => skipped(NOT_IN_SERVICE),
-  remove_assigned_team: async () => skipped(NOT_IN_SERVICE),
+  async assign_team(ctx) {
+    const target = ctx.params[0];
+    // ActionService#assign_team: no team, "nil" or 0 removes the team.
+    if (target === undefined || target === null || ["nil", "0", ""].includes(String(target))) return removeTeam(ctx);
+    const id = Number(target);
+    const team = Number.isSafeInteger(id) && id > 0 ? await Team.findInAccount(ctx.conversation.account_id, id, ctx.db) : undefined;
+    if (!team) return skipped(`team ${String(target)} is not a team of the account`);
+    await setTeam(ctx.db, ctx.conversation, team, ctx.actor);
+  },
+  remove_assigned_team: removeTeam,
   send_attachment: async () => skipped(NOT_IN_SERVICE),
   add_sla: async () => skipped(NOT_IN_SERVICE),
 };

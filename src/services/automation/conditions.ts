@@ -5,9 +5,18 @@
  * expression row by row in memory, so it has no I/O and is unit-tested on its own.
  */
 import type { AutomationCondition } from "../../models/AutomationRule";
+import {
+  automationAttribute,
+  customAttribute,
+  type CustomAttributeKind,
+  type CustomAttributeModel,
+  FILTER_ATTRIBUTES,
+  type FilterAttribute,
+  type FilterModel,
+  type ValueKind,
+} from "../filters/attributes";
 
-export type CustomAttributeModel = "conversation_attribute" | "contact_attribute";
-export type CustomAttributeKind = "text" | "number" | "date" | "checkbox";
+export type { CustomAttributeKind, CustomAttributeModel };
 
 export interface SnapshotMessage {
   /** processed_message_content, else content. */
@@ -57,87 +66,45 @@ export type ConditionResult = { matched: true } | { matched: false; reason: stri
 
 type Value = string | number | boolean | Date | null | undefined;
 type Row = { snapshot: ConditionSnapshot; message: SnapshotMessage | null };
-type ValueKind = "text" | "number" | "date" | "boolean" | "id" | "labels";
 
-interface AttributeSpec {
-  operators: readonly string[];
-  kind: ValueKind;
+interface AttributeSpec extends FilterAttribute {
   read: (row: Row) => Value | string[];
-  /** Compared lower-cased (Chatwoot lower-cases message content). */
-  caseInsensitive?: boolean;
 }
 
-const EQUALITY = ["equal_to", "not_equal_to"] as const;
-const PRESENCE = [...EQUALITY, "is_present", "is_not_present"] as const;
-const TEXT = [...EQUALITY, "contains", "does_not_contain"] as const;
-const DATES = ["is_greater_than", "is_less_than", "days_before"] as const;
-
-const conversationAttr = (key: string) => (row: Row) => row.snapshot.conversation.additional_attributes[key] as Value;
-const contactAttr = (key: string) => (row: Row) => row.snapshot.contact?.additional_attributes[key] as Value;
-
-/**
- * lib/filters/filter_keys.yml: which operators each attribute allows and where it is read. The first
- * table that knows a key wins, conversations before contacts before messages, as in apply_filter.
- */
-const ATTRIBUTES: Record<string, AttributeSpec> = {
-  // conversations
-  status: { operators: EQUALITY, kind: "text", read: (r) => r.snapshot.conversation.status },
-  priority: { operators: EQUALITY, kind: "text", read: (r) => r.snapshot.conversation.priority },
-  assignee_id: { operators: PRESENCE, kind: "id", read: (r) => r.snapshot.conversation.assignee_id },
-  inbox_id: { operators: PRESENCE, kind: "id", read: (r) => r.snapshot.conversation.inbox_id },
-  team_id: { operators: PRESENCE, kind: "id", read: (r) => r.snapshot.conversation.team_id },
-  display_id: { operators: PRESENCE, kind: "id", read: (r) => r.snapshot.conversation.display_id },
-  campaign_id: { operators: PRESENCE, kind: "id", read: (r) => r.snapshot.conversation.campaign_id },
-  contact_id: { operators: PRESENCE, kind: "id", read: (r) => r.snapshot.conversation.contact_id },
-  browser_language: { operators: EQUALITY, kind: "text", read: conversationAttr("browser_language") },
-  conversation_language: { operators: EQUALITY, kind: "text", read: conversationAttr("conversation_language") },
-  referer: { operators: TEXT, kind: "text", read: conversationAttr("referer") },
-  mail_subject: { operators: TEXT, kind: "text", read: conversationAttr("mail_subject") },
-  labels: { operators: PRESENCE, kind: "labels", read: (r) => r.snapshot.conversation.labels },
-  created_at: { operators: DATES, kind: "date", read: (r) => r.snapshot.conversation.created_at },
-  last_activity_at: { operators: DATES, kind: "date", read: (r) => r.snapshot.conversation.last_activity_at },
-  // contacts
-  email: { operators: TEXT, kind: "text", read: (r) => r.snapshot.contact?.email },
-  name: { operators: TEXT, kind: "text", read: (r) => r.snapshot.contact?.name },
-  phone_number: { operators: [...TEXT, "starts_with"], kind: "text", read: (r) => r.snapshot.contact?.phone_number },
-  identifier: { operators: EQUALITY, kind: "text", read: (r) => r.snapshot.contact?.identifier },
-  country_code: { operators: EQUALITY, kind: "text", read: contactAttr("country_code") },
-  city: { operators: TEXT, kind: "text", read: contactAttr("city") },
-  company_name: { operators: TEXT, kind: "text", read: contactAttr("company_name") },
-  blocked: { operators: EQUALITY, kind: "boolean", read: (r) => r.snapshot.contact?.blocked },
-  // messages
-  message_type: { operators: EQUALITY, kind: "text", read: (r) => r.message?.message_type },
-  private_note: { operators: EQUALITY, kind: "boolean", read: (r) => r.message?.private },
-  content: { operators: TEXT, kind: "text", read: (r) => r.message?.content, caseInsensitive: true },
+/** The row's record of the model: the conversation, its contact, or the message of the join. */
+const RECORD_OF: Record<FilterModel, (row: Row) => Record<string, unknown> | null | undefined> = {
+  conversation: (row) => row.snapshot.conversation,
+  contact: (row) => row.snapshot.contact,
+  message: (row) => row.message as unknown as Record<string, unknown> | null,
 };
+
+/** Reads the attribute where the shared vocabulary says it is stored. */
+function withReader(model: FilterModel, spec: FilterAttribute): AttributeSpec {
+  const recordOf = RECORD_OF[model];
+  const { source } = spec;
+  const read =
+    "column" in source
+      ? (row: Row) => recordOf(row)?.[source.column] as Value
+      : "additional" in source
+        ? (row: Row) => (recordOf(row)?.additional_attributes as Record<string, unknown> | undefined)?.[source.additional] as Value
+        : (row: Row) => (recordOf(row)?.custom_attributes as Record<string, unknown> | undefined)?.[source.custom] as Value;
+  return { ...spec, read };
+}
 
 /** Attributes read from messages: without them the rule needs no message rows. */
-export const MESSAGE_ATTRIBUTES: readonly string[] = ["message_type", "private_note", "content"];
-
-const CUSTOM_OPERATORS: Record<CustomAttributeKind, readonly string[]> = {
-  text: [...PRESENCE, "contains", "does_not_contain"],
-  number: [...PRESENCE, "is_greater_than", "is_less_than"],
-  date: [...PRESENCE, ...DATES],
-  checkbox: EQUALITY,
-};
-const CUSTOM_KINDS: Record<CustomAttributeKind, ValueKind> = { text: "text", number: "number", date: "date", checkbox: "boolean" };
+export const MESSAGE_ATTRIBUTES: readonly string[] = Object.keys(FILTER_ATTRIBUTES.message);
 
 /**
- * ConditionsFilterService#custom_attribute: a key outside the tables is a custom attribute of the
+ * ConditionsFilterService#custom_attribute: a key outside filter_keys is a custom attribute of the
  * model custom_attribute_type names, and a missing type means the contact's.
  */
 function specOf(condition: AutomationCondition, snapshot: ConditionSnapshot): AttributeSpec | undefined {
-  const known = ATTRIBUTES[condition.attribute_key];
-  if (known) return known;
+  const known = automationAttribute(condition.attribute_key);
+  if (known) return withReader(known.model, known.spec);
   const model: CustomAttributeModel = condition.custom_attribute_type === "conversation_attribute" ? "conversation_attribute" : "contact_attribute";
   const kind = snapshot.customAttributes[model][condition.attribute_key];
   if (!kind) return undefined;
-  const key = condition.attribute_key;
-  return {
-    operators: CUSTOM_OPERATORS[kind],
-    kind: CUSTOM_KINDS[kind],
-    read: model === "conversation_attribute" ? (r) => r.snapshot.conversation.custom_attributes[key] as Value : (r) => r.snapshot.contact?.custom_attributes[key] as Value,
-  };
+  return withReader(model === "conversation_attribute" ? "conversation" : "contact", customAttribute(condition.attribute_key, kind));
 }
 
 const valuesOf = (condition: AutomationCondition): unknown[] =>
@@ -254,7 +221,7 @@ export function evaluateConditions(conditions: readonly AutomationCondition[], s
   for (const condition of filters) {
     const spec = specOf(condition, snapshot);
     if (!spec) return { matched: false, reason: `condition on unknown attribute ${condition.attribute_key}` };
-    if (!spec.operators.includes(condition.filter_operator ?? "")) {
+    if (!(spec.operators as readonly string[]).includes(condition.filter_operator ?? "")) {
       return { matched: false, reason: `operator ${condition.filter_operator} is not allowed for ${condition.attribute_key}` };
     }
     specs.set(condition, spec);

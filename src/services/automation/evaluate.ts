@@ -4,24 +4,13 @@ import { Contact } from "../../models/Contact";
 import { Conversation } from "../../models/Conversation";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS, CustomAttributeDefinition } from "../../models/CustomAttributeDefinition";
 import { MESSAGE_TYPES, Message } from "../../models/Message";
-import { type ConditionSnapshot, type CustomAttributeKind, evaluateConditions, MESSAGE_ATTRIBUTES, type SnapshotMessage } from "./conditions";
+import { KIND_OF_DISPLAY } from "../filters/attributes";
+import { type ConditionSnapshot, evaluateConditions, MESSAGE_ATTRIBUTES, type SnapshotMessage } from "./conditions";
 import type { AutomationWorkflowInput } from "./trigger";
 
 export type RuleEvaluation =
   | { matched: true; ruleName: string; actions: AutomationAction[] }
   | { matched: false; ruleName: string | null; reason: string };
-
-/** How each display type compares (the casts of ConditionsFilterService#custom_attribute_query). */
-const KIND_OF_DISPLAY: Record<(typeof ATTRIBUTE_DISPLAY_TYPES)[number], CustomAttributeKind> = {
-  text: "text",
-  link: "text",
-  list: "text",
-  number: "number",
-  currency: "number",
-  percent: "number",
-  date: "date",
-  checkbox: "checkbox",
-};
 
 async function customAttributeKinds(db: Knex, accountId: number): Promise<ConditionSnapshot["customAttributes"]> {
   const kinds: ConditionSnapshot["customAttributes"] = { conversation_attribute: {}, contact_attribute: {} };

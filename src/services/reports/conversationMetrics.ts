@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import { AccountUser } from "../../models/AccountUser";
 import { User } from "../../models/User";
+import { avatarUrlOf } from "../avatars";
 
 /** V2::ReportBuilder's page size for the agents' conversation metrics. */
 export const AGENTS_PER_PAGE = 25;
@@ -62,7 +63,7 @@ export async function agentConversationMetrics(knex: Knex, accountId: number, pa
       id: user.id,
       name: user.name,
       email: user.email,
-      thumbnail: user.avatar_url ?? "",
+      thumbnail: avatarUrlOf(user),
       availability: member.availability,
       metric: { open: Number(own?.open ?? 0), unattended: Number(own?.unattended ?? 0) },
     };

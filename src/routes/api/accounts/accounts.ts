@@ -43,7 +43,7 @@ export function registerAccountRoutes(router: ApiRouter) {
     async (ctx, { params, body }) => {
       const { account, membership } = await memberAccount(ctx, params.id);
       if (membership.role !== "administrator") throw PermissionDenied();
-      const updated = await updateAccount(account, updatedAttributes(account, body), auditActor(ctx));
+      const updated = await updateAccount(account.id, (locked) => updatedAttributes(locked, body), auditActor(ctx));
       ctx.body = presentAccount(updated);
     },
   );

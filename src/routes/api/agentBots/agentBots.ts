@@ -10,13 +10,20 @@ import { presentAgentBot } from "../../../presenters/agentBot";
 import { auditAgentBot } from "./audit";
 import { agentBotBody, agentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
+import { withUploadedAvatar } from "../../../services/avatars";
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
+import { requestAvatarFetch } from "../../../services/avatarFetch";
 
-/** As AgentBotPresenter: the token only for the account's own bots, the secret only for administrators. */
-async function present(ctx: AppContext, bot: AgentBot) {
-  const own = bot.account_id === ctx.state.account!.id;
+/**
+ * As AgentBotPresenter, for the account's own bots only, and beyond Chatwoot only for administrators:
+ * the token acts as the bot in every inbox it serves, so an agent holding it could read and post in
+ * inboxes they are not a member of. The secret is an administrator's only, as in Chatwoot.
+ */
+export async function present(ctx: AppContext, bot: AgentBot) {
+  const trusted = bot.account_id === ctx.state.account!.id && ctx.state.membership?.role === "administrator";
   return presentAgentBot(bot, {
-    accessToken: own ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
-    showSecret: own && ctx.state.membership?.role === "administrator",
+    accessToken: trusted ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
+    showSecret: trusted,
   });
 }
 
@@ -50,26 +57,35 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create an agent bot", params: accountParams, body: agentBotBody, response: agentBotResponse },
-    async (ctx, { body }) => {
-      const bot = await AgentBot.transaction(async (trx) => {
-        const { bot: created } = await AgentBot.createWithToken({ ...body, account_id: ctx.state.account!.id }, trx);
-        await auditAgentBot(ctx, trx, undefined, created);
-        return created;
-      });
+    { authorize: requireAdministrator, method: "post", path, summary: "Create an agent bot", multipart: true, params: accountParams, body: agentBotBody, response: agentBotResponse },
+    async (ctx, { body: { avatar, ...body } }) => {
+      const accountId = ctx.state.account!.id;
+      const bot = await withUploadedAvatar(accountId, "agent_bot", avatar, (stored) =>
+        AgentBot.transaction(async (trx) => {
+          const { bot: created } = await AgentBot.createWithToken({ ...body, ...stored, account_id: accountId }, trx);
+          await auditAgentBot(ctx, trx, undefined, created);
+          await requestAvatarFetch(trx, "agent_bot", undefined, created);
+          return created;
+        }),
+      );
       ctx.body = await present(ctx, bot);
     },
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update an agent bot", params: accountResourceParams, body: agentBotBody, response: agentBotResponse },
-    async (ctx, { params, body }) => {
+    { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update an agent bot", multipart: true, params: accountResourceParams, body: agentBotBody, response: agentBotResponse },
+    async (ctx, { params, body: { avatar, ...body } }) => {
       const bot = await ownBot(ctx, params.id);
-      const updated = await AgentBot.transaction(async (trx) => {
-        const after = await AgentBot.query(trx).patchAndFetchById(bot.id, body);
-        await auditAgentBot(ctx, trx, bot, after);
-        return after;
-      });
+      const updated = await withUploadedAvatar(bot.account_id, "agent_bot", avatar, (stored) =>
+        AgentBot.transaction(async (trx) => {
+          const before = await AgentBot.lockInAccount(trx, bot.account_id!, bot.id);
+          const after = await AgentBot.query(trx).patchAndFetchById(bot.id, { ...body, ...stored });
+          await auditAgentBot(ctx, trx, before, after);
+          await requestAvatarFetch(trx, "agent_bot", before, after);
+          return after;
+        }),
+      );
+      if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
       ctx.body = await present(ctx, updated);
     },
   );
@@ -82,6 +98,7 @@ export function registerAgentBotRoutes(router: ApiRouter) {
         await bot.destroy(trx);
         await auditAgentBot(ctx, trx, bot, undefined);
       });
+      await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
       headOk(ctx);
     },
   );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { jsonObject } from "../../../http/schemas";
 import { BOT_TYPES } from "../../../models/AgentBot";
+import { uploadedFile } from "../../../http/multipart";
 
 const httpUrl = () => z.string().trim().max(2048).url({ protocol: /^https?$/ });
 
@@ -10,6 +11,8 @@ export const agentBotFields = {
   description: z.string().nullable(),
   outgoing_url: httpUrl().nullable(),
   avatar_url: httpUrl().nullable(),
+  /** An image file, in a multipart body. */
+  avatar: uploadedFile(),
 };
 
 /** bot_type arrives as Chatwoot's integer code (0 webhook) or its name; stored as the code. */

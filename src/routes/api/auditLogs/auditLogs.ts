@@ -2,6 +2,7 @@ import type { ApiRouter } from "../../../http/router";
 import { accountParams, pageQuery } from "../../../http/schemas";
 import { AgentBot } from "../../../models/AgentBot";
 import { AuditLog } from "../../../models/AuditLog";
+import { Team } from "../../../models/Team";
 import { User } from "../../../models/User";
 import { requireAdministrator } from "../../../policies";
 import { presentAuditLog, type Auditable } from "../../../presenters/auditLog";
@@ -9,11 +10,16 @@ import { auditLogsResponse } from "./schema";
 
 const PER_PAGE = 25;
 
-/** The audited users and bots that still exist, by "Type:id". */
+/** The audited users, bots and teams that still exist, by "Type:id". */
 async function auditablesOf(entries: AuditLog[]): Promise<Map<string, Auditable>> {
   const idsOf = (type: string) => entries.filter((e) => e.auditable_type === type && e.auditable_id !== null).map((e) => e.auditable_id!);
-  const [users, bots] = await Promise.all([User.query().findByIds(idsOf("User")), AgentBot.query().findByIds(idsOf("AgentBot"))]);
+  const [users, bots, teams] = await Promise.all([
+    User.query().findByIds(idsOf("User")),
+    AgentBot.query().findByIds(idsOf("AgentBot")),
+    Team.query().findByIds(idsOf("Team")),
+  ]);
   return new Map<string, Auditable>([
+    ...teams.map((team) => [`Team:${team.id}`, { kind: "Team", team }] as const),
     ...users.map((user) => [`User:${user.id}`, { kind: "User", user }] as const),
     ...bots.map((bot) => [`AgentBot:${bot.id}`, { kind: "AgentBot", bot }] as const),
   ]);

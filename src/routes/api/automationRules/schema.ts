@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonObject, wrappedUnder } from "../../../http/schemas";
+import { jsonObject, withinJsonLimits, wrappedUnder } from "../../../http/schemas";
 
 // Loose: Chatwoot keeps whatever else a client puts in a condition or action.
 const condition = z
@@ -7,14 +7,14 @@ const condition = z
     attribute_key: z.string(),
     filter_operator: z.string().optional(),
     // An array, or {from: [...], to: [...]} for the attribute_changed operator.
-    values: z.union([z.array(z.unknown()), jsonObject()]).optional(),
+    values: z.union([withinJsonLimits(z.array(z.unknown())), jsonObject()]).optional(),
     query_operator: z.string().nullable().optional(),
     custom_attribute_type: z.string().optional(),
   })
   .openapi("AutomationRuleCondition");
 
 const action = z
-  .looseObject({ action_name: z.string(), action_params: z.array(z.unknown()).optional() })
+  .looseObject({ action_name: z.string(), action_params: withinJsonLimits(z.array(z.unknown())).optional() })
   .openapi("AutomationRuleAction");
 
 /**

@@ -1,3 +1,4 @@
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import type { QueryBuilder } from "objection";
 import { CouldNotProcess, NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
@@ -5,13 +6,16 @@ import type { ApiRouter } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { uuid } from "../../../lib/tokens";
 import { Contact } from "../../../models/Contact";
-import { ContactInbox } from "../../../models/ContactInbox";
+import { ContactInbox, type SlimInboxRow } from "../../../models/ContactInbox";
+import { Trip } from "../../../db/trip";
 import { Inbox } from "../../../models/Inbox";
 import { authorize, requireAdministrator } from "../../../policies";
 import { canSeeInbox } from "../../../policies/inboxes";
 import { presentContact } from "../../../presenters/contact";
 import { inboxRecord, presentInbox } from "../../../presenters/inbox";
 import { createContact, removeCustomAttributes, updateContact } from "../../../services/contacts";
+import { filterCondition } from "../../../services/filters/sql";
+import { filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import {
   contactableInboxesEnvelope,
@@ -19,12 +23,15 @@ import {
   contactCreateEnvelope,
   contactEnvelope,
   contactListEnvelope,
+  contactFilterQuery,
   contactListQuery,
   contactSearchEnvelope,
   contactSearchQuery,
   contactUpdate,
+  type ContactSort,
   removeCustomAttributesBody,
 } from "./schema";
+import { withUploadedAvatar } from "../../../services/avatars";
 
 const PER_PAGE = 15;
 
@@ -43,12 +50,27 @@ async function presentContacts(contacts: Contact[], includeInboxes = true) {
   return contacts.map((contact) => presentContact(contact, inboxes?.get(contact.id)));
 }
 
+/**
+ * What each of Contact's sort_on keys orders by; the scope sorts put empty values last either way,
+ * the plain column sorts (email, phone_number) leave PostgreSQL's default null order.
+ */
+const SORT_ORDER: Record<ContactSort, { sql: string; nullsLast: boolean }> = {
+  name: { sql: "lower(name)", nullsLast: true },
+  email: { sql: "email", nullsLast: false },
+  phone_number: { sql: "phone_number", nullsLast: false },
+  last_activity_at: { sql: "last_activity_at", nullsLast: true },
+  created_at: { sql: "created_at", nullsLast: true },
+  company: { sql: "additional_attributes->>'company_name'", nullsLast: true },
+  city: { sql: "additional_attributes->>'city'", nullsLast: true },
+  country: { sql: "additional_attributes->>'country'", nullsLast: true },
+};
+
 /** Sift's `sort=name` / `sort=-name`; without one, the most recently active contacts first. */
 function ordered(query: QueryBuilder<Contact, Contact[]>, sort: string | undefined) {
   if (!sort) return query.orderByRaw("last_activity_at DESC NULLS LAST, id DESC");
   const descending = sort.startsWith("-");
-  const column = sort.replace(/^-/, "");
-  return query.orderByRaw(`?? ${descending ? "DESC NULLS LAST" : "ASC NULLS FIRST"}, id`, [column]);
+  const { sql, nullsLast } = SORT_ORDER[sort.replace(/^-/, "") as ContactSort];
+  return query.orderByRaw(`${sql} ${descending ? "DESC" : "ASC"}${nullsLast ? " NULLS LAST" : ""}, id`);
 }
 
 /** Where a new conversation with the contact could go: Contacts::ContactableInboxesService for API and widget inboxes. */
@@ -81,6 +103,8 @@ export function registerContactRoutes(router: ApiRouter) {
       const resolved = Contact.query()
         .where("account_id", ctx.state.account!.id)
         .where((q) => q.where("email", "<>", "").orWhere("phone_number", "<>", "").orWhere("identifier", "<>", ""));
+      // tagged_with(labels, any: true)
+      if (query.labels?.length) resolved.whereRaw("labels && ?::text[]", [query.labels]);
       const count = await resolved.clone().resultSize();
       const contacts = await ordered(resolved, query.sort).limit(PER_PAGE).offset((page - 1) * PER_PAGE);
       ctx.body = {
@@ -115,10 +139,33 @@ export function registerContactRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", params: accountParams, body: contactCreate, response: contactCreateEnvelope },
-    async (ctx, { body }) => {
+    {
+      method: "post",
+      path: `${path}/filter`,
+      summary: "Contacts matching Chatwoot's filter payload, 15 a page",
+      params: accountParams,
+      query: contactFilterQuery,
+      body: filterRequest,
+      response: contactListEnvelope,
+    },
+    async (ctx, { query, body }) => {
       canUseContacts(ctx);
-      const { contact, contactInbox } = await createContact(Contact.knex(), ctx.state.account!, body);
+      const accountId = ctx.state.account!.id;
+      const where = await filterCondition(ctx.deps.knex, accountId, "contact", body.payload);
+      const matches = Contact.query().where("contacts.account_id", accountId).whereRaw(where.sql, where.bindings as never);
+      const count = await matches.clone().resultSize();
+      const currentPage = query.page ?? body.page ?? 1;
+      const contacts = await ordered(matches, query.sort).limit(PER_PAGE).offset((Number(currentPage) - 1) * PER_PAGE);
+      ctx.body = { meta: { count, current_page: currentPage }, payload: await presentContacts(contacts, query.include_contact_inboxes !== "false") };
+    },
+  );
+
+  router.route(
+    { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", multipart: true, params: accountParams, body: contactCreate, response: contactCreateEnvelope },
+    async (ctx, { body: { avatar, ...body } }) => {
+      canUseContacts(ctx);
+      const account = ctx.state.account!;
+      const { contact, contactInbox } = await withUploadedAvatar(account.id, "contact", avatar, (stored) => createContact(Contact.knex(), account, { ...body, ...stored }));
       ctx.body = {
         payload: {
           contact: (await presentContacts([contact]))[0],
@@ -129,15 +176,25 @@ export function registerContactRoutes(router: ApiRouter) {
   );
 
   router.route({ method: "get", path: `${path}/:id`, summary: "Get a contact", params: accountResourceParams, response: contactEnvelope }, async (ctx, { params }) => {
-    ctx.body = { payload: (await presentContacts([await findContact(ctx, params.id)]))[0] };
+    canUseContacts(ctx);
+    // Both in one round trip: the inboxes are only shown once the contact is known to be the account's.
+    const trip = new Trip(Contact.knex());
+    const contacts = trip.models(Contact.query().where({ id: params.id, account_id: ctx.state.account!.id }));
+    const inboxes = trip.rows<SlimInboxRow>(ContactInbox.slimInboxesQuery([params.id]));
+    await trip.run();
+    const [contact] = await contacts;
+    if (!contact) throw NotFound();
+    ctx.body = { payload: presentContact(contact, ContactInbox.slimInboxesByContact([contact.id], await inboxes).get(contact.id)) };
   });
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
-      async (ctx, { params, body }) => {
+      { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", multipart: true, params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
+      async (ctx, { params, body: { avatar, ...body } }) => {
         const contact = await findContact(ctx, params.id);
-        const updated = await updateContact(Contact.knex(), ctx.state.account!, contact, body);
+        const account = ctx.state.account!;
+        const updated = await withUploadedAvatar(account.id, "contact", avatar, (stored) => updateContact(Contact.knex(), account, contact.id, { ...body, ...stored }));
+        if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, account.id);
         ctx.body = { payload: (await presentContacts([updated]))[0] };
       },
     );
@@ -146,6 +203,7 @@ export function registerContactRoutes(router: ApiRouter) {
   router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a contact with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
     const contact = await findContact(ctx, params.id);
     await Contact.transaction((trx) => contact.destroyWithDependents(trx));
+    await purgeDeletedFilesQuietly(ctx.deps.knex, contact.account_id);
     headOk(ctx);
   });
 
@@ -153,7 +211,7 @@ export function registerContactRoutes(router: ApiRouter) {
     { method: "post", path: `${path}/:id/destroy_custom_attributes`, summary: "Remove custom attributes from a contact", params: accountResourceParams, body: removeCustomAttributesBody, response: contactEnvelope },
     async (ctx, { params, body }) => {
       const contact = await findContact(ctx, params.id);
-      const updated = await removeCustomAttributes(Contact.knex(), ctx.state.account!, contact, body.custom_attributes);
+      const updated = await removeCustomAttributes(Contact.knex(), ctx.state.account!, contact.id, body.custom_attributes);
       ctx.body = { payload: (await presentContacts([updated]))[0] };
     },
   );

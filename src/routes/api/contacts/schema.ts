@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { uploadedFile } from "../../../http/multipart";
 
 const contactFields = {
   name: z.string().trim().max(255),
@@ -10,6 +11,8 @@ const contactFields = {
   avatar_url: z.string().trim().max(2048).url({ protocol: /^https?$/ }).nullable(),
   additional_attributes: jsonObject(),
   custom_attributes: jsonObject(),
+  /** An image file, in a multipart body. */
+  avatar: uploadedFile(),
 };
 
 export const contactCreate = z
@@ -20,8 +23,12 @@ export const contactUpdate = z.preprocess(wrappedUnder("contact"), z.object(cont
 
 export const removeCustomAttributesBody = z.object({ custom_attributes: z.array(z.string()) }).openapi("ContactRemoveCustomAttributes");
 
-/** Chatwoot's Sift sorts: a column name, descending with a leading "-". */
-export const CONTACT_SORTS = ["name", "email", "phone_number", "last_activity_at", "created_at"] as const;
+/** Chatwoot's Sift sorts (Contact's sort_on): a name, descending with a leading "-". */
+export const CONTACT_SORTS = ["name", "email", "phone_number", "last_activity_at", "created_at", "company", "city", "country"] as const;
+export type ContactSort = (typeof CONTACT_SORTS)[number];
+
+/** `labels[]=a&labels[]=b` (Rails' array form), `labels=a` or repeated `labels`: contacts with any of them. */
+const labelsParam = z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).transform((v) => (Array.isArray(v) ? v : [v]));
 
 /** `page` is kept as sent: Chatwoot echoes it back in meta.current_page. */
 const listFields = {
@@ -30,7 +37,15 @@ const listFields = {
   sort: z.enum([...CONTACT_SORTS, ...CONTACT_SORTS.map((s) => `-${s}` as const)]).optional(),
 };
 
-export const contactListQuery = z.object(listFields);
+export const contactListQuery = z.preprocess(
+  (query) => {
+    if (!query || typeof query !== "object" || !("labels[]" in query)) return query;
+    const { "labels[]": bracketed, ...rest } = query as Record<string, unknown>;
+    return { ...rest, labels: bracketed };
+  },
+  z.object({ ...listFields, labels: labelsParam.optional() }),
+);
+export const contactFilterQuery = z.object(listFields);
 export const contactSearchQuery = z.object({ ...listFields, q: z.string().optional() });
 
 const contactInbox = z.object({

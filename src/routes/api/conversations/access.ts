@@ -2,7 +2,6 @@ import type { Next } from "koa";
 import { BotEndpointDenied, NotFound, PermissionDenied } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import { Conversation } from "../../../models/Conversation";
-import { Inbox } from "../../../models/Inbox";
 import { canSeeInbox } from "../../../policies/inboxes";
 import type { Actor } from "../../../services/activityMessages";
 
@@ -27,7 +26,7 @@ export function actorOf(ctx: AppContext): Actor {
 export async function findConversation(ctx: AppContext, displayId: number): Promise<Conversation> {
   const conversation = await Conversation.findByDisplayId(ctx.state.account!.id, displayId);
   if (!conversation) throw NotFound();
-  const inbox = await Inbox.query().findById(conversation.inbox_id);
-  if (!inbox || !(await canSeeInbox(ctx, inbox))) throw PermissionDenied();
+  // The inbox is there (conversations.inbox_id is a foreign key): only an agent's membership needs a query.
+  if (!(await canSeeInbox(ctx, { id: conversation.inbox_id }))) throw PermissionDenied();
   return conversation;
 }

@@ -3,7 +3,9 @@ import type { ApiRouter } from "../../../http/router";
 import { accountResourceParams } from "../../../http/schemas";
 import { presentAgentBot } from "../../../presenters/agentBot";
 import { presentInboxMember } from "../../../presenters/inbox";
-import { assignConversation, setCustomAttributes, setLabels } from "../../../services/conversations";
+import { Team } from "../../../models/Team";
+import { teamRecord } from "../../../presenters/team";
+import { assignConversation, setCustomAttributes, setLabels, setTeam } from "../../../services/conversations";
 import { actorOf, findConversation } from "./access";
 import { assignmentBody, customAttributesBody, customAttributesResponse, labelsBody, labelsResponse } from "./schema";
 
@@ -46,7 +48,7 @@ export function registerConversationAttributeRoutes(router: ApiRouter) {
     {
       method: "post",
       path: `${one}/assignments`,
-      summary: "Assign an agent (assignee_id; null unassigns) or an agent bot (assignee_type AgentBot)",
+      summary: "Assign an agent (assignee_id; null unassigns), an agent bot (assignee_type AgentBot) or a team (team_id; null removes it)",
       params: accountResourceParams,
       body: assignmentBody,
       response: z.record(z.string(), z.unknown()).nullable(),
@@ -54,12 +56,19 @@ export function registerConversationAttributeRoutes(router: ApiRouter) {
     async (ctx, { params, body }) => {
       const conversation = await findConversation(ctx, params.id);
       const toBot = body.assignee_type === "AgentBot";
-      // Chatwoot answers a request naming neither an assignee nor a bot (teams are not kept here) with null.
+      ctx.type = "application/json";
+      if (body.assignee_id === undefined && !toBot && body.team_id !== undefined) {
+        // A team that is not the account's (or null) takes the conversation's team away, as find_by does.
+        const team = (body.team_id !== null && (await Team.findInAccount(conversation.account_id, body.team_id))) || null;
+        await setTeam(ctx.deps.knex, conversation, team, actorOf(ctx));
+        ctx.body = JSON.stringify(team ? teamRecord(team) : null);
+        return;
+      }
+      // Chatwoot answers a request naming neither an assignee, a bot nor a team with null.
       const assignee =
         body.assignee_id !== undefined || toBot
           ? await assignConversation(ctx.deps.knex, conversation, { type: toBot ? "AgentBot" : "User", id: body.assignee_id ?? null }, actorOf(ctx))
           : null;
-      ctx.type = "application/json";
       ctx.body = JSON.stringify(
         assignee?.kind === "user" ? presentInboxMember(assignee.member) : assignee?.kind === "agent_bot" ? presentAgentBot(assignee.bot) : null,
       );

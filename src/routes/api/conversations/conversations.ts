@@ -6,16 +6,21 @@ import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
 import { Conversation } from "../../../models/Conversation";
 import { Inbox } from "../../../models/Inbox";
+import { TeamMember } from "../../../models/Team";
 import { accessibleInboxIds, canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
 import { presentConversation } from "../../../presenters/conversation";
 import { iso } from "../../../presenters/time";
-import { createConversation, loadConversationGraphs, setPriority, toggleStatus } from "../../../services/conversations";
+import { finder, sortClause, userIdOf } from "./finder";
+import { createConversation, loadConversationGraphs, muteConversation, setPriority, toggleStatus, unmuteConversation } from "../../../services/conversations";
+import { requireAdministrator } from "../../../policies";
 import { senderFor } from "../../../services/messages";
+import { filterCondition } from "../../../services/filters/sql";
+import { filterPageQuery, filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import { actorOf, findConversation, usersOnly } from "./access";
 import {
-  type ConversationListQuery,
   conversationCreate,
+  conversationFilterResponse,
   conversationListQuery,
   conversationListResponse,
   conversationMetaResponse,
@@ -32,45 +37,17 @@ import {
 const PER_PAGE = 25;
 
 export async function presentConversations(ctx: AppContext, conversations: Conversation[]) {
-  return (await loadConversationGraphs(ctx.deps.knex, conversations)).map(presentConversation);
+  const account = ctx.state.account!;
+  const [graphs, callerTeamIds] = await Promise.all([
+    loadConversationGraphs(ctx.deps.knex, conversations, { account: { id: account.id, name: account.name } }),
+    TeamMember.teamIdsOf(account.id, ctx.state.membership?.user_id ?? 0),
+  ]);
+  return graphs.map((graph) => presentConversation(graph, callerTeamIds));
 }
 
 async function present(ctx: AppContext, conversation: Conversation) {
   const [presented] = await presentConversations(ctx, [conversation]);
   return presented;
-}
-
-/** A user's id for "mine" counts; bots never reach the list endpoints. */
-const userIdOf = (ctx: AppContext) => ctx.state.membership?.user_id ?? 0;
-
-/**
- * ConversationFinder: the caller's inboxes (narrowed by inbox_id), status (open unless given; "all"
- * for every status) and labels (any of them). The counts are taken before the assignee filter.
- */
-async function finder(ctx: AppContext, query: ConversationListQuery) {
-  const inboxIds = await accessibleInboxIds(ctx);
-  const scoped = query.inbox_id === undefined ? inboxIds : inboxIds.filter((inboxId) => inboxId === query.inbox_id);
-  const base = () => {
-    const q = Conversation.ofAccount(ctx.state.account!.id).whereIn("inbox_id", scoped);
-    if (query.status !== "all") q.where("status", query.status);
-    if (query.labels?.length) q.whereRaw("labels && ?::text[]", [query.labels]);
-    return q;
-  };
-  const userId = userIdOf(ctx);
-  const [all, mine, unassigned] = await Promise.all([
-    base().resultSize(),
-    base().where("assignee_id", userId).resultSize(),
-    base().whereNull("assignee_id").resultSize(),
-  ]);
-  const counts = { mine_count: mine, assigned_count: all - unassigned, unassigned_count: unassigned, all_count: all };
-  const filtered = () => {
-    const q = base();
-    if (query.assignee_type === "me") q.where("assignee_id", userId);
-    if (query.assignee_type === "unassigned") q.whereNull("assignee_id");
-    if (query.assignee_type === "assigned") q.whereNotNull("assignee_id");
-    return q;
-  };
-  return { counts, filtered };
 }
 
 /**
@@ -153,11 +130,42 @@ export function registerConversationRoutes(router: ApiRouter) {
     { method: "get", path, summary: "List conversations (25 per page) with counts", params: accountParams, query: conversationListQuery, response: conversationListResponse, middleware: [usersOnly] },
     async (ctx, { query }) => {
       const { counts, filtered } = await finder(ctx, query);
-      const page = await filtered()
+      const list = filtered().orderByRaw(sortClause(query.sort_by));
+      // updated_within replaces the page: everything changed in the last N seconds.
+      const page = await (query.updated_within !== undefined
+        ? list.where("conversations.updated_at", ">", new Date(Date.now() - query.updated_within * 1000))
+        : list.limit(PER_PAGE).offset((query.page - 1) * PER_PAGE));
+      ctx.body = { data: { meta: counts, payload: await presentConversations(ctx, page) } };
+    },
+  );
+
+  router.route(
+    {
+      method: "post",
+      path: `${path}/filter`,
+      summary: "Conversations of any status matching Chatwoot's filter payload, 25 a page, with counts",
+      params: accountParams,
+      query: filterPageQuery,
+      body: filterRequest,
+      response: conversationFilterResponse,
+      middleware: [usersOnly],
+    },
+    async (ctx, { query, body }) => {
+      const accountId = ctx.state.account!.id;
+      const where = await filterCondition(ctx.deps.knex, accountId, "conversation", body.payload);
+      const inboxIds = await accessibleInboxIds(ctx);
+      const matches = () => Conversation.ofAccount(accountId).whereIn("inbox_id", inboxIds).whereRaw(where.sql, where.bindings as never);
+      const [all, mine, unassigned] = await Promise.all([
+        matches().resultSize(),
+        matches().where("assignee_id", userIdOf(ctx)).resultSize(),
+        matches().whereNull("assignee_id").resultSize(),
+      ]);
+      const page = Number(query.page ?? body.page ?? 1);
+      const conversations = await matches()
         .orderBy([{ column: "last_activity_at", order: "desc" }, { column: "id", order: "desc" }])
         .limit(PER_PAGE)
-        .offset((query.page - 1) * PER_PAGE);
-      ctx.body = { data: { meta: counts, payload: await presentConversations(ctx, page) } };
+        .offset((page - 1) * PER_PAGE);
+      ctx.body = { meta: { mine_count: mine, unassigned_count: unassigned, all_count: all }, payload: await presentConversations(ctx, conversations) };
     },
   );
 
@@ -179,6 +187,7 @@ export function registerConversationRoutes(router: ApiRouter) {
           contactInbox,
           status: body.status,
           assigneeId: body.assignee_id,
+          teamId: body.team_id,
           snoozedUntil: body.snoozed_until,
           additionalAttributes: body.additional_attributes,
           customAttributes: body.custom_attributes,
@@ -235,6 +244,43 @@ export function registerConversationRoutes(router: ApiRouter) {
     async (ctx, { params }) => {
       await findConversation(ctx, params.id);
       headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "delete", path: one, summary: "Delete a conversation with its messages (administrators)", params: accountResourceParams, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      // Found (404) and shown (401) before the destroy? check, as Chatwoot's before_action orders them.
+      const conversation = await findConversation(ctx, params.id);
+      requireAdministrator(ctx);
+      await Conversation.query(ctx.deps.knex).deleteById(conversation.id);
+      headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/mute`, summary: "Mute: resolve, and later contact messages no longer reopen it", params: accountResourceParams, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      await muteConversation(ctx.deps.knex, await findConversation(ctx, params.id), actorOf(ctx));
+      headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/unmute`, summary: "Unmute: contact messages reopen it again", params: accountResourceParams, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      await unmuteConversation(ctx.deps.knex, await findConversation(ctx, params.id), actorOf(ctx));
+      headOk(ctx);
+    },
+  );
+
+  router.route(
+    { method: "post", path: `${one}/unread`, summary: "Mark the latest incoming message unread", params: accountResourceParams, status: 204, middleware: [usersOnly] },
+    async (ctx, { params }) => {
+      const conversation = await findConversation(ctx, params.id);
+      await Conversation.markUnread(ctx.deps.knex, conversation.id);
+      // The action renders no view, which Rails answers with 204.
+      ctx.status = 204;
     },
   );
 

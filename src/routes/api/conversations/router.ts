@@ -5,6 +5,7 @@ import { registerMessageRoutes } from "../messages/messages";
 import { registerConversationAttributeRoutes } from "./attributes";
 import { registerContactConversationRoutes } from "./contactConversations";
 import { registerConversationRoutes } from "./conversations";
+import { registerConversationParticipantRoutes } from "./participants";
 
 /**
  * Conversations and messages, where agent bots may call Chatwoot's BOT_ACCESSIBLE_ENDPOINTS with
@@ -18,6 +19,7 @@ export function conversationsRouter(): ApiRouter {
   });
   registerConversationRoutes(router);
   registerConversationAttributeRoutes(router);
+  registerConversationParticipantRoutes(router);
   registerMessageRoutes(router);
   registerContactConversationRoutes(router);
   return router;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { id, jsonObject } from "../../../http/schemas";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
 import { messageBody, messageResponse } from "../messages/schema";
+import { teamResponse } from "../teams/schema";
 
 /**
  * A time as Chatwoot's parse_date_time reads it (Unix seconds, as a number or a string), or an ISO
@@ -17,6 +18,24 @@ export const timeInput = z
   // A number too large for a date is refused here rather than failing when the time is written.
   .pipe(z.date({ error: "is not a valid time" }).max(new Date("9999-12-31T23:59:59Z"), { error: "is not a valid time" }))
   .nullable();
+
+/** ConversationFinder::SORT_OPTIONS, the last four its legacy names. */
+export const SORT_OPTIONS = [
+  "last_activity_at_asc",
+  "last_activity_at_desc",
+  "created_at_asc",
+  "created_at_desc",
+  "priority_asc",
+  "priority_desc",
+  "waiting_since_asc",
+  "waiting_since_desc",
+  "priority_desc_created_at_asc",
+  "latest",
+  "sort_on_created_at",
+  "sort_on_priority",
+  "sort_on_waiting_since",
+] as const;
+export type SortOption = (typeof SORT_OPTIONS)[number];
 
 /** `labels[]=a&labels[]=b`, `labels=a&labels=b` or `labels=a,b`. */
 const labelList = z.preprocess(
@@ -35,8 +54,16 @@ export const conversationListQuery = z.preprocess(
     status: z.enum([...CONVERSATION_STATUSES, "all"]).default("open"),
     assignee_type: z.enum(["me", "unassigned", "assigned", "all"]).default("all"),
     inbox_id: id().optional(),
+    team_id: id().optional(),
     labels: labelList.optional(),
     page: z.coerce.number().int().min(1).default(1),
+    /** Conversations with an incoming or outgoing message containing q, whatever their status. */
+    q: z.string().max(1000).optional(),
+    sort_by: z.enum(SORT_OPTIONS).default("last_activity_at_desc"),
+    source_id: z.string().max(255).optional(),
+    conversation_type: z.enum(["mention", "participating", "unattended"]).optional(),
+    /** Seconds: every conversation updated that recently, unpaginated. */
+    updated_within: z.string().regex(/^\d{1,9}$/, { error: "must be a whole number of seconds" }).transform(Number).optional(),
   }),
 );
 export type ConversationListQuery = z.output<typeof conversationListQuery>;
@@ -52,7 +79,7 @@ export const conversationCreate = z
     assignee_id: id().nullable().optional(),
     team_id: id().nullable().optional(),
     snoozed_until: timeInput.optional(),
-    message: messageBody.optional(),
+    message: messageBody.omit({ attachments: true }).optional(),
   })
   .openapi("ConversationCreate");
 
@@ -101,6 +128,7 @@ export const conversationResponse = z
       sender: contactSummary.nullable(),
       channel: z.string(),
       assignee: z.record(z.string(), z.unknown()).optional(),
+      team: teamResponse.optional(),
       hmac_verified: z.boolean().nullable(),
     }),
     id: z.number(),
@@ -134,6 +162,13 @@ export const conversationResponse = z
 export const conversationListResponse = z
   .object({ data: z.object({ meta: counts, payload: z.array(conversationResponse) }) })
   .openapi("ConversationList");
+/** Chatwoot's filter.json.jbuilder: no `data` wrapper and no assigned_count. */
+export const conversationFilterResponse = z
+  .object({
+    meta: z.object({ mine_count: z.number(), unassigned_count: z.number(), all_count: z.number() }),
+    payload: z.array(conversationResponse),
+  })
+  .openapi("ConversationFilterResult");
 export const conversationMetaResponse = z.object({ meta: counts }).openapi("ConversationMeta");
 export const conversationsPayload = z.object({ payload: z.array(conversationResponse) }).openapi("ConversationsPayload");
 

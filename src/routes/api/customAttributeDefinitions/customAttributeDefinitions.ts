@@ -62,8 +62,15 @@ export function registerCustomAttributeDefinitionRoutes(router: ApiRouter) {
       async (ctx, { params, body }) => {
         const definition = await findDefinition(ctx, params.id);
         const changes = definedOnly(body);
-        await CustomAttributeDefinition.validate(CustomAttributeDefinition.knex(), { ...definition, ...changes }, definition);
-        ctx.body = presentCustomAttributeDefinition(await keyUnique(() => definition.$query().patchAndFetch(changes)));
+        const updated = await keyUnique(() =>
+          CustomAttributeDefinition.transaction(async (trx) => {
+            // Locked: the combination validated is the one stored, and a definition deleted meanwhile is a 404.
+            const current = await CustomAttributeDefinition.lockInAccount(trx, definition.account_id, definition.id);
+            await CustomAttributeDefinition.validate(trx, { ...current, ...changes }, current);
+            return current.$query(trx).patchAndFetch(changes);
+          }),
+        );
+        ctx.body = presentCustomAttributeDefinition(updated);
       },
     );
   }

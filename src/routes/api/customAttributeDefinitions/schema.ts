@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { wrappedUnder } from "../../../http/schemas";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../../../models/CustomAttributeDefinition";
-import { compilePattern } from "../../../services/customAttributes";
+import { compileLinear } from "../../../lib/linearRegex";
+
+const REGEX_PATTERN_MAX = 1000;
 
 /** An enum sent as Chatwoot's integer code (or its digits) or as its name; stored as the code. */
 const codeOrName = (names: readonly string[]) =>
@@ -17,7 +19,24 @@ const fields = {
   attribute_display_type: codeOrName(ATTRIBUTE_DISPLAY_TYPES),
   attribute_model: codeOrName(ATTRIBUTE_MODELS),
   attribute_values: z.array(z.string()),
-  regex_pattern: z.string().refine((p) => compilePattern(p) !== undefined, { message: "is invalid" }).nullable(),
+  regex_pattern: z
+    .string()
+    .max(REGEX_PATTERN_MAX)
+    .superRefine((pattern, ctx) => {
+      // zod runs refinements after a failed max(): a pattern past it is refused there, and compiling
+      // a huge one would exhaust the RE2 WebAssembly heap (16 MB) instead.
+      if (pattern.length > REGEX_PATTERN_MAX) return;
+      const compiled = compileLinear(pattern);
+      if (compiled.ok) return;
+      ctx.addIssue({
+        code: "custom",
+        message:
+          compiled.reason === "invalid"
+            ? "is invalid"
+            : `is not supported: patterns run on a linear-time engine without lookaround or backreferences (${compiled.detail})`,
+      });
+    })
+    .nullable(),
   regex_cue: z.string().nullable(),
 };
 

@@ -1,24 +1,10 @@
 import { z } from "zod";
-import { wrappedUnder } from "../../../http/schemas";
+import { withinJsonLimits, wrappedUnder } from "../../../http/schemas";
 import { FILTER_TYPES } from "../../../models/CustomFilter";
+import { FILTER_OPERATORS } from "../../../services/filters/attributes";
 
-/**
- * The saved query is the payload `conversations/filter` and `contacts/filter` take:
- * `{payload: [{attribute_key, filter_operator, values, query_operator}]}`. Its operators are
- * Chatwoot's FilterService ones; this module is the one place that knows them here.
- */
-export const FILTER_OPERATORS = [
-  "equal_to",
-  "not_equal_to",
-  "contains",
-  "does_not_contain",
-  "is_present",
-  "is_not_present",
-  "is_greater_than",
-  "is_less_than",
-  "days_before",
-  "starts_with",
-] as const;
+// The saved query is the payload `conversations/filter` and `contacts/filter` take, with the
+// operators of the shared filter vocabulary (src/services/filters/attributes.ts).
 
 /** How a condition joins the next one; FilterService upcases it, so any case is accepted. */
 const queryOperator = z
@@ -32,7 +18,7 @@ const filterCondition = z
     attribute_key: z.string().min(1),
     filter_operator: z.enum(FILTER_OPERATORS),
     // Absent for the presence operators; otherwise the values to compare with.
-    values: z.array(z.unknown()).optional(),
+    values: withinJsonLimits(z.array(z.unknown())).optional(),
     query_operator: queryOperator.optional(),
     custom_attribute_type: z.string().optional(),
   })
@@ -73,3 +59,27 @@ export const customFilterResponse = z
   .openapi("CustomFilter");
 
 export const customFiltersResponse = z.array(customFilterResponse).openapi("CustomFilters");
+
+/**
+ * The body of `contacts/filter` and `conversations/filter`. Attributes, operators and query
+ * operators are checked by the filter service, which answers in Chatwoot's words.
+ */
+export const filterRequest = z
+  .looseObject({
+    payload: z
+      .array(
+        z.looseObject({
+          attribute_key: z.string().min(1),
+          filter_operator: z.string(),
+          values: z.unknown().optional(),
+          query_operator: z.string().nullable().optional(),
+          custom_attribute_type: z.string().nullable().optional(),
+        }),
+      )
+      .min(1),
+    page: z.union([z.number().int().min(1), z.string().regex(/^[1-9]\d{0,8}$/)]).optional(),
+  })
+  .openapi("FilterRequest");
+
+/** `?page=` (the SDK's) wins over a page in the body; kept as sent, since Chatwoot echoes it. */
+export const filterPageQuery = z.object({ page: z.string().regex(/^[1-9]\d{0,8}$/).optional() });

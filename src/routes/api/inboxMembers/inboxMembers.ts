@@ -29,8 +29,20 @@ async function auditMembers(trx: Knex.Transaction, actor: AuditActor, members: I
   }
 }
 
-async function presentMembers(inbox: Inbox) {
-  return { payload: (await InboxMember.membersOf(inbox.account_id, inbox.id)).map(presentInboxMember) };
+async function presentMembers(inbox: Inbox, db?: Knex) {
+  return { payload: (await InboxMember.membersOf(inbox.account_id, inbox.id, db)).map(presentInboxMember) };
+}
+
+/**
+ * Runs a change of the inbox's members under a lock on the inbox, so concurrent changes apply one
+ * after the other (no duplicate-member 422, no mixed set), and answers the set as that change left it.
+ */
+function changeMembers(inbox: Inbox, change: (trx: Knex.Transaction) => Promise<void>) {
+  return InboxMember.transaction(async (trx) => {
+    await Inbox.lockInAccount(trx, inbox.account_id, inbox.id);
+    await change(trx);
+    return presentMembers(inbox, trx);
+  });
 }
 
 /** The inbox named in the body whose members change; user ids must be users of the account. */
@@ -55,10 +67,9 @@ export function registerInboxMemberRoutes(router: ApiRouter) {
     { authorize: requireAdministrator, method: "post", path, summary: "Add agents to an inbox", params: accountParams, body: inboxMembersBody, response: inboxMembersEnvelope },
     async (ctx, { body }) => {
       const inbox = await inboxToChange(ctx, body.inbox_id, body.user_ids);
-      await InboxMember.transaction(async (trx) => {
+      ctx.body = await changeMembers(inbox, async (trx) => {
         await auditMembers(trx, auditActor(ctx), await InboxMember.addMembers(trx, inbox.account_id, inbox.id, body.user_ids), "create");
       });
-      ctx.body = await presentMembers(inbox);
     },
   );
 
@@ -66,12 +77,11 @@ export function registerInboxMemberRoutes(router: ApiRouter) {
     { authorize: requireAdministrator, method: "patch", path, summary: "Make the inbox's agents exactly user_ids", params: accountParams, body: inboxMembersBody, response: inboxMembersEnvelope },
     async (ctx, { body }) => {
       const inbox = await inboxToChange(ctx, body.inbox_id, body.user_ids);
-      await InboxMember.transaction(async (trx) => {
+      ctx.body = await changeMembers(inbox, async (trx) => {
         const actor = auditActor(ctx);
         await auditMembers(trx, actor, await InboxMember.removeOthers(trx, inbox.id, body.user_ids), "destroy");
         await auditMembers(trx, actor, await InboxMember.addMembers(trx, inbox.account_id, inbox.id, body.user_ids), "create");
       });
-      ctx.body = await presentMembers(inbox);
     },
   );
 
@@ -80,7 +90,7 @@ export function registerInboxMemberRoutes(router: ApiRouter) {
     async (ctx, { body }) => {
       const inbox = await Inbox.findInAccount(ctx.state.account!.id, body.inbox_id);
       if (!inbox) throw NotFound();
-      await InboxMember.transaction(async (trx) => {
+      await changeMembers(inbox, async (trx) => {
         await auditMembers(trx, auditActor(ctx), await InboxMember.removeMembers(trx, inbox.id, body.user_ids), "destroy");
       });
       headOk(ctx);

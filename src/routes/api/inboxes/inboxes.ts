@@ -1,3 +1,4 @@
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import type { Knex } from "knex";
 import { NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
@@ -23,6 +24,7 @@ import {
   inboxUpdate,
   setAgentBotBody,
 } from "./schema";
+import { withUploadedAvatar } from "../../../services/avatars";
 
 const AUDITED = [
   "account_id",
@@ -80,40 +82,42 @@ export function registerInboxRoutes(router: ApiRouter) {
   });
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create an API or web widget inbox", params: accountParams, body: inboxCreate, response: inboxResponse },
-    async (ctx, { body }) => {
+    { authorize: requireAdministrator, method: "post", path, summary: "Create an API or web widget inbox", multipart: true, params: accountParams, body: inboxCreate, response: inboxResponse },
+    async (ctx, { body: { avatar, ...body } }) => {
       const { channel: channelInput, ...inboxInput } = body;
       const channelType = CHANNEL_REQUEST_TYPES[channelInput.type];
       const channelDefaults = channelType === "Channel::WebWidget" ? { selected_feature_flags: DEFAULT_WIDGET_FEATURE_FLAGS } : {};
-      const { inbox, channel } = await Inbox.transaction(async (trx) => {
+      const { inbox, channel } = await withUploadedAvatar(ctx.state.account!.id, "inbox", avatar, (stored) => Inbox.transaction(async (trx) => {
         const created = await Inbox.createWithChannel(
           trx,
           ctx.state.account!.id,
           channelType,
           { ...channelDefaults, ...channelAttributes(channelType, channelInput) },
-          definedOnly(inboxInput) as Partial<Inbox>,
+          { ...definedOnly(inboxInput), ...stored } as Partial<Inbox>,
         );
         await audit(ctx, trx, created.inbox, "create", snapshot(created.inbox, AUDITED));
         return created;
-      });
+      }));
       ctx.body = present(ctx, inbox, channel);
     },
   );
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update an inbox and its channel settings", params: accountResourceParams, body: inboxUpdate, response: inboxResponse },
-      async (ctx, { params, body }) => {
+      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update an inbox and its channel settings", multipart: true, params: accountResourceParams, body: inboxUpdate, response: inboxResponse },
+      async (ctx, { params, body: { avatar, ...body } }) => {
         const inbox = await findAccountInbox(ctx, params.id);
         const { channel: channelInput, ...inboxInput } = body;
-        const result = await Inbox.transaction(async (trx) => {
-          const attributes = definedOnly(inboxInput) as Partial<Inbox>;
-          const updated = Object.keys(attributes).length ? await Inbox.query(trx).patchAndFetchById(inbox.id, attributes) : inbox;
+        const result = await withUploadedAvatar(inbox.account_id, "inbox", avatar, (stored) => Inbox.transaction(async (trx) => {
+          const before = await Inbox.lockInAccount(trx, inbox.account_id, inbox.id);
+          const attributes = { ...definedOnly(inboxInput), ...stored } as Partial<Inbox>;
+          const updated = Object.keys(attributes).length ? await Inbox.query(trx).patchAndFetchById(inbox.id, attributes) : before;
           const channel = await updated.updateChannel(trx, channelAttributes(inbox.channel_type, channelInput));
-          const changes = diff(inbox, updated, AUDITED);
+          const changes = diff(before, updated, AUDITED);
           if (Object.keys(changes).length) await audit(ctx, trx, updated, "update", changes);
           return { inbox: updated, channel };
-        });
+        }));
+        if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
         ctx.body = present(ctx, result.inbox, result.channel);
       },
     );
@@ -125,6 +129,7 @@ export function registerInboxRoutes(router: ApiRouter) {
       await inbox.destroyWithDependents(trx);
       await audit(ctx, trx, inbox, "destroy", snapshot(inbox, AUDITED));
     });
+    await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
     headOk(ctx);
   });
 

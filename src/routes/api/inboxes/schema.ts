@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { uploadedFile } from "../../../http/multipart";
 
 const httpUrl = () => z.string().trim().max(2048).url({ protocol: /^https?$/ });
 
@@ -81,6 +82,8 @@ const inboxFields = {
   sender_name_type: z.enum(["friendly", "professional"]),
   business_name: z.string().max(255).nullable(),
   working_hours: z.array(workingHour).max(7),
+  /** An image file, in a multipart body. */
+  avatar: uploadedFile(),
 };
 
 export const inboxCreate = z

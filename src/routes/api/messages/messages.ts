@@ -8,6 +8,7 @@ import { conversationMessage } from "../../../presenters/conversation";
 import { contactPushEventData } from "../../../presenters/contact";
 import { userPushEventData } from "../../../presenters/message";
 import { iso } from "../../../presenters/time";
+import { MAX_ATTACHMENTS_PER_MESSAGE, maxUploadBytes, withStagedAttachments } from "../../../services/attachments";
 import { loadConversationGraph } from "../../../services/conversations";
 import { createMessage, deleteMessage, loadSenders, senderFor, updateMessageStatus } from "../../../services/messages";
 import { actorOf, findConversation, usersOnly } from "../conversations/access";
@@ -66,12 +67,24 @@ export function registerMessageRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a message (or private note)", params: conversationMessagesParams, body: messageBody, response: messageResponse },
+    {
+      method: "post",
+      path,
+      summary: "Create a message (or private note), with files as `attachments[]` of a multipart body",
+      multipart: { maxFileBytes: maxUploadBytes(), maxFiles: MAX_ATTACHMENTS_PER_MESSAGE },
+      params: conversationMessagesParams,
+      body: messageBody,
+      response: messageResponse,
+    },
     async (ctx, { params, body }) => {
       const conversation = await findConversation(ctx, params.conversation_id);
       const actor = actorOf(ctx);
       const sender = await senderFor(conversation, body.message_type, actor, botSenderId(body));
-      const { graph, ...created } = await createMessage(ctx.deps.knex, conversation, body, sender, actor);
+      const inbox = await Inbox.query().findById(conversation.inbox_id).throwIfNotFound();
+      const { attachments: files = [], ...input } = body;
+      const { graph, ...created } = await withStagedAttachments(conversation.account_id, inbox.channel_type, files, (attachments) =>
+        createMessage(ctx.deps.knex, conversation, { ...input, attachments }, sender, actor),
+      );
       ctx.body = conversationMessage(graph, created);
     },
   );
@@ -81,6 +94,7 @@ export function registerMessageRoutes(router: ApiRouter) {
       method: "patch",
       path: `${path}/:id`,
       summary: "Update a message's delivery status (API inboxes)",
+      multipart: true,
       params: messageParams,
       body: messageStatusBody,
       response: messageResponse,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uploadedFile } from "../../../http/multipart";
 import { id, jsonObject } from "../../../http/schemas";
 import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES } from "../../../models/Message";
 
@@ -44,6 +45,8 @@ export const messageBody = z
     source_id: z.string().max(255).nullable().optional(),
     sender_type: z.string().optional(),
     sender_id: id().optional(),
+    /** Files, sent as `attachments[]` parts of a multipart body. */
+    attachments: z.array(uploadedFile()).optional(),
   })
   .openapi("MessageCreate");
 
@@ -84,6 +87,23 @@ export const messageResponse = z
       contact_inbox: z.object({ source_id: z.string().nullable() }),
     }),
     sender: z.record(z.string(), z.unknown()).optional(),
+    attachments: z
+      .array(
+        z.object({
+          id: z.number(),
+          message_id: z.number(),
+          file_type: z.string(),
+          account_id: z.number(),
+          extension: z.string().nullable(),
+          content_type: z.string(),
+          data_url: z.string(),
+          thumb_url: z.string(),
+          file_size: z.number(),
+          width: z.number().nullable(),
+          height: z.number().nullable(),
+        }),
+      )
+      .optional(),
   })
   .openapi("Message");
 

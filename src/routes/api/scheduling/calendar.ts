@@ -1,9 +1,9 @@
 import type { ApiRouter } from "../../../http/router";
 import { accountParams } from "../../../http/schemas";
-import { presentCalendar } from "../../../presenters/scheduling/calendar";
+import { calendarBody } from "../../../presenters/scheduling/calendar";
 import { buildCalendar } from "../../../scheduling/calendar";
 import { checks } from "../../../scheduling/validation";
-import { ok } from "./respond";
+import { okJson } from "./respond";
 import { calendarQuery, calendarResponse } from "./schema";
 
 /** Longest range one request may span: a quarter, so a slot computation stays bounded. */
@@ -33,7 +33,7 @@ export function registerCalendarRoutes(router: ApiRouter, base: string) {
         includeSlots: query.include_slots,
         durationMin: query.duration_min,
       });
-      ok(ctx, presentCalendar(calendar));
+      okJson(ctx, calendarBody(calendar));
     },
   );
 }

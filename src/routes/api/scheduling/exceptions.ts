@@ -8,7 +8,7 @@ import { requireAdministrator } from "../../../policies";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "../../../presenters/scheduling/exceptions";
 import { checks } from "../../../scheduling/validation";
 import { requireResource } from "./resources";
-import { created, list, mustExist, ok, removed } from "./respond";
+import { created, list, mustExist, ok, patchLocked, removed } from "./respond";
 import {
   accountItemParams,
   holidayCreate,
@@ -69,8 +69,7 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   router.route(
     { authorize: requireAdministrator, method: "patch", path: `${holidays}/:id`, summary: "Update a holiday", params: accountItemParams, body: holidayUpdate, response: one(holidayResponse) },
     async (ctx, { params, body }) => {
-      const holiday = await findHoliday(ctx, params.id);
-      ok(ctx, presentHoliday(await holiday.$query().patchAndFetch(body)));
+      ok(ctx, presentHoliday(await patchLocked(Holiday, ctx, params.id, "Holiday", body)));
     },
   );
 
@@ -108,10 +107,12 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   router.route(
     { authorize: requireAdministrator, method: "patch", path: `${overrides}/:id`, summary: "Update a workday override", params: accountItemParams, body: overrideUpdate, response: one(overrideResponse) },
     async (ctx, { params, body }) => {
-      const override = await findOverride(ctx, params.id);
+      await findOverride(ctx, params.id);
       if (body.resource_id) await requireResource(ctx, body.resource_id);
-      validateOverride({ ...presentWorkdayOverride(override), ...body });
-      ok(ctx, presentWorkdayOverride(await override.$query().patchAndFetch(body)));
+      const updated = await patchLocked(WorkdayOverride, ctx, params.id, "Workday override", body, (current) =>
+        validateOverride({ ...presentWorkdayOverride(current), ...body }),
+      );
+      ok(ctx, presentWorkdayOverride(updated));
     },
   );
 
@@ -151,10 +152,12 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   router.route(
     { authorize: requireAdministrator, method: "patch", path: `${timeOffs}/:id`, summary: "Update time off", params: accountItemParams, body: timeOffUpdate, response: one(timeOffResponse) },
     async (ctx, { params, body }) => {
-      const timeOff = await findTimeOff(ctx, params.id);
+      await findTimeOff(ctx, params.id);
       if (body.resource_id) await requireResource(ctx, body.resource_id);
-      validateTimeOff({ starts_at: timeOff.starts_at, ends_at: timeOff.ends_at, ...body });
-      ok(ctx, presentTimeOff(await timeOff.$query().patchAndFetch(body)));
+      const updated = await patchLocked(TimeOff, ctx, params.id, "Time off", body, (current) =>
+        validateTimeOff({ starts_at: current.starts_at, ends_at: current.ends_at, ...body }),
+      );
+      ok(ctx, presentTimeOff(updated));
     },
   );
 

@@ -8,7 +8,7 @@ import { requireAdministrator } from "../../../policies";
 import { presentBreakRule, presentResource, presentWorkRule } from "../../../presenters/scheduling/resources";
 import { invalid, invalidAttribute } from "../../../scheduling/errors";
 import { checks } from "../../../scheduling/validation";
-import { created, list, mustExist, ok, removed } from "./respond";
+import { created, list, mustExist, ok, patchLocked, removed } from "./respond";
 import {
   accountItemParams,
   breakRuleResponse,
@@ -78,9 +78,11 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
   router.route(
     { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update a scheduling resource", params: accountItemParams, body: resourceUpdate, response: one(resourceResponse) },
     async (ctx, { params, body }) => {
-      const resource = await findResource(ctx, params.id);
-      await validateResource(ctx, { compensation_type: resource.compensation_type, compensation_value: resource.compensation_value, ...body }, body);
-      ok(ctx, presentResource(await resource.$query().patchAndFetch(body)));
+      await findResource(ctx, params.id);
+      const updated = await patchLocked(Resource, ctx, params.id, "Resource", body, (current) =>
+        validateResource(ctx, { compensation_type: current.compensation_type, compensation_value: current.compensation_value, ...body }, body),
+      );
+      ok(ctx, presentResource(updated));
     },
   );
 

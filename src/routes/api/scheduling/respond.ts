@@ -1,10 +1,18 @@
 import type { AppContext } from "../../../http/context";
+import type { SchedulingModel } from "../../../models/scheduling/SchedulingModel";
 import { notFound } from "../../../scheduling/errors";
 
 /** The scheduling envelope: `{payload}`, lists with `meta.count`; creates answer 201, deletes 204, the rest 200. */
 export function ok(ctx: AppContext, payload: unknown, status = 200) {
   ctx.status = status;
   ctx.body = { payload };
+}
+
+/** A 200 whose JSON is already written (see calendarBody). */
+export function okJson(ctx: AppContext, json: Buffer) {
+  ctx.status = 200;
+  ctx.type = "application/json";
+  ctx.body = json;
 }
 
 export const created = (ctx: AppContext, payload: unknown) => ok(ctx, payload, 201);
@@ -25,4 +33,24 @@ export async function mustExist<T>(row: Promise<T | undefined> | PromiseLike<T |
   const found = await row;
   if (!found) throw notFound(what);
   return found;
+}
+
+/**
+ * A partial update checked against the row as stored and written under its lock: two PATCHes of
+ * different fields cannot combine into a row neither was allowed to make (start after end), and a
+ * row deleted meanwhile is the usual 404.
+ */
+export function patchLocked<M extends SchedulingModel>(
+  model: (new () => M) & typeof SchedulingModel,
+  ctx: AppContext,
+  id: number,
+  what: string,
+  changes: object,
+  check: (current: M) => void | Promise<void> = () => undefined,
+): Promise<M> {
+  return model.transaction(async (trx) => {
+    const current = (await model.lockInAccount(trx, ctx.state.account!.id, id, () => notFound(what))) as M;
+    await check(current);
+    return (await current.$query(trx).patchAndFetch(changes as Partial<M>)) as M;
+  });
 }

@@ -35,11 +35,17 @@ const timezone = () =>
   });
 
 /** A calendar date, "YYYY-MM-DD", that exists. */
-export const calendarDate = () =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), { message: "is not a valid date" });
+export const calendarDate = () => z.string().refine(isCalendarDate, { message: "is not a valid date" });
+
+/**
+ * One check for shape and existence: zod runs every refinement even after a format check failed,
+ * so the existence test must never assume the shape (an Invalid Date throws on toISOString).
+ */
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
 
 /** An ISO 8601 date-time; without an offset it is wall-clock time in the default zone (Asia/Almaty). */
 export const instant = () =>

@@ -5,6 +5,7 @@ import { requireAdministrator } from "../../../policies";
 import { recordEvent } from "../../../services/events";
 import { ok } from "./respond";
 import { settingsResponse, settingsUpdate } from "./schema";
+import { jsonEqual } from "../../../lib/jsonEqual";
 
 /** The account's booking settings: reminder offsets and the hold of services that require prepayment. */
 export function registerSettingsRoutes(router: ApiRouter, base: string) {
@@ -22,7 +23,7 @@ export function registerSettingsRoutes(router: ApiRouter, base: string) {
         const before = await SchedulingSettings.of(accountId, trx);
         const after = await SchedulingSettings.change(accountId, body, trx);
         // Upcoming bookings' workflows re-plan their reminders; committed with the change, so none is missed.
-        if (JSON.stringify(before.reminder_offsets_minutes) !== JSON.stringify(after.reminder_offsets_minutes)) {
+        if (!jsonEqual(before.reminder_offsets_minutes, after.reminder_offsets_minutes)) {
           await recordEvent(trx, { accountId, name: "scheduling_settings_changed", payload: { event: "scheduling_settings_changed", ...after } });
         }
         return after;

@@ -92,8 +92,9 @@ export function registerWebhookRoutes(router: ApiRouter) {
         const webhook = await findWebhook(ctx, params.id);
         await validate(ctx, body, webhook.id);
         const updated = await Webhook.transaction(async (trx) => {
+          const before = await Webhook.lockInAccount(trx, webhook.account_id, webhook.id);
           const after = await Webhook.query(trx).patchAndFetchById(webhook.id, definedOnly(body));
-          const changes = diff(webhook, after, AUDITED);
+          const changes = diff(before, after, AUDITED);
           if (Object.keys(changes).length) {
             await recordAudit(trx, auditActor(ctx), { accountId: after.account_id, auditableType: "Webhook", auditableId: after.id, action: "update", changes });
           }

@@ -6,13 +6,13 @@ import { Account } from "../../../models/Account";
 import { AccountUser } from "../../../models/AccountUser";
 import { User } from "../../../models/User";
 import { presentAccountUser } from "../../../presenters/user";
+import { ACCOUNT_USER_AUDITED, removeMembership } from "../../../services/agents";
 import { auditActor, auditChange } from "../../../services/audit";
 import { permissible } from "../permissible";
 import { accountUserCreate, accountUserDelete, accountUserResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
 
-/** What Chatwoot's Enterprise::Audit::AccountUser audits. */
-const AUDITED = ["availability", "role", "account_id", "inviter_id", "user_id"] as const;
+const AUDITED = ACCOUNT_USER_AUDITED;
 
 export function registerPlatformAccountUserRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/account_users";
@@ -46,12 +46,8 @@ export function registerPlatformAccountUserRoutes(router: ApiRouter) {
     async (ctx, { params, body }) => {
       const account = await permissible(ctx, "Account", findAccount(params.account_id));
       await AccountUser.transaction(async (trx) => {
-        const accountUser = await AccountUser.query(trx).findOne({ account_id: account.id, user_id: body.user_id });
-        if (!accountUser) return;
-        await AccountUser.query(trx).deleteById(accountUser.id);
-        // Leaving the account means leaving its inboxes too.
-        await trx("inbox_members").where({ account_id: account.id, user_id: body.user_id }).delete();
-        await auditChange(trx, auditActor(ctx), { accountId: account.id, auditableType: "AccountUser", keys: AUDITED, before: accountUser });
+        const accountUser = await AccountUser.query(trx).findOne({ account_id: account.id, user_id: body.user_id }).forUpdate();
+        if (accountUser) await removeMembership(trx, accountUser, auditActor(ctx));
       });
       headOk(ctx);
     },

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { ApiRouter } from "../../../http/router";
 import { idParams } from "../../../http/schemas";
 import { definedOnly } from "../../../lib/objects";
@@ -13,6 +14,15 @@ import { headOk } from "../../../http/headOk";
 
 export function registerPlatformAccountRoutes(router: ApiRouter) {
   const find = (id: number) => () => Account.findLive(id);
+
+  router.route(
+    { method: "get", path: "/accounts", summary: "The accounts this platform app created or was given", response: z.array(platformAccountResponse) },
+    async (ctx) => {
+      const ids = await platformApp(ctx).permittedIds("Account");
+      const accounts = ids.length ? await Account.live().whereIn("id", ids).orderBy("id") : [];
+      ctx.body = accounts.map(presentPlatformAccount);
+    },
+  );
 
   router.route(
     { method: "post", path: "/accounts", summary: "Create an account", body: platformAccountCreate, response: platformAccountResponse },
@@ -43,8 +53,8 @@ export function registerPlatformAccountRoutes(router: ApiRouter) {
       const account = await permissible(ctx, "Account", find(params.id));
       const { features, ...attributes } = body;
       const updated = await updateAccount(
-        account,
-        { ...definedOnly(attributes), ...(features ? { features: applyFeatureToggles(account.features, features) } : {}) },
+        account.id,
+        (locked) => ({ ...definedOnly(attributes), ...(features ? { features: applyFeatureToggles(locked.features, features) } : {}) }),
         auditActor(ctx),
       );
       ctx.body = presentPlatformAccount(updated);

@@ -10,6 +10,9 @@ import { auditAgentBot } from "../../api/agentBots/audit";
 import { permissible, platformApp } from "../permissible";
 import { platformAgentBotBody, platformAgentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
+import { withUploadedAvatar } from "../../../services/avatars";
+import { purgeDeletedFilesQuietly } from "../../../services/attachments";
+import { requestAvatarFetch } from "../../../services/avatarFetch";
 
 async function present(bot: AgentBot, token?: string) {
   return presentPlatformAgentBot(bot, token ?? (await AccessToken.tokenOf("AgentBot", bot.id)));
@@ -34,15 +37,18 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: "/agent_bots", summary: "Create an agent bot", body: platformAgentBotBody, response: platformAgentBotResponse },
-    async (ctx, { body }) => {
+    { method: "post", path: "/agent_bots", summary: "Create an agent bot", multipart: true, body: platformAgentBotBody, response: platformAgentBotResponse },
+    async (ctx, { body: { avatar, ...body } }) => {
       await assertAccountPermitted(ctx, body.account_id);
-      const { bot, token } = await AgentBot.transaction(async (trx) => {
-        const created = await AgentBot.createWithToken(body, trx);
-        await platformApp(ctx).permit("AgentBot", created.bot.id, trx);
-        await auditAgentBot(ctx, trx, undefined, created.bot);
-        return created;
-      });
+      const { bot, token } = await withUploadedAvatar(body.account_id ?? null, "agent_bot", avatar, (stored) =>
+        AgentBot.transaction(async (trx) => {
+          const created = await AgentBot.createWithToken({ ...body, ...stored }, trx);
+          await platformApp(ctx).permit("AgentBot", created.bot.id, trx);
+          await auditAgentBot(ctx, trx, undefined, created.bot);
+          await requestAvatarFetch(trx, "agent_bot", undefined, created.bot);
+          return created;
+        }),
+      );
       ctx.body = await present(bot, token);
     },
   );
@@ -55,15 +61,20 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "patch", path: "/agent_bots/:id", summary: "Update an agent bot", params: idParams, body: platformAgentBotBody, response: platformAgentBotResponse },
-    async (ctx, { params, body }) => {
+    { method: "patch", path: "/agent_bots/:id", summary: "Update an agent bot", multipart: true, params: idParams, body: platformAgentBotBody, response: platformAgentBotResponse },
+    async (ctx, { params, body: { avatar, ...body } }) => {
       const bot = await permissible(ctx, "AgentBot", find(params.id));
       await assertAccountPermitted(ctx, body.account_id);
-      const updated = await AgentBot.transaction(async (trx) => {
-        const after = await AgentBot.query(trx).patchAndFetchById(bot.id, body);
-        await auditAgentBot(ctx, trx, bot, after);
-        return after;
-      });
+      const accountId = body.account_id === undefined ? bot.account_id : body.account_id;
+      const updated = await withUploadedAvatar(accountId, "agent_bot", avatar, (stored) =>
+        AgentBot.transaction(async (trx) => {
+          const after = await AgentBot.query(trx).patchAndFetchById(bot.id, { ...body, ...stored });
+          await auditAgentBot(ctx, trx, bot, after);
+          await requestAvatarFetch(trx, "agent_bot", bot, after);
+          return after;
+        }),
+      );
+      if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
       ctx.body = await present(updated);
     },
   );
@@ -76,6 +87,7 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
         await bot.destroy(trx);
         await auditAgentBot(ctx, trx, bot, undefined);
       });
+      await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
       headOk(ctx);
     },
   );

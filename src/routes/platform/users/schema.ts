@@ -72,3 +72,14 @@ export const platformUserResponse = z
     accounts: z.array(membership),
   })
   .openapi("PlatformUser");
+
+export const ssoLinkResponse = z.object({ url: z.string() }).openapi("PlatformUserLogin");
+
+/** platform/api/v1/users/token.json.jbuilder. */
+export const userTokenResponse = z
+  .object({
+    access_token: z.string(),
+    expiry: z.null(),
+    user: z.object({ id: z.number(), name: z.string(), display_name: z.string().nullable(), email: z.string(), pubsub_token: z.string() }),
+  })
+  .openapi("PlatformUserToken");

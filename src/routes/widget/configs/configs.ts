@@ -3,6 +3,7 @@ import { createVisitor, type Visitor, type WebWidgetScope } from "../../../servi
 import { issueWidgetToken } from "../../../services/widgetTokens";
 import { websiteTokenQuery } from "../schema";
 import { widgetConfigBody, widgetConfigResponse } from "./schema";
+import { avatarUrlOf } from "../../../services/avatars";
 
 /** ActiveSupport's formatted_offset of the zone right now, e.g. "+05:30" or "-04:00". */
 function utcOffset(timeZone: string, at = new Date()): string {
@@ -18,7 +19,7 @@ function presentWidgetConfig({ channel, inbox, account }: WebWidgetScope, { cont
       allow_messages_after_resolved: inbox.allow_messages_after_resolved,
       api_host: process.env.FRONTEND_URL || null,
       auth_token: authToken,
-      avatar_url: inbox.avatar_url,
+      avatar_url: inbox.avatar_key ? avatarUrlOf(inbox) : inbox.avatar_url,
       csat_survey_enabled: inbox.csat_survey_enabled,
       disable_branding: account.features.includes("disable_branding"),
       enabled_features: channel.selected_feature_flags,

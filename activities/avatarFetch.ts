@@ -1,0 +1,13 @@
+import type { AppDeps } from "../src/deps";
+import { fetchAvatar, markAvatarFetchFailed } from "../src/services/avatarFetch";
+import { loadDeliveryConfig } from "../src/services/webhookDeliveries";
+import type { AvatarFetchInput } from "../src/temporal/contracts";
+
+export function createAvatarFetchActivities({ knex }: AppDeps) {
+  // Avatar URLs may reach the same networks webhooks may (WEBHOOK_ALLOW_PRIVATE_NETWORKS).
+  const { allowPrivateNetworks } = loadDeliveryConfig();
+  return {
+    fetchAvatar: (input: AvatarFetchInput) => fetchAvatar(knex, input, { allowPrivateNetworks }),
+    markAvatarFetchFailed: (input: AvatarFetchInput) => markAvatarFetchFailed(knex, input),
+  };
+}

@@ -1,0 +1,124 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { Database } from "../db";
+
+/**
+ * The process's Prometheus metrics. Counters and the latency histogram count what this process did;
+ * the gauges read the database at scrape time, so any process (API or worker) tells the same truth
+ * about the outbox, the deliveries and the timers.
+ */
+export const metrics = new Registry();
+collectDefaultMetrics({ register: metrics });
+
+export const httpDuration = new Histogram({
+  name: "http_request_duration_seconds",
+  help: "HTTP request latency by method, route template and status",
+  labelNames: ["method", "route", "status"] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metrics],
+});
+
+export const relayHandOverFailures = new Counter({
+  name: "event_relay_hand_over_failures_total",
+  help: "Events the relay could not hand over to Temporal (each is postponed and retried)",
+  registers: [metrics],
+});
+
+export const rateLimited = new Counter({
+  name: "http_rate_limited_total",
+  help: "Requests answered 429 by a throttle",
+  labelNames: ["rule"] as const,
+  registers: [metrics],
+});
+
+/** The database whose state the gauges report; the first one registered (the process's own pool). */
+let database: Database | undefined;
+
+/** Points the database gauges at this pool; later calls (a second app in tests) keep the first. */
+export function watchDatabase(knex: Database): void {
+  database ??= knex;
+}
+
+/** Numbers that are read from the database when scraped; an unreachable database leaves them unset. */
+function databaseGauge(name: string, help: string, labelNames: string[], read: (db: Database, gauge: Gauge) => Promise<void>): Gauge {
+  return new Gauge({
+    name,
+    help,
+    labelNames,
+    registers: [metrics],
+    async collect() {
+      if (!database) return;
+      this.reset();
+      await read(database, this).catch(() => undefined);
+    },
+  });
+}
+
+export interface OutboxState {
+  backlog: number;
+  /** Seconds since the oldest undispatched event was committed; 0 when there is none. */
+  oldestAgeSeconds: number;
+}
+
+export async function outboxState(db: Database): Promise<OutboxState> {
+  const { rows } = await db.raw<{ rows: { backlog: number; oldest: string | null }[] }>(
+    `SELECT (SELECT count(*)::int FROM events WHERE dispatched_at IS NULL) AS backlog,
+            (SELECT extract(epoch FROM now() - created_at) FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT 1) AS oldest`,
+  );
+  return { backlog: rows[0]!.backlog, oldestAgeSeconds: Number(rows[0]!.oldest ?? 0) };
+}
+
+databaseGauge("outbox_backlog_events", "Committed events not yet handed over to Temporal", [], async (db, gauge) => {
+  gauge.set((await outboxState(db)).backlog);
+});
+
+databaseGauge("outbox_oldest_undispatched_age_seconds", "Age of the oldest committed event not yet handed over (0 when none)", [], async (db, gauge) => {
+  gauge.set((await outboxState(db)).oldestAgeSeconds);
+});
+
+databaseGauge("outbox_postponed_events", "Undispatched events whose hand-over failed at least once", [], async (db, gauge) => {
+  const row = await db("events").whereNull("dispatched_at").where("dispatch_attempts", ">", 0).count<{ count: string }[]>("* as count").first();
+  gauge.set(Number(row?.count ?? 0));
+});
+
+databaseGauge("webhook_deliveries", "Webhook and agent-bot deliveries by result (pending, delivered, failed)", ["result"], async (db, gauge) => {
+  const rows = await db("webhook_deliveries").select("status").count<{ status: string; count: string }[]>("* as count").groupBy("status");
+  for (const result of ["pending", "delivered", "failed"]) gauge.set({ result }, 0);
+  for (const row of rows) gauge.set({ result: row.status }, Number(row.count));
+});
+
+// The rule of conversationTimers.timerPlan in SQL: which conversations have a timer waiting.
+databaseGauge("conversation_timers_pending", "Conversations whose timer waits to auto-resolve or reopen them", ["kind"], async (db, gauge) => {
+  const { rows } = await db.raw<{ rows: { reopen: number; resolve: number }[] }>(
+    `SELECT count(*) FILTER (WHERE c.status = 'snoozed' AND c.snoozed_until IS NOT NULL)::int AS reopen,
+            count(*) FILTER (WHERE c.status = 'open' AND c.contact_id IS NOT NULL
+                               AND jsonb_typeof(a.settings->'auto_resolve_after') = 'number'
+                               AND (a.settings->>'auto_resolve_after')::numeric > 0
+                               AND NOT (coalesce(a.settings->>'auto_resolve_ignore_waiting', 'false') = 'true' AND c.waiting_since IS NOT NULL))::int AS resolve
+     FROM conversations c JOIN accounts a ON a.id = c.account_id AND a.deletion_requested_at IS NULL
+     WHERE c.status IN ('open', 'snoozed')`,
+  );
+  gauge.set({ kind: "reopen" }, rows[0]!.reopen);
+  gauge.set({ kind: "resolve" }, rows[0]!.resolve);
+});
+
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  max: number;
+}
+
+new Gauge({
+  name: "db_pool_connections",
+  help: "This process's PostgreSQL pool: connections in use, idle, awaited, and the maximum",
+  labelNames: ["state"],
+  registers: [metrics],
+  collect() {
+    const pool = (database?.client as { pool?: TarnPool } | undefined)?.pool;
+    if (!pool) return;
+    this.set({ state: "used" }, pool.numUsed());
+    this.set({ state: "free" }, pool.numFree());
+    this.set({ state: "pending" }, pool.numPendingAcquires());
+    this.set({ state: "max" }, pool.max);
+  },
+});

@@ -1,0 +1,136 @@
+import { createHash } from "node:crypto";
+import type { Middleware, Next } from "koa";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import type { Limit, RateLimits } from "../config";
+import type { Database } from "../db";
+import { UnknownToken } from "../errors";
+import type { AppContext } from "../http/context";
+import { rateLimited } from "../lib/metrics";
+
+/** What Rack::Attack answers a throttled request with (Chatwoot keeps its default responder). */
+export const THROTTLED_BODY = "Retry later\n";
+
+const PUBLIC_INBOX_PATH = /^\/public\/api\/v1\/inboxes\/([^/]+)/;
+const TOKEN_AUTHENTICATED_PATH = /^\/(api\/v1\/(?!widget(\/|$))|api\/v2\/|platform\/api\/v1\/)/;
+
+/** Keys may be whatever a client sent (a website token of a megabyte, NUL bytes): stored as a digest. */
+function digest(value: string): string {
+  return createHash("sha256").update(value).digest("base64url").slice(0, 32);
+}
+
+function param(ctx: AppContext, name: string): string | undefined {
+  const fromBody = (ctx.request as { body?: Record<string, unknown> }).body?.[name];
+  const value = typeof fromBody === "string" ? fromBody : ctx.query[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+function isWidget(ctx: AppContext): boolean {
+  return ctx.path === "/api/v1/widget" || ctx.path.startsWith("/api/v1/widget/");
+}
+
+/** The inbox a public request names: the web widget's website_token, or the client API's inbox identifier. */
+function publicInbox(ctx: AppContext): string | undefined {
+  if (isWidget(ctx)) {
+    const token = param(ctx, "website_token");
+    return token ? `widget:${digest(token)}` : undefined;
+  }
+  const identifier = PUBLIC_INBOX_PATH.exec(ctx.path)?.[1];
+  return identifier ? `api:${digest(identifier)}` : undefined;
+}
+
+function isPublic(ctx: AppContext): boolean {
+  return isWidget(ctx) || ctx.path.startsWith("/public/api/");
+}
+
+function hasToken(ctx: AppContext): boolean {
+  return Boolean(ctx.get("api_access_token") || ctx.get("api-access-token"));
+}
+
+/** A throttle: which requests it counts, under which key (undefined: not counted). */
+interface Rule {
+  name: string;
+  limit: Limit;
+  key(ctx: AppContext): string | undefined;
+}
+
+function rules(limits: RateLimits): Rule[] {
+  return [
+    // Chatwoot's throttle on widget page loads without a conversation: each one starts a new contact.
+    {
+      name: "widget_sessions/address",
+      limit: limits.widgetSessionsPerAddress,
+      key: (ctx) => (ctx.method === "POST" && ctx.path === "/api/v1/widget/config" && !ctx.get("x-auth-token") ? ctx.ip : undefined),
+    },
+    { name: "public/address", limit: limits.publicPerAddress, key: (ctx) => (isPublic(ctx) ? ctx.ip : undefined) },
+    { name: "public/inbox", limit: limits.publicPerInbox, key: (ctx) => (isPublic(ctx) ? publicInbox(ctx) : undefined) },
+    {
+      name: "platform_user_creates/address",
+      limit: limits.platformUserCreatesPerAddress,
+      key: (ctx) => (ctx.method === "POST" && ctx.path.replace(/\/$/, "") === "/platform/api/v1/users" ? ctx.ip : undefined),
+    },
+  ];
+}
+
+function limiter(knex: Database, name: string, limit: Limit): RateLimiterPostgres {
+  return new RateLimiterPostgres({
+    storeClient: knex,
+    storeType: "knex",
+    tableName: "rate_limits",
+    tableCreated: true,
+    keyPrefix: name,
+    points: limit.points,
+    duration: limit.seconds,
+  });
+}
+
+function throttle(ctx: AppContext, rule: string, msBeforeNext: number): void {
+  rateLimited.inc({ rule });
+  ctx.status = 429;
+  ctx.set("Retry-After", String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
+  ctx.type = "text/plain";
+  ctx.body = THROTTLED_BODY;
+}
+
+/** A counter the database cannot reach must not take the API down with it: the request goes on. */
+function storeFailed(ctx: AppContext, rule: string, err: unknown): void {
+  ctx.log.warn({ err, rule }, "rate limit not counted: its store failed");
+}
+
+/**
+ * Chatwoot's Rack::Attack throttles, counted in PostgreSQL so every API instance shares them. A
+ * throttled request gets 429 with Retry-After and Rack::Attack's body. Failed authentication is
+ * counted after the fact (only unknown tokens count) and checked before any token is looked at, so
+ * an address that has guessed too often learns nothing more, even from a right guess.
+ */
+export function rateLimits(knex: Database, limits: RateLimits): Middleware<any, any> {
+  const counted = rules(limits).map((rule) => ({ rule, limiter: limiter(knex, rule.name, rule.limit) }));
+  const authFailures = limiter(knex, "auth_failures/address", limits.authFailuresPerAddress);
+
+  return async (ctx: AppContext, next: Next) => {
+    const guarded = hasToken(ctx) && TOKEN_AUTHENTICATED_PATH.test(ctx.path);
+    if (guarded) {
+      try {
+        const failures = await authFailures.get(ctx.ip);
+        if (failures && failures.consumedPoints >= limits.authFailuresPerAddress.points) return throttle(ctx, "auth_failures/address", failures.msBeforeNext);
+      } catch (err) {
+        storeFailed(ctx, "auth_failures/address", err);
+      }
+    }
+    for (const { rule, limiter } of counted) {
+      const key = rule.key(ctx);
+      if (key === undefined) continue;
+      try {
+        await limiter.consume(key);
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return throttle(ctx, rule.name, rejection.msBeforeNext);
+        storeFailed(ctx, rule.name, rejection);
+      }
+    }
+    try {
+      await next();
+    } catch (err) {
+      if (guarded && err instanceof UnknownToken) await authFailures.penalty(ctx.ip).catch((e) => storeFailed(ctx, "auth_failures/address", e));
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import type { ApiRouter } from "../../../http/router";
+import { accountParams, accountResourceParams } from "../../../http/schemas";
+import { headOk } from "../../../http/headOk";
+import { authorize, requireAdministrator } from "../../../policies";
+import { presentInboxMember as presentAgent } from "../../../presenters/inbox";
+import { inviteAgent, listAgents, removeAgent, updateAgent } from "../../../services/agents";
+import { auditActor } from "../../../services/audit";
+import { agentCreate, agentResponse, agentUpdate } from "./schema";
+
+/** /api/v1/accounts/:account_id/agents (Chatwoot's AgentsController and UserPolicy: members list, administrators manage). */
+export function registerAgentRoutes(router: ApiRouter) {
+  const path = "/accounts/:account_id/agents";
+
+  router.route(
+    { authorize: (ctx) => authorize(ctx, "administrator", "agent"), method: "get", path, summary: "List the account's agents", params: accountParams, response: z.array(agentResponse) },
+    async (ctx) => {
+      ctx.body = (await listAgents(ctx.state.account!.id)).map(presentAgent);
+    },
+  );
+
+  router.route(
+    { authorize: requireAdministrator, method: "post", path, summary: "Invite an agent by email (creating the user when new)", params: accountParams, body: agentCreate, response: agentResponse },
+    async (ctx, { body }) => {
+      const principal = ctx.state.principal;
+      if (principal?.kind !== "user") throw new Error("agents reached without a user");
+      ctx.body = presentAgent(await inviteAgent(ctx.state.account!, principal.user, body, auditActor(ctx)));
+    },
+  );
+
+  for (const method of ["patch", "put"] as const) {
+    router.route(
+      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Change an agent's name, role, availability or auto_offline", params: accountResourceParams, body: agentUpdate, response: agentResponse },
+      async (ctx, { params, body }) => {
+        ctx.body = presentAgent(await updateAgent(ctx.state.account!, params.id, body, auditActor(ctx)));
+      },
+    );
+  }
+
+  router.route(
+    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Remove an agent from the account", params: accountResourceParams },
+    async (ctx, { params }) => {
+      await removeAgent(ctx.state.account!, params.id, auditActor(ctx));
+      headOk(ctx);
+    },
+  );
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { NotFound } from "../../../errors";
+import type { ApiRouter } from "../../../http/router";
+import { accountResourceParams, id } from "../../../http/schemas";
+import { Contact } from "../../../models/Contact";
+import { ContactInbox } from "../../../models/ContactInbox";
+import { Inbox } from "../../../models/Inbox";
+import { authorize } from "../../../policies";
+import { presentInbox } from "../../../presenters/inbox";
+import { inboxResponse } from "../inboxes/schema";
+
+const contactInboxBody = z.object({ inbox_id: id().optional(), source_id: z.string().trim().max(255).optional() }).openapi("ContactInboxCreate");
+
+/**
+ * POST contacts/:id/contact_inboxes (Chatwoot's Contacts::ContactInboxesController): links the contact
+ * to an inbox of the account under source_id (a UUID when absent); answers the contact_inbox partial.
+ * The same source for the same contact is the existing link; for another contact it is 422.
+ */
+export function registerContactInboxRoutes(router: ApiRouter) {
+  router.route(
+    {
+      authorize: (ctx) => authorize(ctx, "administrator", "agent"),
+      method: "post",
+      path: "/accounts/:account_id/contacts/:id/contact_inboxes",
+      summary: "Link a contact to an inbox with a source id",
+      params: accountResourceParams,
+      body: contactInboxBody,
+      response: z.object({ source_id: z.string(), inbox: inboxResponse }).openapi("ContactInbox"),
+    },
+    async (ctx, { params, body }) => {
+      const accountId = ctx.state.account!.id;
+      const contact = await Contact.findInAccount(accountId, params.id);
+      if (!contact) throw NotFound();
+      // Chatwoot's inboxes.find(params[:inbox_id]): a missing id is as unknown as a wrong one.
+      const inbox = body.inbox_id ? await Inbox.findInAccount(accountId, body.inbox_id) : undefined;
+      if (!inbox) throw NotFound();
+      const contactInbox = await ContactInbox.transaction((trx) => ContactInbox.findOrCreate(trx, contact.id, inbox, body.source_id));
+      const channel = (await Inbox.channelsOf([inbox])).get(inbox.id)!;
+      ctx.body = { source_id: contactInbox.source_id, inbox: presentInbox(inbox, channel, { administrator: ctx.state.membership?.role === "administrator" }) };
+    },
+  );
+}

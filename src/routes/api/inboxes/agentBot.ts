@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { NotFound } from "../../../errors";
+import type { ApiRouter } from "../../../http/router";
+import { accountResourceParams } from "../../../http/schemas";
+import { AgentBot } from "../../../models/AgentBot";
+import { AgentBotInbox } from "../../../models/AgentBotInbox";
+import { Inbox } from "../../../models/Inbox";
+import { authorize } from "../../../policies";
+import { present as presentAccountBot } from "../agentBots/agentBots";
+import { agentBotResponse } from "../agentBots/schema";
+
+/**
+ * GET inboxes/:id/agent_bot (InboxPolicy#agent_bot? lets every member ask): `{"agent_bot": bot}`, and
+ * `{"agent_bot": {}}` when none is attached, as the jbuilder block renders empty.
+ */
+export function registerInboxAgentBotRoutes(router: ApiRouter) {
+  router.route(
+    {
+      authorize: (ctx) => authorize(ctx, "administrator", "agent"),
+      method: "get",
+      path: "/accounts/:account_id/inboxes/:id/agent_bot",
+      summary: "The agent bot attached to an inbox",
+      params: accountResourceParams,
+      response: z.object({ agent_bot: z.union([agentBotResponse, z.object({})]) }).openapi("InboxAgentBot"),
+    },
+    async (ctx, { params }) => {
+      const inbox = await Inbox.findInAccount(ctx.state.account!.id, params.id);
+      if (!inbox) throw NotFound();
+      const attached = await AgentBotInbox.query().findOne({ inbox_id: inbox.id });
+      const bot = attached && (await AgentBot.query().findById(attached.agent_bot_id));
+      ctx.body = { agent_bot: bot ? await presentAccountBot(ctx, bot) : {} };
+    },
+  );
+}

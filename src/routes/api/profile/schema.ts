@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { uploadedFile } from "../../../http/multipart";
+import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { email } from "../accounts/schema";
+
+export const AVAILABILITIES = ["online", "offline", "busy"] as const;
+export const availability = () => z.enum(AVAILABILITIES);
+
+/**
+ * Chatwoot's profile_params and password_params, under `profile` or bare. The password is checked
+ * against the current one before its strength, as Chatwoot does, so it is a plain string here.
+ */
+export const profileUpdate = z
+  .preprocess(
+    wrappedUnder("profile"),
+    z
+      .object({
+        name: z.string().trim().min(1).max(255),
+        display_name: z.string().trim().max(255).nullable(),
+        email: email(),
+        message_signature: z.string().max(100_000).nullable(),
+        ui_settings: jsonObject(),
+        phone_number: z.string().trim().max(255),
+        availability: availability(),
+        /** The membership whose availability changes; the most recently active one without it. */
+        account_id: id(),
+        current_password: z.string(),
+        password: z.string(),
+        password_confirmation: z.string(),
+        /** An image file (multipart only), stored as the user's avatar. */
+        avatar: uploadedFile(),
+      })
+      .partial(),
+  )
+  .openapi("ProfileUpdate");
+
+export type ProfileUpdate = z.output<typeof profileUpdate>;
+
+export const availabilityUpdate = z
+  .preprocess(wrappedUnder("profile"), z.object({ account_id: id(), availability: availability() }))
+  .openapi("ProfileAvailability");
+
+export const autoOfflineUpdate = z
+  .preprocess(wrappedUnder("profile"), z.object({ account_id: id(), auto_offline: z.boolean().optional() }))
+  .openapi("ProfileAutoOffline");

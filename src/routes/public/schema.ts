@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { uploadedFile } from "../../http/multipart";
+import { id, jsonObject } from "../../http/schemas";
+
+const identifier = z.string().min(1).max(255);
+
+export const inboxParams = z.object({ inbox_identifier: identifier });
+export const contactParams = z.object({ inbox_identifier: identifier, contact_identifier: identifier });
+export const conversationParams = contactParams.extend({ conversation_id: id() });
+export const messageParams = conversationParams.extend({ message_id: id() });
+
+/** What the contacts endpoints permit (Rails drops every other key); identifier_hash signs identifier. */
+const contactFields = {
+  identifier: z.string().trim().max(255),
+  identifier_hash: z.string().max(255),
+  name: z.string().trim().max(255),
+  email: z.string().trim().max(255).nullable(),
+  phone_number: z.string().trim().max(255).nullable(),
+  avatar_url: z.string().trim().max(2048).url({ protocol: /^https?$/ }).nullable(),
+  custom_attributes: jsonObject(),
+};
+
+export const publicContactCreate = z.object({ ...contactFields, source_id: z.string().trim().min(1).max(255) }).partial().openapi("PublicContactCreate");
+export const publicContactUpdate = z.object(contactFields).partial().openapi("PublicContactUpdate");
+/** A GET carries the identity proof in its query string. */
+export const identityQuery = z.object({ identifier: z.string().optional(), identifier_hash: z.string().optional() });
+
+export const publicConversationCreate = z.object({ custom_attributes: jsonObject().optional() }).openapi("PublicConversationCreate");
+/** Any other typing_status is accepted and ignored, as Chatwoot's case statement does. */
+export const publicTypingBody = z.object({ typing_status: z.string().optional() }).openapi("PublicTyping");
+
+export const publicMessageCreate = z
+  .object({
+    content: z.string().nullable().optional(),
+    echo_id: z.string().max(255).optional(),
+    /** Files, sent as `attachments[]` parts of a multipart body. */
+    attachments: z.array(uploadedFile()).optional(),
+  })
+  .openapi("PublicMessageCreate");
+export const publicMessageUpdate = z
+  .object({ submitted_values: z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() })).optional() })
+  .openapi("PublicMessageUpdate");
+export const publicMessagesQuery = z.object({ before: id().optional() });
+
+export const publicContactResponse = z
+  .object({ source_id: z.string(), pubsub_token: z.string().nullable(), id: z.number(), name: z.string(), email: z.string().nullable() })
+  .openapi("PublicContact");
+
+export const contactRecordResponse = z.record(z.string(), z.unknown()).openapi("ContactRecord");
+
+export const publicMessageResponse = z
+  .object({
+    id: z.number(),
+    content: z.string().nullable(),
+    message_type: z.number().int(),
+    content_type: z.string(),
+    content_attributes: jsonObject(),
+    created_at: z.number(),
+    conversation_id: z.number(),
+    attachments: z.array(jsonObject()).optional(),
+    sender: jsonObject().optional(),
+  })
+  .openapi("PublicMessage");
+
+export const publicConversationResponse = z
+  .object({
+    id: z.number(),
+    uuid: z.string(),
+    inbox_id: z.number(),
+    contact_last_seen_at: z.number(),
+    status: z.string(),
+    agent_last_seen_at: z.number(),
+    messages: z.array(publicMessageResponse),
+    contact: contactRecordResponse,
+  })
+  .openapi("PublicConversation");

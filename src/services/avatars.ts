@@ -1,0 +1,60 @@
+import { ValidationError } from "../errors";
+import type { UploadedFile } from "../http/multipart";
+import { fileStorage } from "../storage";
+import { avatarKey, isAvatarKey } from "../storage/keys";
+import { FILES_PATH, publicBaseUrl } from "../storage/urls";
+import { contentTypeOf } from "./attachments";
+import { currentLogger } from "../lib/logger";
+
+/** Avatarable#acceptable_avatar: 15 MB, and the image types a browser shows. */
+export const AVATAR_MAX_BYTES = 15 * 1024 * 1024;
+export const AVATAR_TYPES: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp" };
+export const AVATAR_CONTENT_TYPES: Record<string, string> = Object.fromEntries(Object.entries(AVATAR_TYPES).map(([type, ext]) => [ext, type]));
+
+export type AvatarOwner = "contact" | "agent_bot" | "inbox" | "user";
+
+/** Where a stored avatar is served: a stable public URL (its key is unguessable), as Active Storage serves avatars. */
+export function avatarPublicUrl(key: string): string {
+  return `${publicBaseUrl()}${FILES_PATH}/avatars/${key}`;
+}
+
+/** What thumbnail/avatar_url show: the stored image once there is one, else the URL the client gave. */
+export function avatarUrlOf(record: { avatar_key?: string | null; avatar_url?: string | null }): string {
+  return record.avatar_key ? avatarPublicUrl(record.avatar_key) : (record.avatar_url ?? "");
+}
+
+export function avatarContentType(key: string): string | undefined {
+  if (!isAvatarKey(key)) return undefined;
+  return AVATAR_CONTENT_TYPES[key.slice(key.lastIndexOf(".") + 1)];
+}
+
+/** Stores image bytes (fetched or uploaded, already checked) as a new avatar; answers its key. */
+export async function storeAvatar(accountId: number | null, owner: AvatarOwner, source: { path: string } | { bytes: Buffer }, contentType: string): Promise<string> {
+  const key = avatarKey(accountId, owner, AVATAR_TYPES[contentType]!);
+  await fileStorage().put(key, source, contentType);
+  return key;
+}
+
+/**
+ * An uploaded `avatar` file: checked as Avatarable checks it (422 in the record-invalid shape),
+ * stored before `work` writes the row, and removed again when `work` fails. `work` gets the
+ * attributes to write (none without a file).
+ */
+export async function withUploadedAvatar<T>(
+  accountId: number | null,
+  owner: AvatarOwner,
+  file: UploadedFile | undefined,
+  work: (attributes: { avatar_key?: string }) => Promise<T>,
+): Promise<T> {
+  if (!file) return work({});
+  const contentType = contentTypeOf(file);
+  if (file.truncated || file.size > AVATAR_MAX_BYTES) throw ValidationError.of("avatar", "filesize is too big");
+  if (!AVATAR_TYPES[contentType]) throw ValidationError.of("avatar", "filetype not supported");
+  const key = await storeAvatar(accountId, owner, { path: file.path }, contentType);
+  try {
+    return await work({ avatar_key: key });
+  } catch (err) {
+    await fileStorage().delete([key]).catch((cleanupError) => currentLogger().error({ err: cleanupError }, "Could not remove the avatar of a failed write"));
+    throw err;
+  }
+}

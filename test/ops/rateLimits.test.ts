@@ -1,0 +1,170 @@
+import { randomInt } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import test from "ava";
+import knexFactory from "knex";
+import { createApp } from "../../src/app";
+import { loadRateLimits, type RateLimits } from "../../src/config";
+import { closeServer } from "../../src/runtime";
+import { createInbox } from "../support/conversationFactories";
+import { createAccount } from "../support/factories";
+import { startHarness, type Harness } from "../support/harness";
+
+let h: Harness;
+test.before(async () => {
+  h = await startHarness();
+});
+test.after.always(async () => {
+  await h?.close();
+});
+
+const limits = (overrides: Partial<Record<keyof RateLimits, string>> = {}): RateLimits => {
+  const env: Record<string, string> = {};
+  const names = { authFailuresPerAddress: "RATE_LIMIT_AUTH_FAILURES", widgetSessionsPerAddress: "RATE_LIMIT_WIDGET_SESSIONS", publicPerAddress: "RATE_LIMIT_PUBLIC_PER_ADDRESS", publicPerInbox: "RATE_LIMIT_PUBLIC_PER_INBOX", platformUserCreatesPerAddress: "RATE_LIMIT_PLATFORM_USER_CREATES" } as const;
+  for (const [key, value] of Object.entries(overrides)) env[names[key as keyof RateLimits]] = value;
+  return loadRateLimits(env)!;
+};
+
+/** An address no other test uses, so each test starts with clean counters in the shared table. */
+const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+
+interface Instance {
+  send(method: string, path: string, from: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; text: string; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+/**
+ * An API instance of its own, behind a proxy (X-Forwarded-For names the client), with its own
+ * connection pool on the suite's database: two of them stand for two API processes.
+ */
+async function instance(rateLimits: RateLimits): Promise<Instance> {
+  const knex = knexFactory({ client: "pg", connection: process.env.DATABASE_URL!, pool: { min: 0, max: 3 } });
+  const server = createApp({ ...h.deps, knex }, { trustProxy: true, rateLimits }).listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    async send(method, path, from, { token, body, headers = {} } = {}) {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { "x-forwarded-for": from, ...(token ? { api_access_token: token } : {}), ...(body ? { "content-type": "application/json" } : {}), ...headers },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.status, text: await response.text(), headers: response.headers };
+    },
+    async close() {
+      await closeServer(server);
+      await knex.destroy();
+    },
+  };
+}
+
+async function statuses(count: number, send: () => Promise<{ status: number }>): Promise<number[]> {
+  const result: number[] = [];
+  for (let i = 0; i < count; i++) result.push((await send()).status);
+  return result;
+}
+
+test("the 11th unknown token from one address gets 429 with Retry-After, even with a right token; another address is unaffected", async (t) => {
+  const api = await instance(limits());
+  t.teardown(() => api.close());
+  const account = await createAccount(h);
+  const attacker = address();
+
+  const guesses = await statuses(10, () => api.send("GET", "/api/v1/accounts/1", attacker, { token: "wrong-token" }));
+  t.deepEqual(guesses, Array(10).fill(401));
+
+  const throttled = await api.send("GET", `/api/v1/accounts/${account.id}`, attacker, { token: "another-wrong-token" });
+  t.is(throttled.status, 429);
+  t.is(throttled.text, "Retry later\n");
+  const retryAfter = Number(throttled.headers.get("retry-after"));
+  t.true(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 300, `Retry-After ${throttled.headers.get("retry-after")}`);
+
+  // A right guess from there is refused too: the address learns nothing more.
+  t.is((await api.send("GET", `/api/v1/accounts/${account.id}`, attacker, { token: account.admin.token })).status, 429);
+
+  const neighbour = address();
+  t.is((await api.send("GET", `/api/v1/accounts/${account.id}`, neighbour, { token: "wrong-token" })).status, 401);
+  t.is((await api.send("GET", `/api/v1/accounts/${account.id}`, neighbour, { token: account.admin.token })).status, 200);
+});
+
+test("only unknown tokens count: role refusals and valid requests never throttle an address", async (t) => {
+  const api = await instance(limits({ authFailuresPerAddress: "2/300" }));
+  t.teardown(() => api.close());
+  const account = await createAccount(h);
+  const from = address();
+  // An agent asking for an administrator's endpoint gets 401, which is not a failed authentication.
+  const refused = await statuses(5, () => api.send("GET", `/api/v1/accounts/${account.id}/webhooks`, from, { token: account.agent.token }));
+  t.deepEqual(refused, Array(5).fill(401));
+  t.is((await api.send("GET", `/api/v1/accounts/${account.id}`, from, { token: account.admin.token })).status, 200);
+});
+
+test("two API instances on one database share the counters", async (t) => {
+  const [first, second] = [await instance(limits({ authFailuresPerAddress: "4/300" })), await instance(limits({ authFailuresPerAddress: "4/300" }))];
+  t.teardown(() => Promise.all([first.close(), second.close()]));
+  const attacker = address();
+  t.deepEqual(await statuses(2, () => first.send("GET", "/api/v1/accounts/1", attacker, { token: "nope" })), [401, 401]);
+  t.deepEqual(await statuses(2, () => second.send("GET", "/platform/api/v1/users/1", attacker, { token: "nope" })), [401, 401]);
+  t.is((await first.send("GET", "/api/v1/accounts/1", attacker, { token: "nope" })).status, 429);
+  t.is((await second.send("GET", "/api/v1/accounts/1", attacker, { token: "nope" })).status, 429);
+});
+
+test("the public widget API is limited per address and per inbox", async (t) => {
+  const api = await instance(limits({ publicPerAddress: "3/60", publicPerInbox: "5/60", widgetSessionsPerAddress: "100/60" }));
+  t.teardown(() => api.close());
+  const account = await createAccount(h);
+  const [shop, other] = [
+    await createInbox(h, account, { name: "Shop", channel: { type: "web_widget", website_url: "https://shop.example" } }),
+    await createInbox(h, account, { name: "Other", channel: { type: "web_widget", website_url: "https://other.example" } }),
+  ];
+  const config = (token: string, from: string) => api.send("POST", `/api/v1/widget/config?website_token=${token}`, from);
+
+  const visitor = address();
+  t.deepEqual(await statuses(4, () => config(shop.website_token, visitor)), [200, 200, 200, 429]);
+  // The same visitor is refused on every inbox; a neighbour is not.
+  t.is((await config(other.website_token, visitor)).status, 429);
+  t.is((await config(shop.website_token, address())).status, 200);
+
+  // Per inbox: the shop has had 4 counted requests; one more from anywhere fills it, the next is refused.
+  t.is((await config(shop.website_token, address())).status, 200);
+  const flooded = await config(shop.website_token, address());
+  t.is(flooded.status, 429);
+  t.is(flooded.text, "Retry later\n");
+  t.is((await config(other.website_token, address())).status, 200);
+});
+
+test("new widget sessions are limited per address; a visitor who resumes a session is not counted", async (t) => {
+  const api = await instance(limits({ widgetSessionsPerAddress: "2/3600" }));
+  t.teardown(() => api.close());
+  const account = await createAccount(h);
+  const shop = await createInbox(h, account, { name: "Shop", channel: { type: "web_widget", website_url: "https://shop.example" } });
+  const from = address();
+  const first = await api.send("POST", `/api/v1/widget/config?website_token=${shop.website_token}`, from);
+  const authToken = JSON.parse(first.text).auth_token as string;
+  t.is((await api.send("POST", `/api/v1/widget/config?website_token=${shop.website_token}`, from)).status, 200);
+  t.is((await api.send("POST", `/api/v1/widget/config?website_token=${shop.website_token}`, from)).status, 429);
+  t.is((await api.send("POST", `/api/v1/widget/config?website_token=${shop.website_token}`, from, { headers: { "X-Auth-Token": authToken } })).status, 200);
+});
+
+test("the public client API is limited per inbox identifier", async (t) => {
+  const api = await instance(limits({ publicPerInbox: "2/60" }));
+  t.teardown(() => api.close());
+  const inbox = `inbox-${randomInt(1e9)}`;
+  const hits = await statuses(3, () => api.send("GET", `/public/api/v1/inboxes/${inbox}/contacts/x`, address()));
+  t.deepEqual(hits.map((status) => status === 429), [false, false, true]);
+  t.not((await api.send("GET", `/public/api/v1/inboxes/${inbox}-other/contacts/x`, address())).status, 429);
+});
+
+test("platform user creation is limited per address", async (t) => {
+  const api = await instance(limits({ platformUserCreatesPerAddress: "2/60" }));
+  t.teardown(() => api.close());
+  const from = address();
+  const create = (n: number) => api.send("POST", "/platform/api/v1/users", from, { token: h.platformToken, body: { name: `U${n}`, email: `u${randomInt(1e9)}@example.com`, password: "Password1!" } });
+  t.deepEqual([(await create(1)).status, (await create(2)).status, (await create(3)).status], [200, 200, 429]);
+  t.is((await api.send("GET", "/platform/api/v1/users/0", from, { token: h.platformToken })).status, 404, "other platform calls go on");
+});
+
+test("limits come from the environment as requests/seconds; RATE_LIMITS=off turns them off", (t) => {
+  t.deepEqual(loadRateLimits({ RATE_LIMIT_AUTH_FAILURES: "3/60" })!.authFailuresPerAddress, { points: 3, seconds: 60 });
+  t.deepEqual(loadRateLimits({})!.authFailuresPerAddress, { points: 10, seconds: 300 });
+  t.is(loadRateLimits({ RATE_LIMITS: "off" }), undefined);
+  t.throws(() => loadRateLimits({ RATE_LIMIT_PUBLIC_PER_INBOX: "lots" }), { message: /RATE_LIMIT_PUBLIC_PER_INBOX/ });
+});

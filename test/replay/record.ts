@@ -1,0 +1,134 @@
+/**
+ * Records the histories the replay test (replay.test.ts) runs the current workflow code against:
+ * real runs of each long-lived workflow, with real activities, on a fresh database and Temporal dev
+ * server of its own. Run it after a deliberate change to a workflow's commands (see the README,
+ * "Changing a workflow safely"):
+ *
+ *   TEST_DATABASE=convo_sched_record TEST_TEMPORAL_PORT=7399 npx tsx test/replay/record.ts
+ *
+ * It writes test/replay/histories/<workflowType>.json (the longest finished run of each type),
+ * replacing those files and leaving other histories there alone.
+ */
+import { automationEventWorkflowId } from "../../src/temporal/contracts";
+import { deadlineIn, openConversation, setupSettled, show, timerHandle, until } from "../autoResolve/support";
+import { book, liveClinic } from "../scheduling/bookingSupport";
+import { createContact, createInbox } from "../support/conversationFactories";
+import { createAccount } from "../support/factories";
+import { ok, startHarness, type Harness } from "../support/harness";
+import { Receiver } from "../support/receiver";
+import { LONG_LIVED, saveHistory } from "./historyFiles";
+import { servicesEnv, withTestServices } from "../support/services";
+
+const SECOND = 1000;
+
+/** An open conversation that is touched (its deadline moved twice) and then auto-resolves. */
+async function timerThatResolves(h: Harness) {
+  const s = await openConversation(h, { auto_resolve_after: 10 });
+  await setupSettled(h, s);
+  await deadlineIn(h, s, 60 * SECOND);
+  await deadlineIn(h, s, 3 * SECOND);
+  await until(() => show(h, s), (c) => c.status === "resolved", 60 * SECOND);
+  await timerHandle(h, s).result();
+}
+
+/** A webhook whose receiver fails the first request: the lane sends, and hands that one to its own retrying workflow. */
+async function webhookWithARetry(h: Harness) {
+  const account = await createAccount(h);
+  const receiver = await new Receiver((attempt) => (attempt === 1 ? 500 : 200)).start();
+  try {
+    await ok(h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, { token: account.admin.token, body: { url: receiver.url, subscriptions: ["contact_created"] } }), "webhook");
+    await createContact(h, account, { name: "First" });
+    await createContact(h, account, { name: "Second" });
+    await receiver.waitFor((requests) => requests.length >= 3);
+  } finally {
+    await receiver.stop();
+  }
+}
+
+/** A message_created rule that matches: a label and a message. */
+async function automationThatActs(h: Harness) {
+  const account = await createAccount(h);
+  const inbox = await createInbox(h, account);
+  const api = (method: string, url: string, body?: unknown) => ok(h.request(method, `/api/v1/accounts/${account.id}${url}`, { token: account.admin.token, body }), `${method} ${url}`);
+  await api("POST", "/automation_rules", {
+    name: "refunds",
+    event_name: "message_created",
+    conditions: [{ attribute_key: "content", filter_operator: "contains", values: ["refund"], query_operator: null }],
+    actions: [
+      { action_name: "add_label", action_params: ["refund"] },
+      { action_name: "send_message", action_params: ["We are on it"] },
+    ],
+  });
+  const { contact } = await createContact(h, account, { inbox_id: inbox.id });
+  const conversation = await api("POST", "/conversations", { inbox_id: inbox.id, contact_id: contact.id });
+  await api("POST", `/conversations/${conversation.id}/messages`, { content: "I want a refund", message_type: "incoming" });
+  const row = await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first("id");
+  const event: { uid: string } = await until(() => h.knex("events").where({ conversation_id: row.id, name: "message_created" }).first("uid"), Boolean, 30 * SECOND);
+  const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(h.deps.temporal.installationId, event.uid));
+  await until(() => handle.describe().then(() => true, () => false), Boolean, 30 * SECOND);
+  await handle.result();
+}
+
+/** An account with a conversation, deleted through the platform API. */
+async function accountDeletion(h: Harness) {
+  const account = await createAccount(h);
+  const inbox = await createInbox(h, account);
+  const { contact } = await createContact(h, account, { inbox_id: inbox.id });
+  await ok(h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation");
+  await ok(h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken }), "delete account");
+}
+
+/** A booking whose unpaid hold runs out (the saga cancels it), and one cancelled by hand. */
+async function appointmentSagas(h: Harness) {
+  const c = await liveClinic(h);
+  const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
+  const base = { resource_id: c.resource.id, service_id: c.service.id, contact_id: c.contact.id, inbox_id: c.inbox.id };
+  const held = await book(c.api, { ...base, starts_at: inMs(3 * 60 * 60 * SECOND), hold_until: inMs(4 * SECOND) });
+  const later = await book(c.api, { ...base, starts_at: inMs(2 * 24 * 60 * 60 * SECOND) });
+  await c.api.post(`/appointments/${later.id}/cancel`, {});
+  await until(() => c.api.get(`/appointments/${held.id}`), (r) => r.body.payload.status === "cancelled", 60 * SECOND);
+}
+
+async function main() {
+  process.env.WEBHOOK_RETRY_INITIAL_MS ??= "200";
+  await withTestServices(async (services) => {
+    Object.assign(process.env, servicesEnv(services));
+    const h = await startHarness({ relay: true });
+    try {
+      await Promise.all([timerThatResolves(h), webhookWithARetry(h), automationThatActs(h), accountDeletion(h), appointmentSagas(h)]);
+      const { client } = h.deps.temporal;
+      // Lanes end after a minute without work; everything else ends with its scenario.
+      const executions = async () => {
+        const all = [];
+        for await (const execution of client.workflow.list()) all.push(execution);
+        return all;
+      };
+      const all = await until(executions, (list) => list.every((e) => e.status.name !== "RUNNING"), 180 * SECOND);
+      const longest = new Map<string, (typeof all)[number]>();
+      for (const execution of all) {
+        if (execution.status.name !== "COMPLETED" && execution.status.name !== "CONTINUED_AS_NEW") continue;
+        const best = longest.get(execution.type);
+        if (!best || (execution.historyLength ?? 0) > (best.historyLength ?? 0)) longest.set(execution.type, execution);
+      }
+      for (const type of LONG_LIVED) {
+        const execution = longest.get(type);
+        if (!execution) throw new Error(`no finished run of ${type} to record`);
+        const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
+        saveHistory(type, history);
+        console.log(`${type}: ${history.events?.length} events from ${execution.workflowId}`);
+      }
+    } finally {
+      await h.close();
+    }
+  });
+}
+
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

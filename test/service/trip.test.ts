@@ -1,0 +1,67 @@
+import test from "ava";
+import { Trip } from "../../src/db/trip";
+import { Inbox } from "../../src/models/Inbox";
+import { createInbox } from "../support/conversationFactories";
+import { createAccount } from "../support/factories";
+import { type Harness, startHarness } from "../support/harness";
+
+let h: Harness;
+test.before(async () => {
+  h = await startHarness();
+});
+test.after.always(async () => {
+  await h?.close();
+});
+
+/** Statements sent to PostgreSQL while fn runs. */
+async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {
+  const sent: string[] = [];
+  const onQuery = (query: { sql: string }) => sent.push(query.sql);
+  h.knex.on("query", onQuery);
+  try {
+    await fn();
+  } finally {
+    h.knex.off("query", onQuery);
+  }
+  return sent;
+}
+
+test("a trip answers each queued select with its own rows, typed and hydrated as a query would, in one statement", async (t) => {
+  const account = await createAccount(h);
+  const inbox = await createInbox(h, account);
+  const trip = new Trip(h.knex);
+  const models = trip.models(Inbox.query(h.knex).findByIds([inbox.id]));
+  const counted = trip.rows<{ n: number; at: Date }>(h.knex("inboxes").where("account_id", account.id).select(h.knex.raw("count(*)::bigint AS n"), h.knex.raw("now() AS at")));
+  const skipped = trip.modelsFor([], () => Inbox.query(h.knex).findByIds([inbox.id]));
+  const sent = await statementsDuring(() => trip.run());
+
+  t.is(sent.length, 1, "one round trip");
+  const [viaTrip] = await models;
+  const viaQuery = await Inbox.query(h.knex).findById(inbox.id);
+  t.true(viaTrip instanceof Inbox);
+  t.deepEqual(viaTrip!.toJSON(), viaQuery!.toJSON());
+  t.true(viaTrip!.created_at instanceof Date);
+  const [row] = await counted;
+  t.is(row!.n, 1, "bigints parse as numbers, as for every query");
+  t.true(row!.at instanceof Date);
+  t.deepEqual(await skipped, []);
+  t.false(sent[0]!.includes("1 = 0"), "a lookup with no ids sends nothing");
+});
+
+test("a trip inside a transaction sees the transaction's writes; an empty trip sends nothing", async (t) => {
+  const account = await createAccount(h);
+  await h.knex.transaction(async (trx) => {
+    await trx("accounts").where("id", account.id).update({ name: "Renamed in the transaction" });
+    const trip = new Trip(trx);
+    const name = trip.rows<{ name: string }>(trx("accounts").where("id", account.id).select("name"));
+    await trip.run();
+    t.is((await name)[0]!.name, "Renamed in the transaction");
+    await trx.rollback();
+  }).catch(() => undefined);
+  t.deepEqual(await statementsDuring(() => new Trip(h.knex).run()), []);
+});
+
+test("a trip refuses to write text values into SQL", (t) => {
+  const trip = new Trip(h.knex);
+  t.throws(() => trip.rows(h.knex("accounts").where("name", "x'; DROP TABLE accounts; --")), { message: /only inlines numbers/ });
+});
