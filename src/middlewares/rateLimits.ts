@@ -102,6 +102,7 @@ function storeFailed(ctx: AppContext, rule: string, err: unknown): void {
  * counted after the fact (only unknown tokens count) and checked before any token is looked at, so
  * an address that has guessed too often learns nothing more, even from a right guess.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- mounted before the app's own state and context types apply
 export function rateLimits(knex: Database, limits: RateLimits): Middleware<any, any> {
   const counted = rules(limits).map((rule) => ({ rule, limiter: limiter(knex, rule.name, rule.limit) }));
   const authFailures = limiter(knex, "auth_failures/address", limits.authFailuresPerAddress);

@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import type { Account } from "../models/Account";
 import { Appointment, Expense, Payment } from "../models/scheduling/Appointment";
 import { presentAppointment } from "../presenters/scheduling/appointments";
-import { allOn } from "../services/conversations";
+import { allOn } from "../services/conversationGraph";
 import { type AppointmentEventName, recordEvent } from "../services/events";
 import { appointmentNotFound } from "./errors";
 import { jsonEqual } from "../lib/jsonEqual";

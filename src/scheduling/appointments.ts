@@ -16,7 +16,7 @@ import { Resource } from "../models/scheduling/Resource";
 import { SchedulingSettings } from "../models/scheduling/SchedulingSettings";
 import { Service, ServicePrice } from "../models/scheduling/Service";
 import type { User } from "../models/User";
-import { createConversation } from "../services/conversations";
+import { createConversation } from "../services/newConversation";
 import { findAppointmentView, loadViews, lockAppointment, recordAppointmentChange, type AppointmentView } from "./appointmentRecords";
 import { checkBooking } from "./availability";
 import { type AppointmentStatus, HOLD_EXPIRED_REASON, LIVE_APPOINTMENT_STATUSES, MAX_DURATION_MINUTES, MIN_DURATION_MINUTES, type PaymentStatus } from "./constants";
@@ -95,6 +95,7 @@ interface Related {
 
 /** The records the booking names, each one of the account's (404 otherwise); absent ones stay as stored. */
 async function loadRelated(trx: Knex.Transaction, accountId: number, existing: Appointment | undefined, input: AppointmentInput): Promise<Related> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Objection model class; each call site's loader types the row
   const ofAccount = <M extends { query(db: Knex): any }>(model: M, id: number) => model.query(trx).findOne({ account_id: accountId, id });
   const optional = async <T>(key: keyof AppointmentInput, stored: number | null | undefined, load: (id: number) => PromiseLike<T | undefined>, what: string) => {
     const id = key in input ? (input[key] as number | null) : stored;

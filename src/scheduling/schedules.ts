@@ -9,7 +9,7 @@ import type { Resource } from "../models/scheduling/Resource";
 import { TimeOff } from "../models/scheduling/TimeOff";
 import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
 import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
-import { allOn } from "../services/conversations";
+import { allOn } from "../services/conversationGraph";
 import type { ResourceSchedule } from "./availability";
 import type { Interval } from "./intervals";
 import { addDays } from "./timezone";

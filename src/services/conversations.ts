@@ -1,22 +1,22 @@
-import { randomUUID } from "node:crypto";
+/*
+ * Conversation changes: every change a route, the public API, automation or a timer makes, with its
+ * activity messages and events, in one unit of work. Over 300 lines because each change is a short
+ * function over the one shared changeConversation; loading lives in conversationGraph.ts and building a
+ * new conversation in newConversation.ts.
+ */
 import type { Knex } from "knex";
 import { ValidationError } from "../errors";
 import { jsonEqual } from "../lib/jsonEqual";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
-import { AgentBotInbox } from "../models/AgentBotInbox";
 import { Contact } from "../models/Contact";
-import { ContactInbox } from "../models/ContactInbox";
-import { Conversation, type ConversationStatus, type Priority, type UnreadRow } from "../models/Conversation";
-import { Trip } from "../db/trip";
-import { Inbox } from "../models/Inbox";
+import { Conversation, type ConversationStatus, type Priority } from "../models/Conversation";
 import type { Member } from "../models/InboxMember";
-import { MESSAGE_TYPE, Message } from "../models/Message";
 import { Team, TeamMember } from "../models/Team";
 import { User } from "../models/User";
 import { contactWebhookData } from "../presenters/contact";
-import { type ConversationGraph, conversationWebhookData, type LoadedMessage } from "../presenters/conversation";
-import { type AccountRef, messageWebhookData } from "../presenters/message";
+import { type ConversationGraph, conversationWebhookData } from "../presenters/conversation";
+import { messageWebhookData } from "../presenters/message";
 import { iso } from "../presenters/time";
 import {
   type Actor,
@@ -31,8 +31,8 @@ import {
   statusActivity,
 } from "./activityMessages";
 import { validateCustomAttributes } from "./customAttributes";
+import { loadConversationGraph, loadMessage } from "./conversationGraph";
 import { recordEvent } from "./events";
-import { insertMessage, loadSenders, type MessageInput, type SenderRef } from "./messages";
 
 /** `[{attr: {previous_value, current_value}}, ...]` (BaseListener#extract_changed_attributes). */
 export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];
@@ -107,14 +107,6 @@ async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: 
   }
 }
 
-/** A message of the conversation with its sender: from the graph when it is one of the newest, else from the database. */
-export async function loadMessage(db: Knex, graph: ConversationGraph, messageId: number): Promise<LoadedMessage> {
-  const known = [graph.lastMessage, graph.lastNonActivityMessage, graph.lastChatMessage].find((loaded) => loaded?.message.id === messageId);
-  if (known) return known;
-  const message = await Message.query(db).findById(messageId).throwIfNotFound();
-  return { message, sender: (await loadSenders(db, graph.conversation.account_id, [message])).get(message.id) ?? null };
-}
-
 async function payloadOf(trx: Knex.Transaction, event: PendingEvent, graph: ConversationGraph): Promise<Record<string, unknown>> {
   switch (event.name) {
     case "conversation_created":
@@ -134,110 +126,6 @@ async function payloadOf(trx: Knex.Transaction, event: PendingEvent, graph: Conv
       return { ...contactWebhookData(contact, graph.account), changed_attributes: event.changed };
     }
   }
-}
-
-/**
- * Runs independent queries: in parallel on the pool, one after the other on a transaction (whose
- * single connection takes one query at a time).
- */
-export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(db: Knex, queries: T): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
-  if (!db.isTransaction) return Promise.all(queries.map((query) => query())) as never;
-  const results: unknown[] = [];
-  for (const query of queries) results.push(await query());
-  return results as never;
-}
-
-/**
- * The newest message, the newest non-activity one and the newest chat one (neither activity nor
- * private) of each conversation. The newest message usually is all three, so the narrower ones are
- * looked up only for the conversations where it is not.
- */
-async function latestMessages(db: Knex, trip: Trip, ids: number[]) {
-  const last = Message.latestByConversation(await trip.models(Message.latestQuery(db, ids)));
-  const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
-  const [nonActivity, chat] = await allOn(db, [
-    () => Message.latestOf(db, ids.filter(isActivity), (q) => q.whereNot("message_type", MESSAGE_TYPE.activity)),
-    () =>
-      Message.latestOf(
-        db,
-        ids.filter((id) => isActivity(id) || last.get(id)?.private),
-        (q) => q.whereNot("message_type", MESSAGE_TYPE.activity).where("private", false),
-      ),
-  ] as const);
-  return {
-    last,
-    lastNonActivity: (id: number) => (isActivity(id) ? nonActivity.get(id) : last.get(id)),
-    lastChat: (id: number) => (isActivity(id) || last.get(id)?.private ? chat.get(id) : last.get(id)),
-  };
-}
-
-/**
- * Conversations with everything their payloads show, in order, with a fixed number of queries;
- * `known.account` (the request's account, when it is theirs) saves one.
- */
-export async function loadConversationGraphs(db: Knex, conversations: Conversation[], known: { account?: AccountRef } = {}): Promise<ConversationGraph[]> {
-  if (!conversations.length) return [];
-  const accountId = conversations[0]!.account_id;
-  const knownAccount = known.account?.id === accountId ? known.account : undefined;
-  const ids = conversations.map((c) => c.id);
-  const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
-
-  const inboxIds = idsOf((c) => c.inbox_id);
-  const contactIds = idsOf((c) => c.contact_id);
-  const contactInboxIds = idsOf((c) => c.contact_inbox_id);
-  const assigneeIds = idsOf((c) => c.assignee_id);
-  const botIds = idsOf((c) => c.assignee_agent_bot_id);
-  const teamIds = idsOf((c) => c.team_id);
-  // Every lookup that needs only the conversations' own columns goes in one round trip.
-  const trip = new Trip(db);
-  const loads = Promise.all([
-    knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),
-    trip.modelsFor(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
-    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
-    trip.modelsFor(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
-    trip.modelsFor(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
-    trip.modelsFor(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
-    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
-    trip.modelsFor(teamIds, () => Team.query(db).findByIds(teamIds)),
-    trip.rows<UnreadRow>(Conversation.unreadCountsQuery(db, ids)).then(Conversation.unreadCountsOf),
-    latestMessages(db, trip, ids),
-  ] as const);
-  await trip.run();
-  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, teams, unread, latest] = await loads;
-  const latestLoaded = ids.flatMap((id) => [latest.last.get(id), latest.lastNonActivity(id), latest.lastChat(id)]).filter((m): m is Message => m !== undefined);
-  const senders = await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()]);
-  const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
-  const inboxById = byId(inboxes);
-  const contactById = byId(contacts);
-  const contactInboxById = byId(contactInboxes);
-  const userById = byId(users);
-  const botById = byId(bots);
-  const teamById = byId(teams);
-  const accountUserByUser = new Map(accountUsers.map((au) => [au.user_id, au]));
-  const loaded = (message: Message | undefined) => (message ? { message, sender: senders.get(message.id) ?? null } : null);
-
-  return conversations.map((conversation) => {
-    const user = conversation.assignee_id ? userById.get(conversation.assignee_id) : undefined;
-    const accountUser = conversation.assignee_id ? accountUserByUser.get(conversation.assignee_id) : undefined;
-    return {
-      conversation,
-      account: { id: account!.id, name: account!.name },
-      inbox: inboxById.get(conversation.inbox_id)!,
-      contact: (conversation.contact_id && contactById.get(conversation.contact_id)) || null,
-      contactInbox: (conversation.contact_inbox_id && contactInboxById.get(conversation.contact_inbox_id)) || null,
-      assignee: user && accountUser ? { user, accountUser } : null,
-      assigneeBot: (conversation.assignee_agent_bot_id && botById.get(conversation.assignee_agent_bot_id)) || null,
-      team: (conversation.team_id && teamById.get(conversation.team_id)) || null,
-      unreadCount: unread.get(conversation.id) ?? 0,
-      lastMessage: loaded(latest.last.get(conversation.id)),
-      lastNonActivityMessage: loaded(latest.lastNonActivity(conversation.id)),
-      lastChatMessage: loaded(latest.lastChat(conversation.id)),
-    };
-  });
-}
-
-export async function loadConversationGraph(db: Knex, conversation: Conversation): Promise<ConversationGraph> {
-  return (await loadConversationGraphs(db, [conversation]))[0]!;
 }
 
 /** The columns a change may touch. */
@@ -355,7 +243,7 @@ async function writeActivities(trx: Knex.Transaction, before: Conversation, afte
  * are one of its members. (Chatwoot then picks an online team member when none is left; without
  * presence tracking here no agent is online, so the conversation stays unassigned.)
  */
-async function assigneeOutsideTeam(db: Knex, teamId: number | null, assigneeId: number | null): Promise<boolean> {
+export async function assigneeOutsideTeam(db: Knex, teamId: number | null, assigneeId: number | null): Promise<boolean> {
   if (teamId === null || assigneeId === null) return false;
   return !(await TeamMember.query(db).findOne({ team_id: teamId, user_id: assigneeId }));
 }
@@ -366,85 +254,6 @@ async function teamActivity(db: Knex, before: Conversation, after: Conversation,
   const teamName = team === null ? undefined : (await Team.query(db).findById(team))?.name;
   const assignee = assigneeChanged && after.assignee_id ? ((await User.query(db).findById(after.assignee_id))?.availableName ?? null) : null;
   return teamChangeActivity({ teamName: teamName ?? "", assigned: after.team_id !== null, assigneeName: assignee }, name);
-}
-
-async function inboxHasActiveBot(db: Knex, inboxId: number): Promise<boolean> {
-  return Boolean(await AgentBotInbox.query(db).findOne({ inbox_id: inboxId, status: "active" }));
-}
-
-export interface NewConversation {
-  accountId: number;
-  inbox: Inbox;
-  /** An existing contact inbox, or the contact to find or create one for (ContactInboxBuilder). */
-  contactInbox: ContactInbox | { contactId: number; sourceId?: string };
-  status?: ConversationStatus;
-  assigneeId?: number | null;
-  teamId?: number | null;
-  snoozedUntil?: Date | null;
-  additionalAttributes?: Record<string, unknown>;
-  customAttributes?: Record<string, unknown>;
-  /** A first message, written with the conversation. */
-  message?: { input: MessageInput; sender: SenderRef | null };
-}
-
-/** Unlike Chatwoot (which silently unassigns), an id that is not a user of the account is refused. */
-async function assertAssignable(accountId: number, userId: number): Promise<void> {
-  if (!(await AccountUser.membership(accountId, userId))) throw ValidationError.of("assignee", "must exist");
-}
-
-/** Unlike Chatwoot (whose team_id has no foreign key), a team that is not the account's is refused. */
-async function assertTeam(db: Knex, accountId: number, teamId: number): Promise<void> {
-  if (!(await Team.findInAccount(accountId, teamId, db))) throw ValidationError.of("team", "must exist");
-}
-
-/**
- * ConversationBuilder + Conversation#determine_conversation_status: a blocked contact's
- * conversation starts resolved, one in an inbox with an active bot pending. An inbox locked to a
- * single conversation gets the contact's existing one instead of a new one. The per-account
- * display id comes from the account row, whose lock orders concurrent creations.
- */
-export async function createConversation(db: Knex, input: NewConversation, actor: Actor): Promise<Conversation> {
-  if (input.customAttributes) await validateCustomAttributes(db, input.accountId, "conversation_attribute", input.customAttributes);
-  if (input.assigneeId) await assertAssignable(input.accountId, input.assigneeId);
-  if (input.teamId) await assertTeam(db, input.accountId, input.teamId);
-  return inUnit(db, async (unit) => {
-    const { trx } = unit;
-    const contactInbox =
-      input.contactInbox instanceof ContactInbox
-        ? input.contactInbox
-        : await ContactInbox.findOrCreate(trx, input.contactInbox.contactId, input.inbox, input.contactInbox.sourceId);
-    let conversation = input.inbox.lock_to_single_conversation
-      ? await Conversation.query(trx).where("contact_inbox_id", contactInbox.id).orderBy("id", "desc").first()
-      : undefined;
-    if (!conversation) {
-      const contact = await Contact.query(trx).findById(contactInbox.contact_id).throwIfNotFound();
-      const status: ConversationStatus = contact.blocked
-        ? "resolved"
-        : (await inboxHasActiveBot(trx, input.inbox.id))
-          ? "pending"
-          : (input.status ?? "open");
-      conversation = await Conversation.query(trx)
-        .insert({
-          account_id: input.accountId,
-          display_id: await Conversation.nextDisplayId(trx, input.accountId),
-          uuid: randomUUID(),
-          inbox_id: input.inbox.id,
-          contact_id: contact.id,
-          contact_inbox_id: contactInbox.id,
-          status,
-          team_id: input.teamId ?? null,
-          // ensure_assignee_is_from_team: a team given with the conversation keeps only a member of it.
-          assignee_id: (await assigneeOutsideTeam(trx, input.teamId ?? null, input.assigneeId ?? null)) ? null : (input.assigneeId ?? null),
-          snoozed_until: status === "snoozed" ? (input.snoozedUntil ?? null) : null,
-          additional_attributes: input.additionalAttributes ?? {},
-          custom_attributes: input.customAttributes ?? {},
-        })
-        .returning("*");
-      unit.events.push({ name: "conversation_created", conversationId: conversation.id });
-    }
-    if (input.message) await insertMessage(unit, conversation, input.message.input, input.message.sender, actor);
-    return Conversation.query(trx).findById(conversation.id).throwIfNotFound();
-  });
 }
 
 export interface StatusChange {

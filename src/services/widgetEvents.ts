@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { Conversation } from "../models/Conversation";
 import { contactWebhookData } from "../presenters/contact";
 import { conversationWebhookData } from "../presenters/conversation";
-import { loadConversationGraph } from "./conversations";
+import { loadConversationGraph } from "./conversationGraph";
 import { recordEvent } from "./events";
 import type { Visitor, WebWidgetScope } from "./widget";
 

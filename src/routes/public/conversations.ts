@@ -8,8 +8,9 @@ import { Conversation } from "../../models/Conversation";
 import { Inbox } from "../../models/Inbox";
 import { Message } from "../../models/Message";
 import { publicConversation } from "../../presenters/publicApi";
-import { createConversation, resolveConversation } from "../../services/conversations";
-import { loadSenders } from "../../services/messages";
+import { resolveConversation } from "../../services/conversations";
+import { loadSenders } from "../../services/messageSenders";
+import { createConversation } from "../../services/newConversation";
 import { contactResolvedActivity, findPublicContactInbox, findPublicConversation, markSeenByContact, reachableConversations } from "../../services/publicApi";
 import { contactParams, conversationParams, publicConversationCreate, publicConversationResponse, publicTypingBody } from "./schema";
 

@@ -6,7 +6,8 @@ import type { Conversation } from "../../models/Conversation";
 import { Message } from "../../models/Message";
 import { publicMessage } from "../../presenters/publicApi";
 import { MAX_ATTACHMENTS_PER_MESSAGE, maxUploadBytes, withStagedAttachments } from "../../services/attachments";
-import { createMessage, loadSenders, submitMessageValues } from "../../services/messages";
+import { loadSenders } from "../../services/messageSenders";
+import { createMessage, submitMessageValues } from "../../services/messages";
 import { findPublicContactInbox, findPublicConversation } from "../../services/publicApi";
 import { conversationParams, messageParams, publicMessageCreate, publicMessageResponse, publicMessagesQuery, publicMessageUpdate } from "./schema";
 

@@ -11,19 +11,8 @@ import { Team } from "../../models/Team";
 import { User } from "../../models/User";
 import { conversationWebhookData } from "../../presenters/conversation";
 import type { Actor } from "../activityMessages";
-import {
-  assignConversation,
-  changeConversation,
-  inUnit,
-  loadConversationGraph,
-  muteConversation,
-  openConversation,
-  resolveConversation,
-  setLabels,
-  setPriority,
-  setTeam,
-  toggleStatus,
-} from "../conversations";
+import { assignConversation, changeConversation, inUnit, muteConversation, openConversation, resolveConversation, setLabels, setPriority, setTeam, toggleStatus } from "../conversations";
+import { loadConversationGraph } from "../conversationGraph";
 import { createMessage } from "../messages";
 import type { DeliveryConfig } from "../webhookDeliveries";
 import type { AutomationWorkflowInput } from "./trigger";

@@ -11,7 +11,9 @@ import { accessibleInboxIds, canSeeInbox, findVisibleInbox } from "../../../poli
 import { presentConversation } from "../../../presenters/conversation";
 import { iso } from "../../../presenters/time";
 import { finder, sortClause, userIdOf } from "./finder";
-import { createConversation, loadConversationGraphs, muteConversation, setPriority, toggleStatus, unmuteConversation } from "../../../services/conversations";
+import { muteConversation, setPriority, toggleStatus, unmuteConversation } from "../../../services/conversations";
+import { loadConversationGraphs } from "../../../services/conversationGraph";
+import { createConversation } from "../../../services/newConversation";
 import { requireAdministrator } from "../../../policies";
 import { senderFor } from "../../../services/messages";
 import { filterCondition } from "../../../services/filters/sql";

@@ -1,0 +1,128 @@
+import type { Knex } from "knex";
+import { Trip } from "../db/trip";
+import { AccountUser } from "../models/AccountUser";
+import { AgentBot } from "../models/AgentBot";
+import { Contact } from "../models/Contact";
+import { ContactInbox } from "../models/ContactInbox";
+import { Conversation, type UnreadRow } from "../models/Conversation";
+import { Inbox } from "../models/Inbox";
+import { MESSAGE_TYPE, Message } from "../models/Message";
+import { Team } from "../models/Team";
+import { User } from "../models/User";
+import type { ConversationGraph, LoadedMessage } from "../presenters/conversation";
+import type { AccountRef } from "../presenters/message";
+import { loadSenders } from "./messageSenders";
+
+/* Loading a conversation with everything its JSON and webhook payloads show: read-only, shared by routes and changes. */
+
+/** A message of the conversation with its sender: from the graph when it is one of the newest, else from the database. */
+export async function loadMessage(db: Knex, graph: ConversationGraph, messageId: number): Promise<LoadedMessage> {
+  const known = [graph.lastMessage, graph.lastNonActivityMessage, graph.lastChatMessage].find((loaded) => loaded?.message.id === messageId);
+  if (known) return known;
+  const message = await Message.query(db).findById(messageId).throwIfNotFound();
+  return { message, sender: (await loadSenders(db, graph.conversation.account_id, [message])).get(message.id) ?? null };
+}
+
+/**
+ * Runs independent queries: in parallel on the pool, one after the other on a transaction (whose
+ * single connection takes one query at a time).
+ */
+export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(db: Knex, queries: T): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  if (!db.isTransaction) return Promise.all(queries.map((query) => query())) as never;
+  const results: unknown[] = [];
+  for (const query of queries) results.push(await query());
+  return results as never;
+}
+
+/**
+ * The newest message, the newest non-activity one and the newest chat one (neither activity nor
+ * private) of each conversation. The newest message usually is all three, so the narrower ones are
+ * looked up only for the conversations where it is not.
+ */
+async function latestMessages(db: Knex, trip: Trip, ids: number[]) {
+  const last = Message.latestByConversation(await trip.models(Message.latestQuery(db, ids)));
+  const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
+  const [nonActivity, chat] = await allOn(db, [
+    () => Message.latestOf(db, ids.filter(isActivity), (q) => q.whereNot("message_type", MESSAGE_TYPE.activity)),
+    () =>
+      Message.latestOf(
+        db,
+        ids.filter((id) => isActivity(id) || last.get(id)?.private),
+        (q) => q.whereNot("message_type", MESSAGE_TYPE.activity).where("private", false),
+      ),
+  ] as const);
+  return {
+    last,
+    lastNonActivity: (id: number) => (isActivity(id) ? nonActivity.get(id) : last.get(id)),
+    lastChat: (id: number) => (isActivity(id) || last.get(id)?.private ? chat.get(id) : last.get(id)),
+  };
+}
+
+/**
+ * Conversations with everything their payloads show, in order, with a fixed number of queries;
+ * `known.account` (the request's account, when it is theirs) saves one.
+ */
+export async function loadConversationGraphs(db: Knex, conversations: Conversation[], known: { account?: AccountRef } = {}): Promise<ConversationGraph[]> {
+  if (!conversations.length) return [];
+  const accountId = conversations[0]!.account_id;
+  const knownAccount = known.account?.id === accountId ? known.account : undefined;
+  const ids = conversations.map((c) => c.id);
+  const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
+
+  const inboxIds = idsOf((c) => c.inbox_id);
+  const contactIds = idsOf((c) => c.contact_id);
+  const contactInboxIds = idsOf((c) => c.contact_inbox_id);
+  const assigneeIds = idsOf((c) => c.assignee_id);
+  const botIds = idsOf((c) => c.assignee_agent_bot_id);
+  const teamIds = idsOf((c) => c.team_id);
+  // Every lookup that needs only the conversations' own columns goes in one round trip.
+  const trip = new Trip(db);
+  const loads = Promise.all([
+    knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),
+    trip.modelsFor(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
+    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
+    trip.modelsFor(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
+    trip.modelsFor(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
+    trip.modelsFor(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
+    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
+    trip.modelsFor(teamIds, () => Team.query(db).findByIds(teamIds)),
+    trip.rows<UnreadRow>(Conversation.unreadCountsQuery(db, ids)).then(Conversation.unreadCountsOf),
+    latestMessages(db, trip, ids),
+  ] as const);
+  await trip.run();
+  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, teams, unread, latest] = await loads;
+  const latestLoaded = ids.flatMap((id) => [latest.last.get(id), latest.lastNonActivity(id), latest.lastChat(id)]).filter((m): m is Message => m !== undefined);
+  const senders = await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()]);
+  const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+  const inboxById = byId(inboxes);
+  const contactById = byId(contacts);
+  const contactInboxById = byId(contactInboxes);
+  const userById = byId(users);
+  const botById = byId(bots);
+  const teamById = byId(teams);
+  const accountUserByUser = new Map(accountUsers.map((au) => [au.user_id, au]));
+  const loaded = (message: Message | undefined) => (message ? { message, sender: senders.get(message.id) ?? null } : null);
+
+  return conversations.map((conversation) => {
+    const user = conversation.assignee_id ? userById.get(conversation.assignee_id) : undefined;
+    const accountUser = conversation.assignee_id ? accountUserByUser.get(conversation.assignee_id) : undefined;
+    return {
+      conversation,
+      account: { id: account!.id, name: account!.name },
+      inbox: inboxById.get(conversation.inbox_id)!,
+      contact: (conversation.contact_id && contactById.get(conversation.contact_id)) || null,
+      contactInbox: (conversation.contact_inbox_id && contactInboxById.get(conversation.contact_inbox_id)) || null,
+      assignee: user && accountUser ? { user, accountUser } : null,
+      assigneeBot: (conversation.assignee_agent_bot_id && botById.get(conversation.assignee_agent_bot_id)) || null,
+      team: (conversation.team_id && teamById.get(conversation.team_id)) || null,
+      unreadCount: unread.get(conversation.id) ?? 0,
+      lastMessage: loaded(latest.last.get(conversation.id)),
+      lastNonActivityMessage: loaded(latest.lastNonActivity(conversation.id)),
+      lastChatMessage: loaded(latest.lastChat(conversation.id)),
+    };
+  });
+}
+
+export async function loadConversationGraph(db: Knex, conversation: Conversation): Promise<ConversationGraph> {
+  return (await loadConversationGraphs(db, [conversation]))[0]!;
+}
