@@ -45,11 +45,31 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
   app.proxy = options.trustProxy ?? false;
   app.use(requestLog);
   app.use(errorHandler);
-  app.use(bodyParser({ enableTypes: ["json", "form"], parsedMethods: ["POST", "PUT", "PATCH", "DELETE"], jsonLimit: options.bodyLimit ?? "1mb", formLimit: options.bodyLimit ?? "1mb" }));
+  app.use(
+    bodyParser({
+      enableTypes: ["json", "form"],
+      parsedMethods: ["POST", "PUT", "PATCH", "DELETE"],
+      jsonLimit: options.bodyLimit ?? "1mb",
+      formLimit: options.bodyLimit ?? "1mb",
+    }),
+  );
   app.use(bodyDepthGuard);
   if (options.rateLimits) app.use(rateLimits(deps.knex, options.rateLimits));
 
-  for (const router of [serviceRoutes({ outboxMaxAgeSeconds: options.outboxMaxAgeSeconds }), serviceInfoRouter().koa, authRouter().koa, platformRouter().koa, accountRouter().koa, accountScopedRouter().koa, conversationsRouter().koa, schedulingRouter().koa, widgetRouter().koa, reportsRouter().koa, publicRouter().koa, filesRouter()]) {
+  for (const router of [
+    serviceRoutes({ outboxMaxAgeSeconds: options.outboxMaxAgeSeconds }),
+    serviceInfoRouter().koa,
+    authRouter().koa,
+    platformRouter().koa,
+    accountRouter().koa,
+    accountScopedRouter().koa,
+    conversationsRouter().koa,
+    schedulingRouter().koa,
+    widgetRouter().koa,
+    reportsRouter().koa,
+    publicRouter().koa,
+    filesRouter(),
+  ]) {
     app.use(router.routes());
   }
   // No allowedMethods(): Rails answers an unknown method (TRACE, PROPFIND, ...) or a method a path

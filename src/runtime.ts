@@ -73,7 +73,10 @@ export async function startApi(runtime: Runtime, config: Config): Promise<Server
   fileStorage();
   const authCache = new AuthCache(runtime.deps.knex);
   await authCache.start();
-  const app = createApp({ ...runtime.deps, authCache }, { bodyLimit: config.bodyLimit, trustProxy: config.trustProxy, rateLimits: config.rateLimits, outboxMaxAgeSeconds: config.outboxMaxAgeSeconds });
+  const app = createApp(
+    { ...runtime.deps, authCache },
+    { bodyLimit: config.bodyLimit, trustProxy: config.trustProxy, rateLimits: config.rateLimits, outboxMaxAgeSeconds: config.outboxMaxAgeSeconds },
+  );
   return new Promise((resolve) => {
     const server = app.listen(config.port, () => resolve(server));
     server.on("close", () => void authCache.stop());
@@ -96,7 +99,12 @@ export function eventConsumers(): EventConsumer[] {
 export async function startWorker(runtime: Runtime, config: Config, temporalAddress: string): Promise<RunningWorker> {
   installTemporalRuntime({ metricsAddress: config.temporalMetricsAddress, forwardCoreLogs: true });
   fileStorage();
-  const worker = await createWorker({ address: temporalAddress, namespace: config.temporalNamespace, taskQueue: runtime.deps.temporal.taskQueue, deps: runtime.deps });
+  const worker = await createWorker({
+    address: temporalAddress,
+    namespace: config.temporalNamespace,
+    taskQueue: runtime.deps.temporal.taskQueue,
+    deps: runtime.deps,
+  });
   const finished = worker.run();
   const notice = privateNetworkNotice(loadDeliveryConfig());
   if (notice) logger.warn(notice);

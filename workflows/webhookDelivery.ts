@@ -37,7 +37,9 @@ export async function webhookDeliveryWorkflow(input: DeliveryWorkflowInput): Pro
       await handleDeliveryFailure(deliveryId);
       return "failed";
     }
-    setCurrentDetails(`Delivery ${deliveryId}: attempt ${number} failed (${failure.reason}); attempt ${number + 1} at ${new Date(Date.now() + waitMs).toISOString()}`);
+    setCurrentDetails(
+      `Delivery ${deliveryId}: attempt ${number} failed (${failure.reason}); attempt ${number + 1} at ${new Date(Date.now() + waitMs).toISOString()}`,
+    );
     await sleep(waitMs);
     waitMs = Math.min(waitMs * schedule.backoffCoefficient, schedule.maximumIntervalMs);
   }

@@ -33,7 +33,9 @@ export async function run() {
     await ok(h.request("POST", `${base}/webhooks`, { token, body: { url: receiver.url, subscriptions: ["message_created"] } }), "webhook");
     const conversations: number[] = [];
     for (let i = 0; i < CONVERSATIONS; i++) {
-      conversations.push((await ok(h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation")).id);
+      conversations.push(
+        (await ok(h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation")).id,
+      );
     }
     const headers = { api_access_token: token };
 
@@ -44,7 +46,12 @@ export async function run() {
       if (selected.has("conversation")) {
         report("GET conversation", await load(api, { headers, path: (i) => `${base}/conversations/${conversations[i % CONVERSATIONS]}` }), baseline);
       }
-      if (selected.has("list")) report("GET conversation list (25 a page, meta counts)", await load(api, { headers, path: () => `${base}/conversations?status=open&page=1` }), baseline);
+      if (selected.has("list"))
+        report(
+          "GET conversation list (25 a page, meta counts)",
+          await load(api, { headers, path: () => `${base}/conversations?status=open&page=1` }),
+          baseline,
+        );
     }
 
     if (selected.has("message")) {

@@ -40,7 +40,9 @@ async function oneSlot(h: Harness) {
   const conflicts = results.filter((r) => r.result.status === 409 && r.result.body.code === "SLOT_CONFLICT").length;
   const other = n - created - conflicts;
   const samples = results.map((r) => r.ms);
-  console.log(`${n} concurrent POSTs for one slot: created ${created} (must be 1), 409 SLOT_CONFLICT ${conflicts}, other ${other}; p50 ${formatMs(percentile(samples, 50))}, p99 ${formatMs(percentile(samples, 99))}`);
+  console.log(
+    `${n} concurrent POSTs for one slot: created ${created} (must be 1), 409 SLOT_CONFLICT ${conflicts}, other ${other}; p50 ${formatMs(percentile(samples, 50))}, p99 ${formatMs(percentile(samples, 99))}`,
+  );
   if (created !== 1 || other !== 0) throw new Error("double booking or unexpected answers");
 }
 

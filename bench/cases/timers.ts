@@ -54,7 +54,12 @@ export async function run() {
     }));
     const inserted: { id: number; account_id: number; display_id: number; uuid: string }[] = [];
     for (let i = 0; i < rows.length; i += 500) {
-      inserted.push(...(await h.knex("conversations").insert(rows.slice(i, i + 500)).returning(["id", "account_id", "display_id", "uuid"])));
+      inserted.push(
+        ...(await h
+          .knex("conversations")
+          .insert(rows.slice(i, i + 500))
+          .returning(["id", "account_id", "display_id", "uuid"])),
+      );
     }
     const deadlineOf = new Map(inserted.map((row, i) => [row.id, deadlines[i]!]));
 
@@ -68,7 +73,11 @@ export async function run() {
     const ids = [...deadlineOf.keys()];
     let resolved: { conversation_id: number; created_at: Date }[] = [];
     while (Date.now() < lastDeadline + graceMs) {
-      resolved = await h.knex("messages").whereIn("conversation_id", ids).where({ message_type: 2, content: RESOLVED_ACTIVITY }).select("conversation_id", "created_at");
+      resolved = await h
+        .knex("messages")
+        .whereIn("conversation_id", ids)
+        .where({ message_type: 2, content: RESOLVED_ACTIVITY })
+        .select("conversation_id", "created_at");
       if (resolved.length >= n) break;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }

@@ -17,7 +17,13 @@ export async function run() {
   const worker = await startServer("worker");
   try {
     const account = await createAccount(h);
-    await ok(h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, { token: account.admin.token, body: { url: receiver.url, subscriptions: ["contact_created"] } }), "webhook");
+    await ok(
+      h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, {
+        token: account.admin.token,
+        body: { url: receiver.url, subscriptions: ["contact_created"] },
+      }),
+      "webhook",
+    );
     const seconds = Number(process.env.BENCH_RATE_SECONDS ?? 60);
     let next = 0;
     const emit = (count: number) => {
@@ -67,7 +73,11 @@ async function report(h: Harness, receiver: Receiver, phase: string, first: numb
   const wanted = end - first;
   const inPhase = (id: number) => id >= first && id < end;
   await receiver.waitFor((requests) => new Set(requests.map((r) => r.body?.id).filter(inPhase)).size >= wanted, 120_000).catch(() => undefined);
-  const events: { payload: { id: number }; created_at: Date }[] = await h.knex("events").where("name", "contact_created").whereRaw("(payload->>'id')::int >= ? AND (payload->>'id')::int < ?", [first, end]).select("payload", "created_at");
+  const events: { payload: { id: number }; created_at: Date }[] = await h
+    .knex("events")
+    .where("name", "contact_created")
+    .whereRaw("(payload->>'id')::int >= ? AND (payload->>'id')::int < ?", [first, end])
+    .select("payload", "created_at");
   const committedAt = new Map(events.map((e) => [e.payload.id, new Date(e.created_at).getTime()]));
   const seen = new Map<number, number>();
   const latencies: number[] = [];

@@ -7,10 +7,7 @@ import type { User } from "../models/User";
 import type { AppDeps } from "../deps";
 
 /** Who is calling, by the owner of the api_access_token. */
-export type Principal =
-  | { kind: "user"; user: User }
-  | { kind: "agent_bot"; bot: AgentBot }
-  | { kind: "platform_app"; app: PlatformApp };
+export type Principal = { kind: "user"; user: User } | { kind: "agent_bot"; bot: AgentBot } | { kind: "platform_app"; app: PlatformApp };
 
 export interface AppState {
   principal?: Principal;

@@ -196,7 +196,19 @@ export function decodeFormFields(entries: Iterable<readonly [string, unknown]>):
 const FALSE_STRINGS = new Set(["0", "f", "F", "false", "FALSE", "off", "OFF"]);
 const NUMERIC = /^\s*[-+]?\d+(\.\d+)?\s*$/;
 
-type Def = { type: string; innerType?: ZodLike; in?: ZodLike; out?: ZodLike; shape?: Record<string, ZodLike>; element?: ZodLike; valueType?: ZodLike; options?: ZodLike[]; getter?: () => ZodLike; left?: ZodLike; right?: ZodLike };
+type Def = {
+  type: string;
+  innerType?: ZodLike;
+  in?: ZodLike;
+  out?: ZodLike;
+  shape?: Record<string, ZodLike>;
+  element?: ZodLike;
+  valueType?: ZodLike;
+  options?: ZodLike[];
+  getter?: () => ZodLike;
+  left?: ZodLike;
+  right?: ZodLike;
+};
 type ZodLike = { _zod: { def: Def }; safeParse(value: unknown): { success: boolean } };
 
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional", "success"]);

@@ -103,9 +103,7 @@ export class ApiRouter {
   private document(spec: RouteSpec<ZodObject | undefined, ZodType | undefined, ZodType | undefined>) {
     const fullPath = `${this.prefix}${spec.path}`.replace(/\/$/, "") || "/";
     const pathParams = [...fullPath.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-    const params = pathParams.length
-      ? z.object({ ...Object.fromEntries(pathParams.map((p) => [p, z.string()])), ...spec.params?.shape })
-      : undefined;
+    const params = pathParams.length ? z.object({ ...Object.fromEntries(pathParams.map((p) => [p, z.string()])), ...spec.params?.shape }) : undefined;
     registry.registerPath({
       method: spec.method,
       path: fullPath.replace(/:(\w+)/g, "{$1}"),

@@ -7,7 +7,10 @@ import { freeFormProblem } from "../lib/jsonLimits";
  * quote ids). Anything else is refused rather than coerced: `true`, `[5]` or `""` name no record.
  */
 export const id = () =>
-  z.preprocess((value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value), z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+  z.preprocess(
+    (value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+    z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  );
 
 export const idParams = z.object({ id: id() });
 export const accountParams = z.object({ account_id: id() });
@@ -30,6 +33,4 @@ export const pageQuery = z.object({ page: z.coerce.number().int().min(1).default
  * `{contact: {...}}` or the bare fields; this accepts both.
  */
 export const wrappedUnder = (key: string) => (body: unknown) =>
-  body && typeof body === "object" && key in body && typeof (body as Record<string, unknown>)[key] === "object"
-    ? (body as Record<string, unknown>)[key]
-    : body;
+  body && typeof body === "object" && key in body && typeof (body as Record<string, unknown>)[key] === "object" ? (body as Record<string, unknown>)[key] : body;

@@ -53,7 +53,19 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   const binary = findOrBuildTemporalCli();
   if (!binary) return startDownloadedServer(options, extraArgs, uiUrl);
 
-  const args = ["server", "start-dev", "--ip", "127.0.0.1", "--port", String(options.port), "--namespace", options.namespace, "--log-level", "warn", ...extraArgs];
+  const args = [
+    "server",
+    "start-dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(options.port),
+    "--namespace",
+    options.namespace,
+    "--log-level",
+    "warn",
+    ...extraArgs,
+  ];
   if (options.uiPort) args.push("--ui-port", String(options.uiPort));
   else args.push("--headless");
   if (options.dbFile) args.push("--db-filename", options.dbFile);

@@ -13,7 +13,12 @@ function createLogger(): Logger {
   const level = process.env.LOG_LEVEL || "info";
   const format = process.env.LOG_FORMAT || (process.stdout.isTTY ? "pretty" : "json");
   // Temporal passes failures as `error`; both keys print a stack.
-  const options = { level, timestamp: pino.stdTimeFunctions.isoTime, base: { pid: process.pid }, serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err } };
+  const options = {
+    level,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    base: { pid: process.pid },
+    serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+  };
   // pino-pretty as a stream in this thread rather than a transport: no worker thread to outlive a crash.
   output = format === "pretty" ? pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }) : process.stdout;
   return pino(options, { write: (line: string) => output.write(line) });

@@ -74,9 +74,11 @@ export async function assertSafeUrl(rawUrl: string, allowPrivateNetworks: boolea
   if (!url.hostname) throw new UnsafeUrlError("URL has no host");
   if (allowPrivateNetworks) return url;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [host] : await new Promise<string[]>((resolve, reject) =>
-    dnsLookup(host, { all: true }, (err, entries) => (err ? reject(err) : resolve(entries.map((entry) => entry.address)))),
-  );
+  const addresses = isIP(host)
+    ? [host]
+    : await new Promise<string[]>((resolve, reject) =>
+        dnsLookup(host, { all: true }, (err, entries) => (err ? reject(err) : resolve(entries.map((entry) => entry.address)))),
+      );
   const blocked = addresses.find(isPrivate);
   if (blocked) throw refused(url.hostname, blocked);
   return url;
@@ -159,7 +161,12 @@ export class ResponseTooLargeError extends Error {
  */
 export async function safeGet(
   rawUrl: string,
-  { timeoutMs, maxBytes, allowPrivateNetworks, headers = {} }: { timeoutMs: number; maxBytes: number; allowPrivateNetworks: boolean; headers?: Record<string, string> },
+  {
+    timeoutMs,
+    maxBytes,
+    allowPrivateNetworks,
+    headers = {},
+  }: { timeoutMs: number; maxBytes: number; allowPrivateNetworks: boolean; headers?: Record<string, string> },
 ): Promise<GetResult> {
   const url = await assertSafeUrl(rawUrl, allowPrivateNetworks);
   const client = url.protocol === "https:" ? https : http;

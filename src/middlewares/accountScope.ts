@@ -25,7 +25,8 @@ async function loadScope(accountId: number, principal: Principal): Promise<Scope
 /** The scope from the auth cache when there is one, copied so handlers never share cached models. */
 async function scopeOf(ctx: AppContext, accountId: number, principal: Principal): Promise<Scope> {
   const cache = ctx.deps.authCache;
-  const owner = principal.kind === "user" ? `user:${principal.user.id}` : principal.kind === "agent_bot" ? `bot:${principal.bot.id}` : `app:${principal.app.id}`;
+  const owner =
+    principal.kind === "user" ? `user:${principal.user.id}` : principal.kind === "agent_bot" ? `bot:${principal.bot.id}` : `app:${principal.app.id}`;
   const scope = cache ? await cache.get(`scope:${owner}:${accountId}`, () => loadScope(accountId, principal)) : await loadScope(accountId, principal);
   return { account: scope.account?.$clone(), membership: scope.membership?.$clone(), botAllowed: scope.botAllowed };
 }

@@ -1,11 +1,5 @@
 import type { Next } from "koa";
-import {
-  BotEndpointDenied,
-  InvalidAccessToken,
-  InvalidPlatformToken,
-  MissingAccessToken,
-  UnknownToken,
-} from "../errors";
+import { BotEndpointDenied, InvalidAccessToken, InvalidPlatformToken, MissingAccessToken, UnknownToken } from "../errors";
 import type { AppContext, Principal } from "../http/context";
 import { AccessToken } from "../models/AccessToken";
 import { AgentBot } from "../models/AgentBot";

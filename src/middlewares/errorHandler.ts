@@ -83,4 +83,3 @@ export async function errorHandler(ctx: AppContext, next: Next) {
     ctx.body = { error: "Internal server error" };
   }
 }
-

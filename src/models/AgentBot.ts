@@ -37,7 +37,9 @@ export class AgentBot extends BaseModel {
   /** A new bot with its signing secret and its own api_access_token. */
   static async createWithToken(attributes: Partial<AgentBot>, trx?: Knex): Promise<{ bot: AgentBot; token: string }> {
     const create = async (t: Knex) => {
-      const bot = await AgentBot.query(t).insert({ ...attributes, secret: secureToken() }).returning("*");
+      const bot = await AgentBot.query(t)
+        .insert({ ...attributes, secret: secureToken() })
+        .returning("*");
       const accessToken = await AccessToken.issue("AgentBot", bot.id, t);
       return { bot, token: accessToken.token };
     };

@@ -1,7 +1,21 @@
 import { BaseModel } from "./BaseModel";
 
 /** Chatwoot's attachment file_type enum; the integer code is the index. */
-export const FILE_TYPES = ["image", "audio", "video", "file", "location", "fallback", "share", "story_mention", "contact", "ig_reel", "ig_post", "ig_story", "embed"] as const;
+export const FILE_TYPES = [
+  "image",
+  "audio",
+  "video",
+  "file",
+  "location",
+  "fallback",
+  "share",
+  "story_mention",
+  "contact",
+  "ig_reel",
+  "ig_post",
+  "ig_story",
+  "embed",
+] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
 export class Attachment extends BaseModel {

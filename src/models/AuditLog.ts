@@ -27,7 +27,13 @@ export class AuditLog extends Model {
   static async pageOf(accountId: number, page: number, perPage: number): Promise<{ entries: AuditLog[]; total: number }> {
     const query = AuditLog.query().where("account_id", accountId);
     const total = await query.clone().resultSize();
-    const entries = await query.orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).limit(perPage).offset((page - 1) * perPage);
+    const entries = await query
+      .orderBy([
+        { column: "created_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
+      .limit(perPage)
+      .offset((page - 1) * perPage);
     return { entries, total };
   }
 }

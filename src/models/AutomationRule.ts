@@ -8,17 +8,49 @@ import { CustomAttributeDefinition } from "./CustomAttributeDefinition";
  * the enterprise edition elsewhere (audit logs), so rules made there are accepted here too.
  */
 export const CONDITION_ATTRIBUTES: readonly string[] = [
-  "content", "email", "country_code", "status", "message_type", "browser_language", "assignee_id", "team_id",
-  "referer", "city", "company_name", "inbox_id", "mail_subject", "phone_number", "priority",
-  "conversation_language", "labels", "private_note", "sla_policy_id",
+  "content",
+  "email",
+  "country_code",
+  "status",
+  "message_type",
+  "browser_language",
+  "assignee_id",
+  "team_id",
+  "referer",
+  "city",
+  "company_name",
+  "inbox_id",
+  "mail_subject",
+  "phone_number",
+  "priority",
+  "conversation_language",
+  "labels",
+  "private_note",
+  "sla_policy_id",
 ];
 
 /** Chatwoot's AutomationRule#actions_attributes, with enterprise's add_sla. */
 export const ACTION_NAMES: readonly string[] = [
-  "send_message", "add_label", "remove_label", "send_email_to_team", "assign_team", "assign_agent",
-  "remove_assigned_agent", "remove_assigned_team", "send_webhook_event", "mute_conversation", "send_attachment",
-  "change_status", "resolve_conversation", "open_conversation", "pending_conversation", "snooze_conversation",
-  "change_priority", "send_email_transcript", "add_private_note", "add_sla",
+  "send_message",
+  "add_label",
+  "remove_label",
+  "send_email_to_team",
+  "assign_team",
+  "assign_agent",
+  "remove_assigned_agent",
+  "remove_assigned_team",
+  "send_webhook_event",
+  "mute_conversation",
+  "send_attachment",
+  "change_status",
+  "resolve_conversation",
+  "open_conversation",
+  "pending_conversation",
+  "snooze_conversation",
+  "change_priority",
+  "send_email_transcript",
+  "add_private_note",
+  "add_sla",
 ];
 
 // Chatwoot stores conditions and actions as the client sent them, so keys beyond these are kept.

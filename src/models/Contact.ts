@@ -86,7 +86,10 @@ export class Contact extends BaseModel {
   static async validate(db: Knex, accountId: number, attributes: ContactAttributes, exceptId?: number): Promise<void> {
     const errors: AttributeError[] = [];
     const add = (attribute: string, text: string) => errors.push({ attribute, message: fullMessage(attribute, text) });
-    const others = () => Contact.query(db).where("account_id", accountId).whereNot("id", exceptId ?? 0);
+    const others = () =>
+      Contact.query(db)
+        .where("account_id", accountId)
+        .whereNot("id", exceptId ?? 0);
 
     if (attributes.email) {
       if (!EMAIL.test(attributes.email)) add("email", "Invalid email");

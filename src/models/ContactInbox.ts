@@ -54,7 +54,6 @@ export class ContactInbox extends BaseModel {
     for (const { contact_id, source_id, ...inbox } of rows) result.get(contact_id)!.push({ contactInbox: { source_id }, inbox });
     return result;
   }
-
 }
 
 /** What a contact's contact_inboxes entry shows of its inbox (presentInboxSlim). */

@@ -55,17 +55,16 @@ export class Conversation extends BaseModel {
 
   /** The account's next display id; the row lock of the UPDATE serialises concurrent creations. */
   static async nextDisplayId(trx: Knex.Transaction, accountId: number): Promise<number> {
-    const [row] = await trx("accounts")
-      .where("id", accountId)
-      .increment("last_conversation_display_id", 1)
-      .returning("last_conversation_display_id");
+    const [row] = await trx("accounts").where("id", accountId).increment("last_conversation_display_id", 1).returning("last_conversation_display_id");
     return row.last_conversation_display_id;
   }
 
   /** The caller has read the conversation; Chatwoot writes this with update_columns, so updated_at stays and no event fires. */
   static async markSeen(db: Knex, id: number, { byAssignee }: { byAssignee: boolean }): Promise<Conversation> {
     const now = new Date();
-    await db("conversations").where("id", id).update({ agent_last_seen_at: now, ...(byAssignee ? { assignee_last_seen_at: now } : {}) });
+    await db("conversations")
+      .where("id", id)
+      .update({ agent_last_seen_at: now, ...(byAssignee ? { assignee_last_seen_at: now } : {}) });
     return Conversation.query(db).findById(id).throwIfNotFound();
   }
 
@@ -74,7 +73,13 @@ export class Conversation extends BaseModel {
    * agent and the assignee alike, so that message counts as unread again. Written like markSeen.
    */
   static async markUnread(db: Knex, id: number): Promise<void> {
-    const last = await db("messages").where({ conversation_id: id, message_type: 0 }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).first<{ created_at: Date } | undefined>("created_at");
+    const last = await db("messages")
+      .where({ conversation_id: id, message_type: 0 })
+      .orderBy([
+        { column: "created_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
+      .first<{ created_at: Date } | undefined>("created_at");
     const seenAt = last ? new Date(last.created_at.getTime() - 1000) : null;
     await db("conversations").where("id", id).update({ agent_last_seen_at: seenAt, assignee_last_seen_at: seenAt });
   }
@@ -98,7 +103,6 @@ export class Conversation extends BaseModel {
   static unreadCountsOf(this: void, rows: UnreadRow[]): Map<number, number> {
     return new Map(rows.map((row) => [row.conversation_id, Math.min(Number(row.count), UNREAD_CAP)]));
   }
-
 }
 
 export interface UnreadRow {

@@ -14,7 +14,11 @@ export class ConversationParticipant extends BaseModel {
   /** The participants as agents, in the order they joined. */
   static async membersOf(accountId: number, conversationId: number, db?: Knex): Promise<Member[]> {
     const rows = await ConversationParticipant.query(db).where("conversation_id", conversationId).orderBy("id").select("user_id");
-    return loadMembers(accountId, rows.map((row) => row.user_id), db);
+    return loadMembers(
+      accountId,
+      rows.map((row) => row.user_id),
+      db,
+    );
   }
 
   /**

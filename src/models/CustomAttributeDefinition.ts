@@ -9,12 +9,32 @@ export const ATTRIBUTE_MODELS = ["conversation_attribute", "contact_attribute"] 
 /** Standard attributes of each model; a custom key may not shadow them. */
 export const RESERVED_KEYS: Record<(typeof ATTRIBUTE_MODELS)[number], readonly string[]> = {
   conversation_attribute: [
-    "status", "priority", "assignee_id", "inbox_id", "team_id", "display_id", "campaign_id", "labels",
-    "browser_language", "country_code", "referer", "created_at", "last_activity_at",
+    "status",
+    "priority",
+    "assignee_id",
+    "inbox_id",
+    "team_id",
+    "display_id",
+    "campaign_id",
+    "labels",
+    "browser_language",
+    "country_code",
+    "referer",
+    "created_at",
+    "last_activity_at",
   ],
   contact_attribute: [
-    "name", "email", "phone_number", "identifier", "country_code", "city", "company_name", "created_at",
-    "last_activity_at", "referer", "blocked",
+    "name",
+    "email",
+    "phone_number",
+    "identifier",
+    "country_code",
+    "city",
+    "company_name",
+    "created_at",
+    "last_activity_at",
+    "referer",
+    "blocked",
   ],
 };
 
@@ -43,7 +63,11 @@ export class CustomAttributeDefinition extends BaseModel {
    * Chatwoot's validations on the definition as it would be saved: display name and key present,
    * key format, key unique per account and model, and (on create) not a standard attribute.
    */
-  static async validate(db: Knex, definition: Partial<CustomAttributeDefinition> & { account_id: number }, existing?: CustomAttributeDefinition): Promise<void> {
+  static async validate(
+    db: Knex,
+    definition: Partial<CustomAttributeDefinition> & { account_id: number },
+    existing?: CustomAttributeDefinition,
+  ): Promise<void> {
     const errors: AttributeError[] = [];
     const add = (attribute: string, text: string) => errors.push({ attribute, message: fullMessage(attribute, text) });
     const key = definition.attribute_key ?? "";

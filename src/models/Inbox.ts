@@ -96,7 +96,9 @@ export class Inbox extends BaseModel {
     for (const type of CHANNEL_TYPES) {
       const ofType = inboxes.filter((inbox) => inbox.channel_type === type);
       if (!ofType.length) continue;
-      const channels: Channel[] = await channelModel(type).query(db).findByIds(ofType.map((inbox) => inbox.channel_id));
+      const channels: Channel[] = await channelModel(type)
+        .query(db)
+        .findByIds(ofType.map((inbox) => inbox.channel_id));
       const byId = new Map(channels.map((channel) => [channel.id, channel]));
       for (const inbox of ofType) result.set(inbox.id, byId.get(inbox.channel_id)!);
     }

@@ -76,16 +76,33 @@ export class Message extends BaseModel {
    * One page of a conversation's messages, oldest first, as MessageFinder pages them by id;
    * `filter` narrows the messages paged (the public API leaves out private notes and activities).
    */
-  static async page(conversationId: number, { before, after }: MessagePage, db?: Knex, filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): Promise<Message[]> {
+  static async page(
+    conversationId: number,
+    { before, after }: MessagePage,
+    db?: Knex,
+    filter: (q: QueryBuilder<Message, Message[]>) => void = () => {},
+  ): Promise<Message[]> {
     const query = Message.query(db).where("conversation_id", conversationId).modify(filter);
     if (after !== undefined && before !== undefined) {
-      return query.where("id", ">=", after).where("id", "<", before).orderBy([{ column: "created_at" }, { column: "id" }]).limit(PAGE.between);
+      return query
+        .where("id", ">=", after)
+        .where("id", "<", before)
+        .orderBy([{ column: "created_at" }, { column: "id" }])
+        .limit(PAGE.between);
     }
     if (after !== undefined) {
-      return query.where("id", ">", after).orderBy([{ column: "created_at" }, { column: "id" }]).limit(PAGE.after);
+      return query
+        .where("id", ">", after)
+        .orderBy([{ column: "created_at" }, { column: "id" }])
+        .limit(PAGE.after);
     }
     if (before !== undefined) query.where("id", "<", before);
-    const newest = await query.orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).limit(before !== undefined ? PAGE.before : PAGE.latest);
+    const newest = await query
+      .orderBy([
+        { column: "created_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
+      .limit(before !== undefined ? PAGE.before : PAGE.latest);
     return newest.reverse();
   }
 
@@ -115,5 +132,4 @@ export class Message extends BaseModel {
   static latestByConversation(messages: Message[]): Map<number, Message> {
     return new Map(messages.map((message) => [message.conversation_id, message]));
   }
-
 }

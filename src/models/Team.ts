@@ -42,7 +42,11 @@ export class TeamMember extends BaseModel {
       .join("account_users", (join) => join.on("account_users.user_id", "team_members.user_id").andOnVal("account_users.account_id", accountId))
       .orderBy("team_members.id")
       .select("team_members.user_id");
-    return loadMembers(accountId, rows.map((row) => row.user_id), db);
+    return loadMembers(
+      accountId,
+      rows.map((row) => row.user_id),
+      db,
+    );
   }
 
   /** Whether every id is a user of the account. */
@@ -63,7 +67,9 @@ export class TeamMember extends BaseModel {
       .ignore()
       .returning("id");
     if (!inserted.length) return [];
-    return TeamMember.query(trx).findByIds(inserted.map((row) => row.id)).orderBy("id");
+    return TeamMember.query(trx)
+      .findByIds(inserted.map((row) => row.id))
+      .orderBy("id");
   }
 
   /** Removes the listed users' memberships (others are ignored); returns the removed rows. */

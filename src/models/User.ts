@@ -58,15 +58,17 @@ export class User extends BaseModel {
       // On the transaction's own connection: a second one from the pool while this one is held can
       // starve the pool under concurrent requests.
       await User.assertEmailFree(email, undefined, t);
-      const user = await User.query(t).insert({
-        ...attributes,
-        name,
-        email,
-        uid: email,
-        encrypted_password: encryptedPassword,
-        pubsub_token: secureToken(),
-        confirmed_at: confirmed ? new Date() : null,
-      }).returning("*");
+      const user = await User.query(t)
+        .insert({
+          ...attributes,
+          name,
+          email,
+          uid: email,
+          encrypted_password: encryptedPassword,
+          pubsub_token: secureToken(),
+          confirmed_at: confirmed ? new Date() : null,
+        })
+        .returning("*");
       await AccessToken.issue("User", user.id, t);
       await alsoDo(user, t);
       return user;

@@ -6,7 +6,6 @@ import { iso } from "./time";
 import { avatarUrlOf } from "../services/avatars";
 import { frontendUrl } from "../config";
 
-
 /** Keys only some channels have; present on every inbox, null where they do not apply, as Chatwoot renders them. */
 function widgetFields(channel: Channel) {
   const widget = channel instanceof ChannelWebWidget ? channel : undefined;

@@ -8,10 +8,7 @@ import { iso, unixSeconds } from "./time";
 import { avatarUrlOf } from "../services/avatars";
 
 /** The author of a message, loaded with what its payloads show. */
-export type MessageSender =
-  | { type: "Contact"; contact: Contact }
-  | { type: "User"; user: User; availability: string }
-  | { type: "AgentBot"; bot: AgentBot };
+export type MessageSender = { type: "Contact"; contact: Contact } | { type: "User"; user: User; availability: string } | { type: "AgentBot"; bot: AgentBot };
 
 /** What a message payload shows of its conversation (Message#conversation_push_event_data). */
 export interface MessageConversation {

@@ -70,7 +70,10 @@ export function serviceRoutes(options: ServiceRouteOptions = {}) {
     const client = ctx.deps.temporal.client;
     const [{ database, temporal }, flow] = await Promise.all([
       probeDependencies(ctx.deps),
-      Promise.race([eventFlow(ctx.deps.knex), new Promise<EventFlow>((resolve) => setTimeout(() => resolve({ relay: "unknown", outbox: "unknown" }), PROBE_DEADLINE_MS).unref())]),
+      Promise.race([
+        eventFlow(ctx.deps.knex),
+        new Promise<EventFlow>((resolve) => setTimeout(() => resolve({ relay: "unknown", outbox: "unknown" }), PROBE_DEADLINE_MS).unref()),
+      ]),
     ]);
     // Events flow when some relay listens and nothing has waited longer than a hand-over should take.
     const flowing = flow.relay === "listening" && flow.outbox !== "unknown" && flow.outbox.oldest_undispatched_age_seconds <= maxAge;

@@ -27,7 +27,6 @@ export interface AppointmentWorkflowInput {
   appointmentId: number;
 }
 
-
 /** What the workflow learns from one look at the database. */
 export interface AppointmentState {
   /** gone: deleted (or its account is); over: nothing more will happen; waiting: `next` is ahead. */

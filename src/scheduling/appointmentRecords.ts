@@ -56,7 +56,12 @@ export function changedAttributes(before: Presented, after: Presented): ChangedA
  * moves there, updated for any other change; nothing when nothing changed. Recorded in the change's
  * transaction, so webhooks and the appointment's workflow hear of exactly the changes that commit.
  */
-export async function recordAppointmentChange(trx: Knex.Transaction, account: Pick<Account, "id" | "name">, before: AppointmentView | undefined, appointmentId: number): Promise<AppointmentView> {
+export async function recordAppointmentChange(
+  trx: Knex.Transaction,
+  account: Pick<Account, "id" | "name">,
+  before: AppointmentView | undefined,
+  appointmentId: number,
+): Promise<AppointmentView> {
   const after = await findAppointmentView(trx, account.id, appointmentId);
   const current = present(after);
   let name: AppointmentEventName;
@@ -67,7 +72,12 @@ export async function recordAppointmentChange(trx: Knex.Transaction, account: Pi
     changed = changedAttributes(present(before), current);
     if (!changed.length) return after;
     const statusMoved = before.appointment.status !== after.appointment.status;
-    name = statusMoved && after.appointment.status === "cancelled" ? "appointment.cancelled" : statusMoved && after.appointment.status === "completed" ? "appointment.completed" : "appointment.updated";
+    name =
+      statusMoved && after.appointment.status === "cancelled"
+        ? "appointment.cancelled"
+        : statusMoved && after.appointment.status === "completed"
+          ? "appointment.completed"
+          : "appointment.updated";
   }
   await recordEvent(trx, {
     accountId: account.id,

@@ -17,7 +17,15 @@ export type TimelineStep =
 
 type TimedAppointment = Pick<
   Appointment,
-  "status" | "starts_at" | "start_set_at" | "hold_expires_at" | "prepaid_amount" | "settlement_amount" | "conversation_id" | "resource_id" | "cancellation_reason"
+  | "status"
+  | "starts_at"
+  | "start_set_at"
+  | "hold_expires_at"
+  | "prepaid_amount"
+  | "settlement_amount"
+  | "conversation_id"
+  | "resource_id"
+  | "cancellation_reason"
 >;
 
 export const isLive = (appointment: Pick<Appointment, "status">) => LIVE_APPOINTMENT_STATUSES.includes(appointment.status);
@@ -29,7 +37,12 @@ export const reminderKey = (offsetMinutes: number, startsAt: number) => `reminde
  * each reminder not yet sent whose time had not already passed when the start was set (a booking
  * made an hour ahead gets no 24-hour reminder), and its start.
  */
-export function nextStep(appointment: TimedAppointment, offsetsMinutes: readonly number[], sentKeys: ReadonlySet<string>, now: number): TimelineStep | undefined {
+export function nextStep(
+  appointment: TimedAppointment,
+  offsetsMinutes: readonly number[],
+  sentKeys: ReadonlySet<string>,
+  now: number,
+): TimelineStep | undefined {
   const startsAt = appointment.starts_at.getTime();
   if (!isLive(appointment) || startsAt <= now) return undefined;
   const steps: TimelineStep[] = [];
@@ -39,7 +52,8 @@ export function nextStep(appointment: TimedAppointment, offsetsMinutes: readonly
   if (appointment.conversation_id) {
     for (const offsetMinutes of offsetsMinutes) {
       const at = startsAt - offsetMinutes * MINUTE_MS;
-      if (at >= appointment.start_set_at.getTime() && !sentKeys.has(reminderKey(offsetMinutes, startsAt))) steps.push({ kind: "reminder", at, offsetMinutes, startsAt });
+      if (at >= appointment.start_set_at.getTime() && !sentKeys.has(reminderKey(offsetMinutes, startsAt)))
+        steps.push({ kind: "reminder", at, offsetMinutes, startsAt });
     }
   }
   steps.push({ kind: "start", at: startsAt });
@@ -57,7 +71,11 @@ const ANNOUNCEMENT_KINDS = new Set(["confirmation", "rescheduled", "cancelled"])
  * one when it is cancelled, if the client had been told of it or the hold ran out. Keys start with a
  * sequence number so that a state announced, left and re-entered is announced again.
  */
-export function announcementDue(appointment: TimedAppointment, notices: readonly Pick<AppointmentNotice, "kind" | "key">[], now: number): Announcement | undefined {
+export function announcementDue(
+  appointment: TimedAppointment,
+  notices: readonly Pick<AppointmentNotice, "kind" | "key">[],
+  now: number,
+): Announcement | undefined {
   if (!appointment.conversation_id) return undefined;
   const announcements = notices.filter((n) => ANNOUNCEMENT_KINDS.has(n.kind));
   const last = announcements.at(-1);

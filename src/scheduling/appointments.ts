@@ -19,7 +19,14 @@ import type { User } from "../models/User";
 import { createConversation } from "../services/newConversation";
 import { findAppointmentView, loadViews, lockAppointment, recordAppointmentChange, type AppointmentView } from "./appointmentRecords";
 import { checkBooking } from "./availability";
-import { type AppointmentStatus, HOLD_EXPIRED_REASON, LIVE_APPOINTMENT_STATUSES, MAX_DURATION_MINUTES, MIN_DURATION_MINUTES, type PaymentStatus } from "./constants";
+import {
+  type AppointmentStatus,
+  HOLD_EXPIRED_REASON,
+  LIVE_APPOINTMENT_STATUSES,
+  MAX_DURATION_MINUTES,
+  MIN_DURATION_MINUTES,
+  type PaymentStatus,
+} from "./constants";
 import { bookingBlocked, invalidAttribute, notFound, refused, SchedulingError } from "./errors";
 import { syncFinance } from "./finance";
 import { normalizeIdentifier } from "./iin";
@@ -97,7 +104,12 @@ interface Related {
 async function loadRelated(trx: Knex.Transaction, accountId: number, existing: Appointment | undefined, input: AppointmentInput): Promise<Related> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Objection model class; each call site's loader types the row
   const ofAccount = <M extends { query(db: Knex): any }>(model: M, id: number) => model.query(trx).findOne({ account_id: accountId, id });
-  const optional = async <T>(key: keyof AppointmentInput, stored: number | null | undefined, load: (id: number) => PromiseLike<T | undefined>, what: string) => {
+  const optional = async <T>(
+    key: keyof AppointmentInput,
+    stored: number | null | undefined,
+    load: (id: number) => PromiseLike<T | undefined>,
+    what: string,
+  ) => {
     const id = key in input ? (input[key] as number | null) : stored;
     return id ? mustFind(load(id), what) : null;
   };
@@ -143,14 +155,34 @@ function clientOf(existing: Appointment | undefined, input: AppointmentInput, co
     () => existing?.client_name || blankToNull(contact?.name) || blankToNull(contact?.email) || blankToNull(contact?.phone_number),
   );
   if (!clientName) throw invalidAttribute("client_name", "is required");
-  const identifier = pick("client_identifier", () => blankToNull(input.client_identifier), () => existing?.client_identifier ?? contact?.identifier ?? attributeString(attributes.iin));
+  const identifier = pick(
+    "client_identifier",
+    () => blankToNull(input.client_identifier),
+    () => existing?.client_identifier ?? contact?.identifier ?? attributeString(attributes.iin),
+  );
   return {
     client_name: clientName,
-    client_phone: pick("client_phone", () => blankToNull(input.client_phone), () => existing?.client_phone ?? contact?.phone_number ?? null),
+    client_phone: pick(
+      "client_phone",
+      () => blankToNull(input.client_phone),
+      () => existing?.client_phone ?? contact?.phone_number ?? null,
+    ),
     client_identifier: identifier === null ? null : normalizeIdentifier(identifier),
-    client_birth_date: pick("client_birth_date", () => input.client_birth_date ?? null, () => existing?.client_birth_date ?? attributeDate(attributes.birth_date)),
-    client_gender: pick("client_gender", () => blankToNull(input.client_gender), () => existing?.client_gender ?? attributeString(attributes.gender)),
-    company_id: pick("company_id", () => input.company_id ?? null, () => existing?.company_id ?? (typeof attributes.company_id === "number" ? attributes.company_id : null)),
+    client_birth_date: pick(
+      "client_birth_date",
+      () => input.client_birth_date ?? null,
+      () => existing?.client_birth_date ?? attributeDate(attributes.birth_date),
+    ),
+    client_gender: pick(
+      "client_gender",
+      () => blankToNull(input.client_gender),
+      () => existing?.client_gender ?? attributeString(attributes.gender),
+    ),
+    company_id: pick(
+      "company_id",
+      () => input.company_id ?? null,
+      () => existing?.company_id ?? (typeof attributes.company_id === "number" ? attributes.company_id : null),
+    ),
   };
 }
 
@@ -188,7 +220,8 @@ function amountsOf(existing: Appointment | undefined, input: AppointmentInput, s
   if (amounts.prepaid_amount > 0 && !amounts.prepaid_payment_method) c.add("prepaid_payment_method", "can't be blank");
   if (amounts.settlement_amount > 0 && !amounts.settlement_payment_method) c.add("settlement_payment_method", "can't be blank");
   c.done();
-  if (serviceAmount > 0 && amounts.prepaid_amount + amounts.settlement_amount > serviceAmount) throw refused("Total received amount cannot exceed service_amount");
+  if (serviceAmount > 0 && amounts.prepaid_amount + amounts.settlement_amount > serviceAmount)
+    throw refused("Total received amount cannot exceed service_amount");
   return amounts;
 }
 
@@ -196,7 +229,14 @@ function amountsOf(existing: Appointment | undefined, input: AppointmentInput, s
  * Until when a new booking holds its slot for a prepayment: hold_until, else hold_minutes from now,
  * else the account's hold when the service requires prepayment; never past the start.
  */
-async function holdOf(trx: Knex.Transaction, account: Account, input: AppointmentInput, service: Service | null, startsAt: Date, now: number): Promise<Date | null> {
+async function holdOf(
+  trx: Knex.Transaction,
+  account: Account,
+  input: AppointmentInput,
+  service: Service | null,
+  startsAt: Date,
+  now: number,
+): Promise<Date | null> {
   if (input.hold_until && input.hold_minutes) throw invalidAttribute("hold_until", "cannot be given together with hold_minutes");
   if (input.hold_until) {
     if (input.hold_until.getTime() <= now) throw invalidAttribute("hold_until", "must be in the future");
@@ -223,10 +263,18 @@ async function checkAvailability(trx: Knex.Transaction, accountId: number, resou
  * turns (a transaction lock on it), so a racing one sees the winner's row and answers 409 with the
  * duplicate's code rather than whichever constraint the database happens to trip first.
  */
-async function checkUnique(trx: Knex.Transaction, accountId: number, existing: Appointment | undefined, column: "external_ref" | "idempotency_key", value: string | null) {
+async function checkUnique(
+  trx: Knex.Transaction,
+  accountId: number,
+  existing: Appointment | undefined,
+  column: "external_ref" | "idempotency_key",
+  value: string | null,
+) {
   if (!value || value === existing?.[column]) return;
   await trx.raw("SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))", [`scheduling_appointments.${column}`, `${accountId}:${value}`]);
-  const taken = await trx(Appointment.tableName).where({ account_id: accountId, [column]: value }).first("id");
+  const taken = await trx(Appointment.tableName)
+    .where({ account_id: accountId, [column]: value })
+    .first("id");
   if (!taken) return;
   if (column === "external_ref") throw new SchedulingError(409, "DUPLICATE_EXTERNAL_REF", "external_ref has already been taken");
   throw new SchedulingError(409, "DUPLICATE_IDEMPOTENCY_KEY", "idempotency_key has already been used");
@@ -242,7 +290,13 @@ interface SaveOptions {
  * saved, checks it (unless it is cancelled), writes it with its journal and expense, and records
  * its event. `existing` must be locked by the caller.
  */
-async function saveAppointment(trx: Knex.Transaction, booker: Booker, existing: Appointment | undefined, input: AppointmentInput, options: SaveOptions = {}): Promise<AppointmentView> {
+async function saveAppointment(
+  trx: Knex.Transaction,
+  booker: Booker,
+  existing: Appointment | undefined,
+  input: AppointmentInput,
+  options: SaveOptions = {},
+): Promise<AppointmentView> {
   const { account } = booker;
   const now = Date.now();
   const before = existing ? await findAppointmentView(trx, account.id, existing.id) : undefined;
@@ -254,7 +308,9 @@ async function saveAppointment(trx: Knex.Transaction, booker: Booker, existing: 
 
   const status = input.status ?? existing?.status ?? "scheduled";
   // A cancelled payment sticks until the client says otherwise; cancelling the booking cancels it.
-  const paymentCancelled = has(input, "payment_status") ? input.payment_status === "cancelled" : status === "cancelled" || existing?.payment_status === "cancelled";
+  const paymentCancelled = has(input, "payment_status")
+    ? input.payment_status === "cancelled"
+    : status === "cancelled" || existing?.payment_status === "cancelled";
   const paymentStatus = derivePaymentStatus({ ...pricing, ...amounts }, paymentCancelled);
 
   const externalRef = "external_ref" in input ? blankToNull(input.external_ref) : (existing?.external_ref ?? null);
@@ -267,7 +323,11 @@ async function saveAppointment(trx: Knex.Transaction, booker: Booker, existing: 
   let conversation = related.conversation;
   if (!conversation && related.inbox) {
     if (!related.contact) throw invalidAttribute("contact_id", "can't be blank when inbox_id opens a conversation");
-    conversation = await createConversation(trx, { accountId: account.id, inbox: related.inbox, contactInbox: { contactId: related.contact.id } }, booker.user ? { kind: "user", user: booker.user } : null);
+    conversation = await createConversation(
+      trx,
+      { accountId: account.id, inbox: related.inbox, contactInbox: { contactId: related.contact.id } },
+      booker.user ? { kind: "user", user: booker.user } : null,
+    );
   }
 
   const received = amounts.prepaid_amount + amounts.settlement_amount;
@@ -298,7 +358,8 @@ async function saveAppointment(trx: Knex.Transaction, booker: Booker, existing: 
     hold_expires_at: received > 0 ? null : hold,
     start_set_at: !existing || existing.starts_at.getTime() !== startsAt.getTime() ? new Date(now) : existing.start_set_at,
     cancelled_at: status !== "cancelled" ? null : wasCancelled ? existing!.cancelled_at : new Date(now),
-    cancellation_reason: status !== "cancelled" ? null : options.cancellationReason !== undefined ? options.cancellationReason : (existing?.cancellation_reason ?? null),
+    cancellation_reason:
+      status !== "cancelled" ? null : options.cancellationReason !== undefined ? options.cancellationReason : (existing?.cancellation_reason ?? null),
   };
   const saved = existing ? await existing.$query(trx).patchAndFetch(row) : await Appointment.query(trx).insert(row).returning("*");
   await syncFinance(trx, saved, booker.user?.id ?? null, !existing);
@@ -328,7 +389,13 @@ export async function updateAppointment(db: Knex, booker: Booker, id: number, in
 export async function cancelAppointment(db: Knex, booker: Booker, id: number, reason?: string | null): Promise<AppointmentView> {
   return db.transaction(async (trx) => {
     const existing = await lockAppointment(trx, booker.account.id, id);
-    return saveAppointment(trx, booker, existing, { status: "cancelled", payment_status: "cancelled" }, reason !== undefined ? { cancellationReason: blankToNull(reason) } : {});
+    return saveAppointment(
+      trx,
+      booker,
+      existing,
+      { status: "cancelled", payment_status: "cancelled" },
+      reason !== undefined ? { cancellationReason: blankToNull(reason) } : {},
+    );
   });
 }
 
@@ -345,7 +412,13 @@ export async function expireHold(db: Knex, appointmentId: number, holdExpiresAt:
     const appointment = await lockAppointment(trx, account.id, appointmentId);
     if (!LIVE_APPOINTMENT_STATUSES.includes(appointment.status)) return false;
     if (appointment.hold_expires_at?.getTime() !== holdExpiresAt || holdExpiresAt > now || receivedOf(appointment) > 0) return false;
-    await saveAppointment(trx, { account, user: null }, appointment, { status: "cancelled", payment_status: "cancelled" }, { cancellationReason: HOLD_EXPIRED_REASON });
+    await saveAppointment(
+      trx,
+      { account, user: null },
+      appointment,
+      { status: "cancelled", payment_status: "cancelled" },
+      { cancellationReason: HOLD_EXPIRED_REASON },
+    );
     return true;
   });
 }
@@ -354,7 +427,8 @@ export async function expireHold(db: Knex, appointmentId: number, holdExpiresAt:
 export async function deleteAppointment(db: Knex, accountId: number, id: number): Promise<void> {
   await db.transaction(async (trx) => {
     const appointment = await lockAppointment(trx, accountId, id);
-    if (appointment.status !== "cancelled") throw new SchedulingError(422, "APPOINTMENT_DELETE_REQUIRES_CANCELLED", "Only cancelled appointments can be deleted");
+    if (appointment.status !== "cancelled")
+      throw new SchedulingError(422, "APPOINTMENT_DELETE_REQUIRES_CANCELLED", "Only cancelled appointments can be deleted");
     const [{ payments }] = await trx("scheduling_payments").where("appointment_id", id).count<{ payments: string }[]>("* as payments");
     const expense = await trx("scheduling_expenses").where("appointment_id", id).first("id");
     if (Number(payments) > 0 || expense) throw new SchedulingError(422, "HISTORICAL_DATA_RETAINED", "Historical finance data prevents appointment deletion");
@@ -377,7 +451,12 @@ export interface Page {
 }
 
 /** The account's appointments starting in [from, to) that match the filters, by start then id, one page of them, and how many match. */
-export async function listAppointments(db: Knex, accountId: number, filters: AppointmentFilters, page: Page): Promise<{ views: AppointmentView[]; count: number }> {
+export async function listAppointments(
+  db: Knex,
+  accountId: number,
+  filters: AppointmentFilters,
+  page: Page,
+): Promise<{ views: AppointmentView[]; count: number }> {
   const matching = Appointment.ofAccount(accountId, db);
   if (filters.resource_ids) matching.whereIn("resource_id", filters.resource_ids);
   if (filters.status) matching.whereIn("status", filters.status);
@@ -387,7 +466,10 @@ export async function listAppointments(db: Knex, accountId: number, filters: App
   if (filters.to) matching.where("starts_at", "<", filters.to);
   const [count, rows] = await Promise.all([
     matching.clone().clearSelect().resultSize(),
-    matching.orderBy([{ column: "starts_at" }, { column: "id" }]).offset((page.page - 1) * page.per_page).limit(page.per_page),
+    matching
+      .orderBy([{ column: "starts_at" }, { column: "id" }])
+      .offset((page.page - 1) * page.per_page)
+      .limit(page.per_page),
   ]);
   return { views: await loadViews(db, rows), count };
 }

@@ -134,8 +134,7 @@ function planOf(schedule: ResourceSchedule, day: LocalDay): DayPlan {
       breaks: hasBreak ? span(override.break_start_minute!, override.break_end_minute!) : [],
     };
   }
-  const ofDay = (rules: readonly WeeklyRule[]) =>
-    rules.filter((r) => r.active && r.weekday === day.weekday).flatMap((r) => span(r.start_minute, r.end_minute));
+  const ofDay = (rules: readonly WeeklyRule[]) => rules.filter((r) => r.active && r.weekday === day.weekday).flatMap((r) => span(r.start_minute, r.end_minute));
   return {
     date,
     closedByHoliday: holidayCloses(schedule.holidays, day),
@@ -154,9 +153,7 @@ export function freeIntervals(schedule: ResourceSchedule, date: LocalDate): Inte
   return plan.working.flatMap((interval) => subtract(interval, busy));
 }
 
-export type BookingVerdict =
-  | { bookable: true; date: LocalDate }
-  | { bookable: false; code: BookingBlockCode | "VALIDATION_ERROR"; message: string };
+export type BookingVerdict = { bookable: true; date: LocalDate } | { bookable: false; code: BookingBlockCode | "VALIDATION_ERROR"; message: string };
 
 export interface BookingRequest extends Interval {
   /** The appointment being moved, which must not conflict with itself. */

@@ -40,7 +40,11 @@ export async function buildCalendar(accountId: number, query: CalendarQuery): Pr
   const resources = await resourceQuery;
   if (query.resourceIds && resources.length !== new Set(query.resourceIds).size) throw notFound("Resource");
 
-  const rows = await loadScheduleRows(accountId, resources.map((r) => r.id), query.range);
+  const rows = await loadScheduleRows(
+    accountId,
+    resources.map((r) => r.id),
+    query.range,
+  );
   const appointmentIds = rows.appointments.map((a) => a.id);
   const [payments, expenses] = await Promise.all([Payment.ofAppointments(appointmentIds), Expense.ofAppointments(appointmentIds)]);
 

@@ -126,7 +126,13 @@ export async function findContact(accountId: number, id: number): Promise<Contac
 
 /** Contacts matching `search` in name, email, phone or identifier, most recently changed first. */
 export async function searchContacts(accountId: number, search: string | undefined, limit: number): Promise<Contact[]> {
-  const query = Contact.query().where("account_id", accountId).orderBy([{ column: "updated_at", order: "desc" }, { column: "id", order: "desc" }]).limit(limit);
+  const query = Contact.query()
+    .where("account_id", accountId)
+    .orderBy([
+      { column: "updated_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ])
+    .limit(limit);
   const term = search?.trim();
   if (term) {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -35,12 +35,24 @@ interface Mirror {
 }
 
 /** The one prepaid (or adjustment) row: it mirrors an amount and its method, and goes when either is missing. */
-async function mirrorPayment({ trx, appointment, payments, recordedById }: Mirror, kind: Exclude<PaymentKind, "payment">, amount: number, method: string | null): Promise<void> {
+async function mirrorPayment(
+  { trx, appointment, payments, recordedById }: Mirror,
+  kind: Exclude<PaymentKind, "payment">,
+  amount: number,
+  method: string | null,
+): Promise<void> {
   const existing = payments.find((p) => p.payment_kind === kind);
   if (amount <= 0 || !method) {
     if (existing) await existing.$query(trx).delete();
   } else if (!existing) {
-    await Payment.query(trx).insert({ account_id: appointment.account_id, appointment_id: appointment.id, amount, payment_method: method, payment_kind: kind, recorded_by_id: recordedById });
+    await Payment.query(trx).insert({
+      account_id: appointment.account_id,
+      appointment_id: appointment.id,
+      amount,
+      payment_method: method,
+      payment_kind: kind,
+      recorded_by_id: recordedById,
+    });
   } else if (existing.amount !== amount || existing.payment_method !== method) {
     await existing.$query(trx).patch({ amount, payment_method: method, recorded_by_id: recordedById });
   }
@@ -58,7 +70,13 @@ async function syncExpense(trx: Knex.Transaction, appointment: Appointment, exis
   }
   const amount = expenseAmount({ type: appointment.compensation_type_snapshot, value: appointment.compensation_value_snapshot }, appointment.service_amount);
   if (!existing) {
-    await Expense.query(trx).insert({ account_id: appointment.account_id, appointment_id: appointment.id, resource_id: appointment.resource_id, amount, status: "unpaid" });
+    await Expense.query(trx).insert({
+      account_id: appointment.account_id,
+      appointment_id: appointment.id,
+      resource_id: appointment.resource_id,
+      amount,
+      status: "unpaid",
+    });
   } else if (existing.amount !== amount || existing.resource_id !== appointment.resource_id) {
     await existing.$query(trx).patch({ amount, resource_id: appointment.resource_id });
   }

@@ -32,7 +32,10 @@ export async function listPayments(db: Knex, accountId: number, filters: Payment
   }
   const [count, payments] = await Promise.all([
     matching.clone().resultSize(),
-    matching.orderBy([{ column: "scheduling_payments.created_at" }, { column: "scheduling_payments.id" }]).offset((page.page - 1) * page.per_page).limit(page.per_page),
+    matching
+      .orderBy([{ column: "scheduling_payments.created_at" }, { column: "scheduling_payments.id" }])
+      .offset((page.page - 1) * page.per_page)
+      .limit(page.per_page),
   ]);
   return { payments, count };
 }
@@ -60,7 +63,13 @@ function matchingExpenses(db: Knex, accountId: number, filters: ExpenseFilters) 
 
 export async function listExpenses(db: Knex, accountId: number, filters: ExpenseFilters, page: Page): Promise<{ expenses: Expense[]; count: number }> {
   const matching = matchingExpenses(db, accountId, filters);
-  const [count, expenses] = await Promise.all([matching.clone().resultSize(), matching.orderBy("id").offset((page.page - 1) * page.per_page).limit(page.per_page)]);
+  const [count, expenses] = await Promise.all([
+    matching.clone().resultSize(),
+    matching
+      .orderBy("id")
+      .offset((page.page - 1) * page.per_page)
+      .limit(page.per_page),
+  ]);
   return { expenses, count };
 }
 

@@ -119,9 +119,7 @@ export function instantOf(date: LocalDate, minute: number, timeZone: string): nu
   const after = offsetMinutes(wall + 14 * HOUR_MS, timeZone);
   // Offsets change at most once a day: the same offset on both sides means none changes in between.
   if (before === after) return wall - before * MINUTE_MS;
-  const matches = [before, after]
-    .map((offset) => wall - offset * MINUTE_MS)
-    .filter((ms) => wall - offsetMinutes(ms, timeZone) * MINUTE_MS === ms);
+  const matches = [before, after].map((offset) => wall - offset * MINUTE_MS).filter((ms) => wall - offsetMinutes(ms, timeZone) * MINUTE_MS === ms);
   if (matches.length) return Math.min(...matches);
   return wall - before * MINUTE_MS;
 }

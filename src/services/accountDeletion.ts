@@ -19,8 +19,7 @@ interface DeletionStep {
 /** Rows of `table` owned through an `account_id` column. */
 const ownedRows = (table: string): DeletionStep => ({
   name: table,
-  deleteBatch: (knex, accountId, limit) =>
-    knex(table).whereIn("id", knex(table).select("id").where("account_id", accountId).limit(limit)).delete(),
+  deleteBatch: (knex, accountId, limit) => knex(table).whereIn("id", knex(table).select("id").where("account_id", accountId).limit(limit)).delete(),
 });
 
 /** Rows of `table` that point at the account's agent bots through owner/permissible columns. */
@@ -30,11 +29,7 @@ const rowsOfAccountBots = (table: string, typeColumn: string, idColumn: string):
     knex(table)
       .whereIn(
         "id",
-        knex(table)
-          .select("id")
-          .where(typeColumn, "AgentBot")
-          .whereIn(idColumn, knex("agent_bots").select("id").where("account_id", accountId))
-          .limit(limit),
+        knex(table).select("id").where(typeColumn, "AgentBot").whereIn(idColumn, knex("agent_bots").select("id").where("account_id", accountId)).limit(limit),
       )
       .delete(),
 });

@@ -8,11 +8,7 @@ import type { User } from "../models/User";
  * Who made a change: a user, an agent bot, an automation rule (Chatwoot's Current.executed_by), or
  * the system (null: timers). Chatwoot's Current.user, which names the actor in activity messages.
  */
-export type Actor =
-  | { kind: "user"; user: User }
-  | { kind: "agent_bot"; bot: AgentBot }
-  | { kind: "automation_rule"; rule: { id: number } }
-  | null;
+export type Actor = { kind: "user"; user: User } | { kind: "agent_bot"; bot: AgentBot } | { kind: "automation_rule"; rule: { id: number } } | null;
 
 /** Chatwoot's automation.system_name. */
 export const AUTOMATION_ACTOR_NAME = "Automation System";
@@ -79,10 +75,7 @@ export function unmutedActivity(name: string | null): string | null {
 
 export function labelActivities(added: string[], removed: string[], name: string | null): string[] {
   if (name === null) return [];
-  return [
-    ...(added.length ? [`${name} added ${added.join(", ")}`] : []),
-    ...(removed.length ? [`${name} removed ${removed.join(", ")}`] : []),
-  ];
+  return [...(added.length ? [`${name} added ${added.join(", ")}`] : []), ...(removed.length ? [`${name} removed ${removed.join(", ")}`] : [])];
 }
 
 /**

@@ -35,10 +35,13 @@ const AgentLimitReached = () => new ApiError(402, { error: "Account limit exceed
 
 /** The account's users as agents, by name as Chatwoot's order_by_full_name. */
 export async function listAgents(accountId: number, db?: Knex): Promise<Member[]> {
-  const users = await User.query(db)
-    .whereIn("id", AccountUser.query(db).select("user_id").where("account_id", accountId))
-    .orderByRaw("lower(name), id");
-  const memberships = await AccountUser.query(db).where("account_id", accountId).whereIn("user_id", users.map((u) => u.id));
+  const users = await User.query(db).whereIn("id", AccountUser.query(db).select("user_id").where("account_id", accountId)).orderByRaw("lower(name), id");
+  const memberships = await AccountUser.query(db)
+    .where("account_id", accountId)
+    .whereIn(
+      "user_id",
+      users.map((u) => u.id),
+    );
   const byUser = new Map(memberships.map((m) => [m.user_id, m]));
   return users.map((user) => ({ user, accountUser: byUser.get(user.id)! }));
 }
@@ -83,7 +86,13 @@ export async function inviteAgent(account: Account, inviter: User, invite: Agent
   const join = async (user: User, trx: Knex) => {
     await assertRoomForAgent(trx, account);
     const accountUser = await AccountUser.query(trx)
-      .insert({ account_id: account.id, user_id: user.id, role: invite.role ?? "agent", inviter_id: inviter.id, ...definedOnly({ availability: invite.availability, auto_offline: invite.auto_offline }) })
+      .insert({
+        account_id: account.id,
+        user_id: user.id,
+        role: invite.role ?? "agent",
+        inviter_id: inviter.id,
+        ...definedOnly({ availability: invite.availability, auto_offline: invite.auto_offline }),
+      })
       .returning("*");
     await auditChange(trx, actor, { accountId: account.id, auditableType: "AccountUser", keys: ACCOUNT_USER_AUDITED, after: accountUser });
   };

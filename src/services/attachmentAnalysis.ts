@@ -70,7 +70,9 @@ async function analyze(bytes: Buffer): Promise<{ width: number; height: number; 
  * a storage failure throws, so the activity retries.
  */
 export async function analyzeMessageImages(db: Knex, messageId: number): Promise<{ analyzed: number }> {
-  const images = await Attachment.query(db).where({ message_id: messageId, file_type: FILE_TYPES.indexOf("image") }).whereNull("analyzed_at");
+  const images = await Attachment.query(db)
+    .where({ message_id: messageId, file_type: FILE_TYPES.indexOf("image") })
+    .whereNull("analyzed_at");
   let analyzed = 0;
   for (const image of images) {
     const bytes = await readStored(image.storage_key);

@@ -119,7 +119,8 @@ function attachmentProblems(files: UploadedFile[], channelType: string): string[
     if (file.truncated || file.size > limit) problems.add("Attachments file size is too big");
     if (file.size === 0) problems.add("Attachments file is empty");
     const type = contentTypeOf(file);
-    if (channelType === "Channel::WebWidget" && fileTypeOf(type) === "file" && !ACCEPTABLE_DOCUMENT_TYPES.has(type)) problems.add("Attachments file type not supported");
+    if (channelType === "Channel::WebWidget" && fileTypeOf(type) === "file" && !ACCEPTABLE_DOCUMENT_TYPES.has(type))
+      problems.add("Attachments file type not supported");
   }
   return [...problems];
 }
@@ -128,7 +129,12 @@ function attachmentProblems(files: UploadedFile[], channelType: string): string[
  * Checks the uploads and puts them in storage before the message's transaction (which then only
  * writes rows), runs `work` with them, and removes them from storage again if `work` fails.
  */
-export async function withStagedAttachments<T>(accountId: number, channelType: string, files: UploadedFile[], work: (staged: StagedAttachment[]) => Promise<T>): Promise<T> {
+export async function withStagedAttachments<T>(
+  accountId: number,
+  channelType: string,
+  files: UploadedFile[],
+  work: (staged: StagedAttachment[]) => Promise<T>,
+): Promise<T> {
   if (!files.length) return work([]);
   const problems = attachmentProblems(files, channelType);
   if (problems.length) throw CouldNotProcess(`Validation failed: ${problems.join(", ")}`);
@@ -144,7 +150,9 @@ export async function withStagedAttachments<T>(accountId: number, channelType: s
     if (failure) throw failure.reason;
     return await work(staged);
   } catch (err) {
-    await storage.delete(staged.map((item) => item.key)).catch((cleanupError) => currentLogger().error({ err: cleanupError }, "Could not remove the files of a message that was not created"));
+    await storage
+      .delete(staged.map((item) => item.key))
+      .catch((cleanupError) => currentLogger().error({ err: cleanupError }, "Could not remove the files of a message that was not created"));
     throw err;
   }
 }

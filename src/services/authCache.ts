@@ -15,7 +15,8 @@ export interface AuthCacheOptions {
 }
 
 /** A statement that changes what authentication or account scope read (see the triggers). */
-const AUTH_WRITE = /^\s*(insert\s+into|update|delete\s+from|truncate)\s+(table\s+)?"?(access_tokens|users|agent_bots|platform_apps|accounts|account_users|agent_bot_inboxes)"?[\s(]/i;
+const AUTH_WRITE =
+  /^\s*(insert\s+into|update|delete\s+from|truncate)\s+(table\s+)?"?(access_tokens|users|agent_bots|platform_apps|accounts|account_users|agent_bot_inboxes)"?[\s(]/i;
 /** Bumping an account's conversation counter is not such a change (the accounts trigger ignores it too). */
 const DISPLAY_ID_BUMP = /^\s*update\s+"accounts"\s+set\s+"last_conversation_display_id"\s*=\s*"last_conversation_display_id"\s*\+\s*\?/i;
 
@@ -57,7 +58,8 @@ export class AuthCache {
     this.listener = new PgListener(connection, AUTH_CHANNEL, {
       notify: () => this.clear(),
       onState: () => this.clear(),
-      onError: (message, retryInMs) => log.error({ retry_in_ms: retryInMs }, `Auth cache lost its LISTEN connection (${message}); caching is off until it is back`),
+      onError: (message, retryInMs) =>
+        log.error({ retry_in_ms: retryInMs }, `Auth cache lost its LISTEN connection (${message}); caching is off until it is back`),
     });
   }
 

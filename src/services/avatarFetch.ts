@@ -30,7 +30,12 @@ interface AvatarRecord {
  * relay starts the fetch of its image (Chatwoot's Avatar::AvatarFromUrlJob). Bots without an
  * account have no outbox to record in and keep showing the URL as given.
  */
-export async function requestAvatarFetch(trx: Knex.Transaction, owner: AvatarFetchInput["owner"], before: AvatarRecord | undefined, after: AvatarRecord): Promise<void> {
+export async function requestAvatarFetch(
+  trx: Knex.Transaction,
+  owner: AvatarFetchInput["owner"],
+  before: AvatarRecord | undefined,
+  after: AvatarRecord,
+): Promise<void> {
   if (!after.avatar_url || after.avatar_url === before?.avatar_url || after.account_id === null) return;
   const payload: AvatarFetchInput = { owner, id: after.id, url: after.avatar_url };
   await recordEvent(trx, { accountId: after.account_id, name: "avatar_url_changed", payload: { ...payload } });
@@ -72,7 +77,12 @@ export async function fetchAvatar(db: Knex, { owner, id, url }: AvatarFetchInput
   if (!current || current.avatar_url !== url) return { stored: false };
   let response;
   try {
-    response = await safeGet(url, { timeoutMs: FETCH_TIMEOUT_MS, maxBytes: AVATAR_MAX_BYTES, allowPrivateNetworks: options.allowPrivateNetworks, headers: { accept: "image/*" } });
+    response = await safeGet(url, {
+      timeoutMs: FETCH_TIMEOUT_MS,
+      maxBytes: AVATAR_MAX_BYTES,
+      allowPrivateNetworks: options.allowPrivateNetworks,
+      headers: { accept: "image/*" },
+    });
   } catch (err) {
     if (err instanceof UnsafeUrlError || err instanceof ResponseTooLargeError) throw permanent(err.message);
     throw err;

@@ -29,7 +29,12 @@ export function avatarContentType(key: string): string | undefined {
 }
 
 /** Stores image bytes (fetched or uploaded, already checked) as a new avatar; answers its key. */
-export async function storeAvatar(accountId: number | null, owner: AvatarOwner, source: { path: string } | { bytes: Buffer }, contentType: string): Promise<string> {
+export async function storeAvatar(
+  accountId: number | null,
+  owner: AvatarOwner,
+  source: { path: string } | { bytes: Buffer },
+  contentType: string,
+): Promise<string> {
   const key = avatarKey(accountId, owner, AVATAR_TYPES[contentType]!);
   await fileStorage().put(key, source, contentType);
   return key;
@@ -54,7 +59,9 @@ export async function withUploadedAvatar<T>(
   try {
     return await work({ avatar_key: key });
   } catch (err) {
-    await fileStorage().delete([key]).catch((cleanupError) => currentLogger().error({ err: cleanupError }, "Could not remove the avatar of a failed write"));
+    await fileStorage()
+      .delete([key])
+      .catch((cleanupError) => currentLogger().error({ err: cleanupError }, "Could not remove the avatar of a failed write"));
     throw err;
   }
 }

@@ -19,7 +19,11 @@ export async function listCannedResponses(accountId: number, search: string | un
   const pattern = `%${escapeLike(search)}%`;
   return query
     .where((w) => w.where("short_code", "ilike", pattern).orWhere("content", "ilike", pattern))
-    .orderByRaw("CASE WHEN short_code ILIKE ? THEN 1 WHEN short_code ILIKE ? THEN 0.5 WHEN content ILIKE ? THEN 0.2 ELSE 0 END DESC, id", [`${escapeLike(search)}%`, pattern, pattern]);
+    .orderByRaw("CASE WHEN short_code ILIKE ? THEN 1 WHEN short_code ILIKE ? THEN 0.5 WHEN content ILIKE ? THEN 0.2 ELSE 0 END DESC, id", [
+      `${escapeLike(search)}%`,
+      pattern,
+      pattern,
+    ]);
 }
 
 export async function findCannedResponse(accountId: number, id: number): Promise<CannedResponse> {
@@ -34,7 +38,10 @@ async function validate(accountId: number, attributes: { short_code?: string; co
   if (!attributes.content?.trim()) errors.push({ attribute: "content", message: fullMessage("content", "can't be blank") });
   if (!attributes.short_code?.trim()) errors.push({ attribute: "short_code", message: fullMessage("short_code", "can't be blank") });
   else {
-    const taken = await CannedResponse.query().where({ account_id: accountId, short_code: attributes.short_code }).whereNot("id", exceptId ?? 0).first();
+    const taken = await CannedResponse.query()
+      .where({ account_id: accountId, short_code: attributes.short_code })
+      .whereNot("id", exceptId ?? 0)
+      .first();
     if (taken) errors.push({ attribute: "short_code", message: fullMessage("short_code", "has already been taken") });
   }
   if (errors.length) throw new ValidationError(errors);

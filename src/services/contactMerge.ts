@@ -41,10 +41,18 @@ export async function mergeContacts(db: Knex, account: Account, baseId: number, 
     if (!base || !mergee) throw NotFound();
 
     const scope = { account_id: account.id };
-    await trx("conversations").where({ ...scope, contact_id: mergee.id }).update({ contact_id: base.id });
-    await trx("messages").where({ ...scope, sender_type: "Contact", sender_id: mergee.id }).update({ sender_id: base.id });
-    await trx("contact_inboxes").where({ ...scope, contact_id: mergee.id }).update({ contact_id: base.id });
-    await trx("notes").where({ ...scope, contact_id: mergee.id }).update({ contact_id: base.id });
+    await trx("conversations")
+      .where({ ...scope, contact_id: mergee.id })
+      .update({ contact_id: base.id });
+    await trx("messages")
+      .where({ ...scope, sender_type: "Contact", sender_id: mergee.id })
+      .update({ sender_id: base.id });
+    await trx("contact_inboxes")
+      .where({ ...scope, contact_id: mergee.id })
+      .update({ contact_id: base.id });
+    await trx("notes")
+      .where({ ...scope, contact_id: mergee.id })
+      .update({ contact_id: base.id });
     await Contact.query(trx).deleteById(mergee.id);
 
     const merged = deepMerge(presentValues(mergee), presentValues(base)) as ContactAttributes;
@@ -63,7 +71,12 @@ export async function identifyContact(db: Knex, account: Account, contact: Conta
     let current = contact;
     const { email, phone_number: phoneNumber } = Contact.normalise({ email: attributes.email, phone_number: attributes.phone_number });
     const owner = async (column: "email" | "phone_number", value: string | null | undefined) =>
-      value ? Contact.query(trx).where({ account_id: account.id, [column]: value }).whereNot("id", current.id).first() : undefined;
+      value
+        ? Contact.query(trx)
+            .where({ account_id: account.id, [column]: value })
+            .whereNot("id", current.id)
+            .first()
+        : undefined;
     const update: ContactAttributes = { ...attributes };
     const byEmail = await owner("email", email);
     if (byEmail) current = await mergeContacts(trx, account, byEmail.id, current.id);

@@ -35,7 +35,10 @@ export async function createContact(db: Knex, account: Account, { inbox_id, sour
       await validateCustomAttributes(trx, account.id, "contact_attribute", input.custom_attributes ?? {});
       const inbox = inbox_id === undefined ? undefined : await Inbox.findInAccount(account.id, inbox_id, trx);
       if (inbox_id !== undefined && !inbox) throw NotFound();
-      const contactInbox: { contactInbox: ContactInbox; inbox: Inbox } | undefined = inbox && { contactInbox: await ContactInbox.findOrCreate(trx, contact.id, inbox, source_id), inbox };
+      const contactInbox: { contactInbox: ContactInbox; inbox: Inbox } | undefined = inbox && {
+        contactInbox: await ContactInbox.findOrCreate(trx, contact.id, inbox, source_id),
+        inbox,
+      };
       return { contact, contactInbox };
     }),
   );
@@ -48,7 +51,9 @@ export async function createContact(db: Knex, account: Account, { inbox_id, sour
 export async function writeContactCreate(trx: Knex.Transaction, account: Account, attributes: ContactAttributes): Promise<Contact> {
   const normalised = Contact.normalise(attributes);
   await Contact.validate(trx, account.id, normalised);
-  const contact = await Contact.query(trx).insert({ ...normalised, account_id: account.id }).returning("*");
+  const contact = await Contact.query(trx)
+    .insert({ ...normalised, account_id: account.id })
+    .returning("*");
   await recordEvent(trx, { accountId: account.id, name: "contact_created", payload: { ...contactWebhookData(contact, account), event: "contact_created" } });
   await requestAvatarFetch(trx, "contact", undefined, contact);
   return contact;

@@ -27,7 +27,10 @@ export async function loadMessage(db: Knex, graph: ConversationGraph, messageId:
  * Runs independent queries: in parallel on the pool, one after the other on a transaction (whose
  * single connection takes one query at a time).
  */
-export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(db: Knex, queries: T): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(
+  db: Knex,
+  queries: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
   if (!db.isTransaction) return Promise.all(queries.map((query) => query())) as never;
   const results: unknown[] = [];
   for (const query of queries) results.push(await query());

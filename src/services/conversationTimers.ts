@@ -106,7 +106,8 @@ export async function touchAccountTimers(deps: AppDeps, accountId: number, onPag
   let lastId = 0;
   let touched = 0;
   for (;;) {
-    const page: TimerRow[] = await deps.knex("conversations")
+    const page: TimerRow[] = await deps
+      .knex("conversations")
       .where("account_id", accountId)
       .whereIn("status", ["open", "snoozed"])
       .where("id", ">", lastId)

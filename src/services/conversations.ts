@@ -92,7 +92,10 @@ function graphsOf(trx: Knex.Transaction): GraphOf {
   return (conversationId) => {
     let graph = graphs.get(conversationId);
     if (!graph) {
-      graph = Conversation.query(trx).findById(conversationId).throwIfNotFound().then((conversation) => loadConversationGraph(trx, conversation));
+      graph = Conversation.query(trx)
+        .findById(conversationId)
+        .throwIfNotFound()
+        .then((conversation) => loadConversationGraph(trx, conversation));
       graphs.set(conversationId, graph);
     }
     return graph;
@@ -217,9 +220,9 @@ async function writeActivities(trx: Knex.Transaction, before: Conversation, afte
     texts.push(await teamActivity(trx, before, after, changes.includes("assignee_id"), name));
   } else if (changes.includes("assignee_id") || changes.includes("assignee_agent_bot_id")) {
     const assignee = after.assignee_id
-      ? (await User.query(trx).findById(after.assignee_id))?.availableName ?? null
+      ? ((await User.query(trx).findById(after.assignee_id))?.availableName ?? null)
       : after.assignee_agent_bot_id
-        ? (await AgentBot.query(trx).findById(after.assignee_agent_bot_id))?.name ?? null
+        ? ((await AgentBot.query(trx).findById(after.assignee_agent_bot_id))?.name ?? null)
         : null;
     const selfAssigned = options.actor?.kind === "user" && options.actor.user.id === after.assignee_id;
     texts.push(assigneeActivity(assignee, selfAssigned, name));
@@ -290,16 +293,31 @@ export async function toggleStatus(db: Knex, conversation: Conversation, change:
  * Resolves the conversation, for callers outside HTTP too (auto-resolve timers): activityContent
  * replaces the actor's activity text, e.g. autoResolvedActivity(minutes) for the system.
  */
-export async function resolveConversation(db: Knex, conversation: Conversation, actor: Actor, options: { activityContent?: string } = {}): Promise<Conversation> {
+export async function resolveConversation(
+  db: Knex,
+  conversation: Conversation,
+  actor: Actor,
+  options: { activityContent?: string } = {},
+): Promise<Conversation> {
   return inUnit(db, (unit) =>
-    changeConversation(unit, conversation.id, { status: "resolved" }, { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) }),
+    changeConversation(
+      unit,
+      conversation.id,
+      { status: "resolved" },
+      { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) },
+    ),
   );
 }
 
 /** Opens the conversation with a fixed activity text (snooze ends, an agent bot fails). */
 export async function openConversation(db: Knex, conversation: Conversation, actor: Actor, options: { activityContent?: string } = {}): Promise<Conversation> {
   return inUnit(db, (unit) =>
-    changeConversation(unit, conversation.id, { status: "open" }, { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) }),
+    changeConversation(
+      unit,
+      conversation.id,
+      { status: "open" },
+      { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) },
+    ),
   );
 }
 
@@ -368,7 +386,6 @@ export async function assignConversation(
   await inUnit(db, (unit) => changeConversation(unit, conversation.id, patch, { actor }));
   return assignee;
 }
-
 
 /**
  * The assignments endpoint's and automation's team change (Conversation#update!(team:)): null

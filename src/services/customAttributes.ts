@@ -51,9 +51,7 @@ function problemWith(definition: CustomAttributeDefinition, value: unknown): str
     case "checkbox":
       return typeof value === "boolean" ? undefined : "must be true or false";
     case "list":
-      return typeof value === "string" && definition.attribute_values.includes(value)
-        ? undefined
-        : `must be one of: ${definition.attribute_values.join(", ")}`;
+      return typeof value === "string" && definition.attribute_values.includes(value) ? undefined : `must be one of: ${definition.attribute_values.join(", ")}`;
   }
 }
 
@@ -63,12 +61,7 @@ function problemWith(definition: CustomAttributeDefinition, value: unknown): str
  * All problems are reported together in one 422; callers check before writing, so nothing is saved
  * when any key fails. A null value clears the attribute and is always accepted for a defined key.
  */
-export async function validateCustomAttributes(
-  db: Knex,
-  accountId: number,
-  model: AttributeModel,
-  attributes: Record<string, unknown>,
-): Promise<void> {
+export async function validateCustomAttributes(db: Knex, accountId: number, model: AttributeModel, attributes: Record<string, unknown>): Promise<void> {
   const keys = Object.keys(attributes);
   if (keys.length === 0) return;
   const definitions = await CustomAttributeDefinition.query(db)
@@ -80,11 +73,7 @@ export async function validateCustomAttributes(
   for (const key of keys) {
     const definition = byKey.get(key);
     const value = attributes[key];
-    const problem = !definition
-      ? `has no ${model} definition`
-      : value === null
-        ? undefined
-        : problemWith(definition, value);
+    const problem = !definition ? `has no ${model} definition` : value === null ? undefined : problemWith(definition, value);
     if (problem) errors.push({ attribute: "custom_attributes", message: fullMessage("custom_attributes", `${key} ${problem}`) });
   }
   if (errors.length) throw new ValidationError(errors);

@@ -64,7 +64,11 @@ export class EventRelay {
 
   async start(): Promise<void> {
     const settings = (this.deps.knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
-    this.listener = new pg.Client(typeof settings === "string" ? { connectionString: settings, application_name: RELAY_APPLICATION_NAME } : { ...settings, application_name: RELAY_APPLICATION_NAME });
+    this.listener = new pg.Client(
+      typeof settings === "string"
+        ? { connectionString: settings, application_name: RELAY_APPLICATION_NAME }
+        : { ...settings, application_name: RELAY_APPLICATION_NAME },
+    );
     this.listener.on("error", (err) => log.error({ err }, "event relay listener error"));
     await this.listener.connect();
     this.listener.on("notification", () => this.wake());
@@ -130,21 +134,21 @@ export class EventRelay {
       await this.dispatch(events);
       return events.length;
     } catch (batchError) {
-        let dispatched = 0;
-        let failed = 0;
-        for (const event of events) {
-          try {
-            await this.dispatch([event]);
-            dispatched++;
-          } catch (err) {
-            await this.postpone(this.deps.knex, event, err);
-            // Nothing but failures looks like an outage: leave the rest for the sweep rather than
-            // wait out a timeout per event.
-            if (++failed >= OUTAGE_AFTER_FAILURES && !dispatched) throw batchError;
-          }
+      let dispatched = 0;
+      let failed = 0;
+      for (const event of events) {
+        try {
+          await this.dispatch([event]);
+          dispatched++;
+        } catch (err) {
+          await this.postpone(this.deps.knex, event, err);
+          // Nothing but failures looks like an outage: leave the rest for the sweep rather than
+          // wait out a timeout per event.
+          if (++failed >= OUTAGE_AFTER_FAILURES && !dispatched) throw batchError;
         }
-        if (!dispatched) throw batchError;
-        return dispatched;
+      }
+      if (!dispatched) throw batchError;
+      return dispatched;
     }
   }
 
@@ -198,12 +202,25 @@ export class EventRelay {
 
   private async dispatch(events: EventRow[]): Promise<void> {
     await Promise.all(this.options.consumers.map((consumer) => consumer.dispatch(this.deps, events)));
-    await this.deps.knex("events").whereIn("id", events.map((e) => e.id)).update({ dispatched_at: new Date(), claimed_until: null });
+    await this.deps
+      .knex("events")
+      .whereIn(
+        "id",
+        events.map((e) => e.id),
+      )
+      .update({ dispatched_at: new Date(), claimed_until: null });
   }
 
   /** Gives back events this drain will not get to, so the sweep need not wait for their lease. */
   private async release(events: EventRow[]): Promise<void> {
-    await this.deps.knex("events").whereIn("id", events.map((e) => e.id)).whereNull("dispatched_at").update({ claimed_until: null });
+    await this.deps
+      .knex("events")
+      .whereIn(
+        "id",
+        events.map((e) => e.id),
+      )
+      .whereNull("dispatched_at")
+      .update({ claimed_until: null });
   }
 
   /** 1 s, 2 s, 4 s ... up to a minute: soon enough after an outage, rare enough for a bad event. */

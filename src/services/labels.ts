@@ -25,7 +25,10 @@ function checkedTitle(title: string | undefined): string {
 }
 
 async function assertTitleFree(db: Knex, accountId: number, title: string, exceptId?: number): Promise<void> {
-  const taken = await Label.query(db).where({ account_id: accountId, title }).whereNot("id", exceptId ?? 0).first();
+  const taken = await Label.query(db)
+    .where({ account_id: accountId, title })
+    .whereNot("id", exceptId ?? 0)
+    .first();
   if (taken) throw ValidationError.of("title", "has already been taken");
 }
 
@@ -52,13 +55,21 @@ export async function createLabel(accountId: number, input: LabelInput, actor: A
  * one (each an ordinary label change, with its event and activity), contacts likewise in one statement.
  */
 async function renameOnTagged(accountId: number, from: string, to: string): Promise<void> {
-  await Conversation.knex()("contacts").where("account_id", accountId).whereRaw("? = ANY(labels)", [from]).update({
-    // A contact that already has the new title just loses the old one.
-    labels: Conversation.knex().raw("CASE WHEN ? = ANY(labels) THEN array_remove(labels, ?) ELSE array_replace(labels, ?, ?) END", [to, from, from, to]),
-  });
+  await Conversation.knex()("contacts")
+    .where("account_id", accountId)
+    .whereRaw("? = ANY(labels)", [from])
+    .update({
+      // A contact that already has the new title just loses the old one.
+      labels: Conversation.knex().raw("CASE WHEN ? = ANY(labels) THEN array_remove(labels, ?) ELSE array_replace(labels, ?, ?) END", [to, from, from, to]),
+    });
   const tagged = await Conversation.query().where("account_id", accountId).whereRaw("? = ANY(labels)", [from]);
   for (const conversation of tagged) {
-    await setLabels(Conversation.knex(), conversation, conversation.labels.map((label) => (label === from ? to : label)), null);
+    await setLabels(
+      Conversation.knex(),
+      conversation,
+      conversation.labels.map((label) => (label === from ? to : label)),
+      null,
+    );
   }
 }
 
@@ -67,7 +78,10 @@ export async function updateLabel(label: Label, input: LabelInput, actor: AuditA
   const updated = await Label.transaction(async (trx) => {
     const before = await Label.query(trx).findById(label.id).forUpdate().throwIfNotFound();
     if (title !== undefined && title !== before.title) await assertTitleFree(trx, label.account_id, title, label.id);
-    const after = await Label.query(trx).patchAndFetchById(label.id, definedOnly({ title, description: input.description, color: input.color, show_on_sidebar: input.show_on_sidebar }));
+    const after = await Label.query(trx).patchAndFetchById(
+      label.id,
+      definedOnly({ title, description: input.description, color: input.color, show_on_sidebar: input.show_on_sidebar }),
+    );
     await auditChange(trx, actor, { accountId: label.account_id, auditableType: "Label", keys: AUDITED, before, after });
     return { before, after };
   });
@@ -78,7 +92,8 @@ export async function updateLabel(label: Label, input: LabelInput, actor: AuditA
 export async function destroyLabel(label: Label, actor: AuditActor): Promise<void> {
   await Label.transaction(async (trx) => {
     const deleted = await Label.query(trx).delete().where({ id: label.id }).returning("*");
-    if (deleted.length) await auditChange(trx, actor, { accountId: label.account_id, auditableType: "Label", keys: AUDITED, before: (deleted as unknown as Label[])[0]! });
+    if (deleted.length)
+      await auditChange(trx, actor, { accountId: label.account_id, auditableType: "Label", keys: AUDITED, before: (deleted as unknown as Label[])[0]! });
   });
 }
 

@@ -5,7 +5,16 @@ import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
 import { Conversation } from "../models/Conversation";
 import { Inbox } from "../models/Inbox";
-import { CONTENT_TYPES, type ContentType, MESSAGE_STATUSES, MESSAGE_TYPE, MESSAGE_TYPES, Message, type MessageStatus, type SenderType } from "../models/Message";
+import {
+  CONTENT_TYPES,
+  type ContentType,
+  MESSAGE_STATUSES,
+  MESSAGE_TYPE,
+  MESSAGE_TYPES,
+  Message,
+  type MessageStatus,
+  type SenderType,
+} from "../models/Message";
 import type { ConversationGraph, LoadedMessage } from "../presenters/conversation";
 import { contactChangedAttributes } from "../presenters/contact";
 import { type Actor, SYSTEM_REOPENED_ACTIVITY } from "./activityMessages";
@@ -265,8 +274,7 @@ export async function deleteMessage(db: Knex, message: Message): Promise<Message
   return deleted;
 }
 
-const changed = (message: Message, patch: Partial<Message>) =>
-  Object.entries(patch).some(([key, value]) => !jsonEqual(value, message[key as keyof Message]));
+const changed = (message: Message, patch: Partial<Message>) => Object.entries(patch).some(([key, value]) => !jsonEqual(value, message[key as keyof Message]));
 
 async function patchMessage(unit: Unit, message: Message, patch: Partial<Message>): Promise<Message> {
   const updated = await Message.query(unit.trx).patchAndFetchById(message.id, patch);

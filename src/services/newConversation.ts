@@ -68,11 +68,7 @@ export async function createConversation(db: Knex, input: NewConversation, actor
       : undefined;
     if (!conversation) {
       const contact = await Contact.query(trx).findById(contactInbox.contact_id).throwIfNotFound();
-      const status: ConversationStatus = contact.blocked
-        ? "resolved"
-        : (await inboxHasActiveBot(trx, input.inbox.id))
-          ? "pending"
-          : (input.status ?? "open");
+      const status: ConversationStatus = contact.blocked ? "resolved" : (await inboxHasActiveBot(trx, input.inbox.id)) ? "pending" : (input.status ?? "open");
       conversation = await Conversation.query(trx)
         .insert({
           account_id: input.accountId,

@@ -56,7 +56,11 @@ export const HmacIdentifierMismatch = () => new ApiError(401, { error: "HMAC fai
 
 /** OpenSSL::HMAC.hexdigest('sha256', hmac_token, identifier), compared in constant time. */
 function identifierHashValid(channel: ChannelApi, identifier: string | undefined, hash: string | undefined): boolean {
-  const expected = Buffer.from(createHmac("sha256", channel.hmac_token).update(identifier ?? "").digest("hex"));
+  const expected = Buffer.from(
+    createHmac("sha256", channel.hmac_token)
+      .update(identifier ?? "")
+      .digest("hex"),
+  );
   const given = Buffer.from(hash ?? "");
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -22,6 +22,10 @@ export async function generateSsoLink(db: Knex, user: User): Promise<string> {
 
 /** Uses up the user's token: true once for a valid, unexpired token, false ever after (one statement, so no race). */
 export async function redeemSsoToken(db: Knex, userId: number, token: string): Promise<boolean> {
-  const deleted = await db("user_sso_tokens").where({ user_id: userId, token_digest: digest(token) }).where("expires_at", ">", new Date()).delete().returning("id");
+  const deleted = await db("user_sso_tokens")
+    .where({ user_id: userId, token_digest: digest(token) })
+    .where("expires_at", ">", new Date())
+    .delete()
+    .returning("id");
   return deleted.length > 0;
 }

@@ -7,7 +7,16 @@ import { CouldNotProcess } from "../errors";
 import { safePost, UnsafeUrlError } from "../lib/safeFetch";
 import { WebhookDelivery, type DeliveryTargetType } from "../models/WebhookDelivery";
 import { startOnce } from "../temporal/client";
-import { DELIVER_SIGNAL, webhookDeliveryWorkflowId, webhookLaneWorkflowId, type AttemptInput, type DeliveryWorkflowInput, type LaneDelivery, type LaneInput, type RetrySchedule } from "../temporal/contracts";
+import {
+  DELIVER_SIGNAL,
+  webhookDeliveryWorkflowId,
+  webhookLaneWorkflowId,
+  type AttemptInput,
+  type DeliveryWorkflowInput,
+  type LaneDelivery,
+  type LaneInput,
+  type RetrySchedule,
+} from "../temporal/contracts";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../temporal/searchAttributes";
 import type { EventConsumer, EventRow } from "./events";
@@ -83,7 +92,10 @@ export function webhookConsumer(config: DeliveryConfig = loadDeliveryConfig()): 
     plan: (trx, events) => planDeliveries(trx, events),
     async dispatch(deps, events) {
       const deliveries = await WebhookDelivery.query(deps.knex)
-        .whereIn("event_id", events.map((event) => event.id))
+        .whereIn(
+          "event_id",
+          events.map((event) => event.id),
+        )
         .whereNull("workflow_started_at")
         .orderBy("event_id");
       await handOverDeliveries(deps, deliveries, config);
@@ -120,7 +132,11 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: WebhookDeliv
       schedule: scheduleFor(config, first.target_type),
       timeoutMs: config.timeoutMs,
     };
-    const handed: LaneDelivery[] = group.map((d) => ({ id: d.id, eventName: d.event_name, ...(displayIdOf.has(d.event_id) ? { conversationId: displayIdOf.get(d.event_id)! } : {}) }));
+    const handed: LaneDelivery[] = group.map((d) => ({
+      id: d.id,
+      eventName: d.event_name,
+      ...(displayIdOf.has(d.event_id) ? { conversationId: displayIdOf.get(d.event_id)! } : {}),
+    }));
     await deps.temporal.client.workflow.signalWithStart("webhookLaneWorkflow", {
       workflowId: webhookLaneWorkflowId(deps.temporal.installationId, first.target_type, first.target_id),
       taskQueue: deps.temporal.taskQueue,
@@ -134,7 +150,13 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: WebhookDeliv
       ],
       staticSummary: `Deliveries to ${target}`,
     });
-    await WebhookDelivery.query(deps.knex).patch({ workflow_started_at: new Date() }).whereIn("id", group.map((d) => d.id)).whereNull("workflow_started_at");
+    await WebhookDelivery.query(deps.knex)
+      .patch({ workflow_started_at: new Date() })
+      .whereIn(
+        "id",
+        group.map((d) => d.id),
+      )
+      .whereNull("workflow_started_at");
   });
 }
 
@@ -238,6 +260,10 @@ export async function attemptDelivery(db: Knex, config: Pick<DeliveryConfig, "al
 
 /** Retries are exhausted (or the failure is permanent): the delivery is failed for good. */
 export async function markDeliveryFailed(db: Knex, deliveryId: string): Promise<WebhookDelivery | undefined> {
-  const [delivery] = await WebhookDelivery.query(db).patch({ status: "failed", updated_at: new Date() }).where("id", deliveryId).where("status", "pending").returning("*");
+  const [delivery] = await WebhookDelivery.query(db)
+    .patch({ status: "failed", updated_at: new Date() })
+    .where("id", deliveryId)
+    .where("status", "pending")
+    .returning("*");
   return delivery;
 }

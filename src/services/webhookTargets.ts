@@ -13,7 +13,14 @@ export interface DeliveryTarget {
 }
 
 /** Events that also go to the API inbox's webhook_url (Chatwoot's deliver_webhook_payloads). */
-const INBOX_EVENTS = new Set(["conversation_created", "conversation_status_changed", "conversation_updated", "message_created", "message_updated", "webwidget_triggered"]);
+const INBOX_EVENTS = new Set([
+  "conversation_created",
+  "conversation_status_changed",
+  "conversation_updated",
+  "message_created",
+  "message_updated",
+  "webwidget_triggered",
+]);
 /** Events agent bots receive (AgentBotListener); conversation_created is not one of them. */
 const BOT_EVENTS = new Set(["conversation_status_changed", "conversation_updated", "message_created", "message_updated", "webwidget_triggered"]);
 
@@ -33,7 +40,9 @@ export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map
   const inboxIds = [...new Set(events.flatMap((e) => (e.inbox_id ? [e.inbox_id] : [])))];
   const conversationIds = [...new Set(events.flatMap((e) => (e.conversation_id ? [e.conversation_id] : [])))];
   const [webhooks, apiInboxes, inboxBots, conversationBots] = await Promise.all([
-    db("webhooks").whereIn("account_id", accountIds).orderBy("id").select("id", "account_id", "url", "subscriptions") as Promise<{ id: number; account_id: number; url: string; subscriptions: string[] }[]>,
+    db("webhooks").whereIn("account_id", accountIds).orderBy("id").select("id", "account_id", "url", "subscriptions") as Promise<
+      { id: number; account_id: number; url: string; subscriptions: string[] }[]
+    >,
     inboxIds.length
       ? (db("inboxes")
           .join("channel_api", "channel_api.id", "inboxes.channel_id")
@@ -43,9 +52,15 @@ export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map
           .whereNot("channel_api.webhook_url", "")
           .select("inboxes.id", "inboxes.account_id", "channel_api.webhook_url") as Promise<{ id: number; account_id: number; webhook_url: string }[]>)
       : [],
-    inboxIds.length ? (db("agent_bot_inboxes").whereIn("inbox_id", inboxIds).where("status", "active").select("inbox_id", "agent_bot_id") as Promise<{ inbox_id: number; agent_bot_id: number }[]>) : [],
+    inboxIds.length
+      ? (db("agent_bot_inboxes").whereIn("inbox_id", inboxIds).where("status", "active").select("inbox_id", "agent_bot_id") as Promise<
+          { inbox_id: number; agent_bot_id: number }[]
+        >)
+      : [],
     conversationIds.length
-      ? (db("conversations").whereIn("id", conversationIds).whereNotNull("assignee_agent_bot_id").select("id", "assignee_agent_bot_id") as Promise<{ id: number; assignee_agent_bot_id: number }[]>)
+      ? (db("conversations").whereIn("id", conversationIds).whereNotNull("assignee_agent_bot_id").select("id", "assignee_agent_bot_id") as Promise<
+          { id: number; assignee_agent_bot_id: number }[]
+        >)
       : [],
   ]);
   const botIds = [...new Set([...inboxBots.map((b) => b.agent_bot_id), ...conversationBots.map((c) => c.assignee_agent_bot_id)])];
@@ -64,7 +79,8 @@ export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map
       }
     }
     const inbox = event.inbox_id && INBOX_EVENTS.has(event.name) ? apiInbox.get(event.inbox_id) : undefined;
-    if (inbox && inbox.account_id === event.account_id) list.push({ type: "api_inbox", id: inbox.id, url: inbox.webhook_url, webhookId: null, eventName: event.name });
+    if (inbox && inbox.account_id === event.account_id)
+      list.push({ type: "api_inbox", id: inbox.id, url: inbox.webhook_url, webhookId: null, eventName: event.name });
     if (event.inbox_id && BOT_EVENTS.has(event.name)) {
       const ids = new Set<number>();
       const ofInbox = inboxBot.get(event.inbox_id);

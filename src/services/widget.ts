@@ -43,7 +43,24 @@ export async function findVisitor(db: Knex, { inbox }: WebWidgetScope, claims: W
   return contactInbox && contact ? { contactInbox, contact } : undefined;
 }
 
-const ADJECTIVES = ["autumn", "hidden", "bitter", "misty", "silent", "empty", "dry", "dark", "summer", "icy", "quiet", "white", "cool", "spring", "winter", "patient"];
+const ADJECTIVES = [
+  "autumn",
+  "hidden",
+  "bitter",
+  "misty",
+  "silent",
+  "empty",
+  "dry",
+  "dark",
+  "summer",
+  "icy",
+  "quiet",
+  "white",
+  "cool",
+  "spring",
+  "winter",
+  "patient",
+];
 const NOUNS = ["waterfall", "river", "breeze", "moon", "rain", "wind", "sea", "morning", "snow", "lake", "sunset", "pine", "shadow", "leaf", "dawn", "glitter"];
 
 /** A new visitor's name, in the shape of Chatwoot's Haikunator.haikunate(1000): "misty-river-417". */

@@ -24,7 +24,10 @@ export function widgetTokenSecret(db: Knex): Promise<string> {
   let secret = generated.get(db);
   if (!secret) {
     secret = (async () => {
-      await db("service_secrets").insert({ name: SECRET_NAME, value: randomBytes(64).toString("hex") }).onConflict("name").ignore();
+      await db("service_secrets")
+        .insert({ name: SECRET_NAME, value: randomBytes(64).toString("hex") })
+        .onConflict("name")
+        .ignore();
       return (await db("service_secrets").where("name", SECRET_NAME).first<{ value: string }>("value"))!.value;
     })();
     // A failed read (database down) must not be remembered as the answer.

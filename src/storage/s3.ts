@@ -38,7 +38,10 @@ export class S3Storage implements FileStorage {
   readonly kind = "s3";
   private readonly client: S3Client;
 
-  constructor(readonly options: S3StorageOptions, client?: S3Client) {
+  constructor(
+    readonly options: S3StorageOptions,
+    client?: S3Client,
+  ) {
     this.client = client ?? new S3Client(s3ClientConfig(options));
   }
 
@@ -52,7 +55,9 @@ export class S3Storage implements FileStorage {
   async put(key: string, source: FileSource, contentType: string): Promise<void> {
     const body = "path" in source ? createReadStream(source.path) : source.bytes;
     const length = "path" in source ? (await stat(source.path)).size : source.bytes.length;
-    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), Body: body, ContentLength: length, ContentType: contentType }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), Body: body, ContentLength: length, ContentType: contentType }),
+    );
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
@@ -73,7 +78,9 @@ export class S3Storage implements FileStorage {
   }
 
   async deletePrefix(prefix: string, limit: number): Promise<number> {
-    const listed = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.objectKey(prefix), MaxKeys: Math.min(limit, DELETE_BATCH) }));
+    const listed = await this.client.send(
+      new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.objectKey(prefix), MaxKeys: Math.min(limit, DELETE_BATCH) }),
+    );
     const keys = (listed.Contents ?? []).map((object) => object.Key!).filter(Boolean);
     if (!keys.length) return 0;
     await this.client.send(new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));

@@ -40,13 +40,21 @@ export class WorkflowIdTakenError extends Error {
  * holds the id (or held it, under REJECT_DUPLICATE) counts as success only when its memo names the
  * same installation and the same `work`; anything else throws, so the caller retries and reports.
  */
-export async function startOnce(deps: AppDeps, workflowType: string, options: Omit<WorkflowStartOptions, "taskQueue" | "memo"> & { work: string }): Promise<void> {
+export async function startOnce(
+  deps: AppDeps,
+  workflowType: string,
+  options: Omit<WorkflowStartOptions, "taskQueue" | "memo"> & { work: string },
+): Promise<void> {
   const { work, ...start } = options;
   const memo: WorkMemo = { installation: deps.temporal.installationId, work };
   try {
     // A run started while serving a request names it, so its history leads back to the request's log lines.
     const requestId = currentRequestId();
-    await deps.temporal.client.workflow.start(workflowType, { ...start, memo: { ...memo, ...(requestId ? { request_id: requestId } : {}) }, taskQueue: deps.temporal.taskQueue });
+    await deps.temporal.client.workflow.start(workflowType, {
+      ...start,
+      memo: { ...memo, ...(requestId ? { request_id: requestId } : {}) },
+      taskQueue: deps.temporal.taskQueue,
+    });
   } catch (err) {
     if (!isAlreadyStarted(err)) throw err;
     const found = (await deps.temporal.client.workflow.getHandle(start.workflowId).describe()).memo as Partial<WorkMemo> | undefined;

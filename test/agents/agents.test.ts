@@ -51,7 +51,15 @@ test("an administrator invites a new agent by email: an unconfirmed user with a 
     body: { agent: { email: email.toUpperCase(), name: "Invited Person", role: "administrator", availability: "busy", auto_offline: false } },
   });
   t.is(response.status, 200);
-  t.like(response.body, { account_id: account.id, email, name: "Invited Person", role: "administrator", availability_status: "busy", auto_offline: false, confirmed: false });
+  t.like(response.body, {
+    account_id: account.id,
+    email,
+    name: "Invited Person",
+    role: "administrator",
+    availability_status: "busy",
+    auto_offline: false,
+    confirmed: false,
+  });
   const user = await h.knex("users").where({ id: response.body.id }).first();
   t.is(user.confirmed_at, null);
   t.truthy(await h.knex("access_tokens").where({ owner_type: "User", owner_id: user.id }).first());
@@ -61,7 +69,13 @@ test("an administrator invites a new agent by email: an unconfirmed user with a 
   const audits = await h.knex("audit_logs").where({ account_id: account.id, auditable_type: "AccountUser", auditable_id: membership.id });
   t.is(audits.length, 1);
   t.like(audits[0], { action: "create", user_id: account.admin.id, username: account.admin.email });
-  t.deepEqual(audits[0].audited_changes, { availability: "busy", role: "administrator", account_id: account.id, inviter_id: account.admin.id, user_id: user.id });
+  t.deepEqual(audits[0].audited_changes, {
+    availability: "busy",
+    role: "administrator",
+    account_id: account.id,
+    inviter_id: account.admin.id,
+    user_id: user.id,
+  });
 });
 
 test("inviting an existing user adds their membership; a member already there is 422; a bare body and defaults work", async (t) => {
@@ -73,16 +87,24 @@ test("inviting an existing user adds their membership; a member already there is
   const again = await h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email: existing.email } });
   t.deepEqual([again.status, again.body], [422, { message: "User has already been taken", attributes: ["user_id"] }]);
 
-  const unnamed = await ok(h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email: `no-name-${account.id}@example.com` } }), "no name");
+  const unnamed = await ok(
+    h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email: `no-name-${account.id}@example.com` } }),
+    "no name",
+  );
   t.is(unnamed.name, `no-name-${account.id}`, "the name defaults to the email's local part");
 });
 
 test("50 parallel invites of one new email create one user and one membership", async (t) => {
   const account = await createAccount(h);
   const email = `parallel-${account.id}@example.com`;
-  const responses = await Promise.all(Array.from({ length: 50 }, () => h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email } })));
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, () => h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email } })),
+  );
   t.is(responses.filter((r) => r.status === 200).length, 1);
-  t.true(responses.filter((r) => r.status !== 200).every((r) => r.status === 422 && r.body.message === "User has already been taken"), JSON.stringify(responses.map((r) => r.body)));
+  t.true(
+    responses.filter((r) => r.status !== 200).every((r) => r.status === 422 && r.body.message === "User has already been taken"),
+    JSON.stringify(responses.map((r) => r.body)),
+  );
   t.is((await h.knex("users").whereRaw("lower(email) = ?", [email])).length, 1);
   const user = await h.knex("users").whereRaw("lower(email) = ?", [email]).first();
   t.is((await h.knex("account_users").where({ account_id: account.id, user_id: user.id })).length, 1);
@@ -107,7 +129,13 @@ test("invites are validated and limited, and only administrators invite", async 
   await ok(h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { limits: { agents: 2 } } }), "set limit");
   const limited = await h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email: `limited-${account.id}@example.com` } });
   t.deepEqual([limited.status, limited.body], [402, { error: "Account limit exceeded. Please purchase more licenses" }]);
-  t.falsy(await h.knex("users").where({ email: `limited-${account.id}@example.com` }).first(), "no user is left behind");
+  t.falsy(
+    await h
+      .knex("users")
+      .where({ email: `limited-${account.id}@example.com` })
+      .first(),
+    "no user is left behind",
+  );
 });
 
 test("update changes the name, role, availability and auto_offline, audited as a diff; agents cannot", async (t) => {
@@ -116,7 +144,10 @@ test("update changes the name, role, availability and auto_offline, audited as a
   const asAgent = await h.request("PATCH", path, { token: account.agent.token, body: { role: "administrator" } });
   t.deepEqual([asAgent.status, asAgent.body], [401, denied]);
 
-  const response = await h.request("PATCH", path, { token: account.admin.token, body: { agent: { name: "Promoted", role: "administrator", availability: "offline", auto_offline: false } } });
+  const response = await h.request("PATCH", path, {
+    token: account.admin.token,
+    body: { agent: { name: "Promoted", role: "administrator", availability: "offline", auto_offline: false } },
+  });
   t.is(response.status, 200);
   t.like(response.body, { id: account.agent.id, name: "Promoted", role: "administrator", availability_status: "offline", auto_offline: false });
   const membership = await h.knex("account_users").where({ account_id: account.id, user_id: account.agent.id }).first();
@@ -165,7 +196,10 @@ test("50 parallel demotions and removals of administrators always leave one", as
       return i % 2 ? h.request("DELETE", path, { token: actor.token }) : h.request("PATCH", path, { token: actor.token, body: { role: "agent" } });
     }),
   );
-  t.true(responses.every((r) => [200, 401, 404, 422].includes(r.status)), JSON.stringify(responses.map((r) => r.status)));
+  t.true(
+    responses.every((r) => [200, 401, 404, 422].includes(r.status)),
+    JSON.stringify(responses.map((r) => r.status)),
+  );
   const remaining = await h.knex("account_users").where({ account_id: account.id, role: "administrator" });
   t.is(remaining.length, 1);
 });
@@ -176,19 +210,32 @@ test("delete removes the membership, its inbox and team memberships and assignme
   await setInboxMembers(h, account, inbox.id, [account.agent.id]);
   const { contact, sourceId } = await createContact(h, account, { inbox_id: inbox.id });
   const conversation = await ok(
-    h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { source_id: sourceId, inbox_id: inbox.id, contact_id: contact.id, assignee_id: account.agent.id } }),
+    h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
+      token: account.admin.token,
+      body: { source_id: sourceId, inbox_id: inbox.id, contact_id: contact.id, assignee_id: account.agent.id },
+    }),
     "conversation",
   );
   t.is(Number((await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).assignee_id), account.agent.id);
   const team = await ok(h.request("POST", `/api/v1/accounts/${account.id}/teams`, { token: account.admin.token, body: { name: "Support" } }), "team");
-  await ok(h.request("POST", `/api/v1/accounts/${account.id}/teams/${team.id}/team_members`, { token: account.admin.token, body: { user_ids: [account.agent.id, account.admin.id] } }), "team member");
+  await ok(
+    h.request("POST", `/api/v1/accounts/${account.id}/teams/${team.id}/team_members`, {
+      token: account.admin.token,
+      body: { user_ids: [account.agent.id, account.admin.id] },
+    }),
+    "team member",
+  );
   const asAgent = await h.request("DELETE", `${agentsPath(account.id)}/${account.admin.id}`, { token: account.agent.token });
   t.deepEqual([asAgent.status, asAgent.body], [401, denied]);
 
   const response = await h.request("DELETE", `${agentsPath(account.id)}/${account.agent.id}`, { token: account.admin.token });
   t.is(response.status, 200);
   t.falsy(response.body);
-  t.is((await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).assignee_id, null, "their conversations are unassigned");
+  t.is(
+    (await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).assignee_id,
+    null,
+    "their conversations are unassigned",
+  );
   t.falsy(await h.knex("account_users").where({ account_id: account.id, user_id: account.agent.id }).first());
   t.falsy(await h.knex("inbox_members").where({ user_id: account.agent.id }).first());
   t.falsy(await h.knex("users").where({ id: account.agent.id }).first(), "a user in no account is deleted");

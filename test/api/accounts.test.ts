@@ -90,7 +90,10 @@ test("update (A2) assigns columns, merges settings and custom attributes, and au
   t.like(shown.body, { name: "After", settings: second.body.settings, custom_attributes: second.body.custom_attributes });
 
   const audits = await h.knex("audit_logs").where({ auditable_type: "Account", auditable_id: account.id }).orderBy("id");
-  t.deepEqual(audits.map((a) => a.action), ["update", "update"]);
+  t.deepEqual(
+    audits.map((a) => a.action),
+    ["update", "update"],
+  );
   t.like(audits[0], { account_id: account.id, user_id: account.admin.id, user_type: "User", username: account.admin.email, version: 1 });
   t.deepEqual(audits[0].audited_changes.name, ["Before", "After"]);
   t.deepEqual(audits[0].audited_changes.locale, ["en", "de"]);

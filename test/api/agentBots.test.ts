@@ -15,13 +15,19 @@ const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/agent_bot
 const TOKEN = /^[1-9A-HJ-NP-Za-km-z]{24}$/;
 
 async function createBot(account: TestAccount, body: Record<string, unknown> = {}) {
-  const response = await h.request("POST", path(account), { token: account.admin.token, body: { name: "Bot", outgoing_url: "https://bot.example.com/in", ...body } });
+  const response = await h.request("POST", path(account), {
+    token: account.admin.token,
+    body: { name: "Bot", outgoing_url: "https://bot.example.com/in", ...body },
+  });
   if (response.status !== 200) throw new Error(`create bot: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
 async function systemBot() {
-  const response = await h.request("POST", "/platform/api/v1/agent_bots", { token: h.platformToken, body: { name: `System ${randomUUID()}`, outgoing_url: "https://system.example.com/hook" } });
+  const response = await h.request("POST", "/platform/api/v1/agent_bots", {
+    token: h.platformToken,
+    body: { name: `System ${randomUUID()}`, outgoing_url: "https://system.example.com/hook" },
+  });
   return response.body;
 }
 
@@ -83,17 +89,23 @@ test("list shows the account's bots and the system bots; system bots carry no to
   t.true(ids.includes(own.id));
   t.true(ids.includes(system.id));
   t.false(ids.includes(foreign.id));
-  t.deepEqual(listed.body.find((bot: { id: number }) => bot.id === own.id), own);
-  t.deepEqual(listed.body.find((bot: { id: number }) => bot.id === system.id), {
-    id: system.id,
-    name: system.name,
-    description: null,
-    thumbnail: "",
-    bot_type: "webhook",
-    bot_config: {},
-    account_id: null,
-    system_bot: true,
-  });
+  t.deepEqual(
+    listed.body.find((bot: { id: number }) => bot.id === own.id),
+    own,
+  );
+  t.deepEqual(
+    listed.body.find((bot: { id: number }) => bot.id === system.id),
+    {
+      id: system.id,
+      name: system.name,
+      description: null,
+      thumbnail: "",
+      bot_type: "webhook",
+      bot_config: {},
+      account_id: null,
+      system_bot: true,
+    },
+  );
 });
 
 test("agents may list and show bots but never see the secret or the access token (a deviation: Chatwoot shows agents the token)", async (t) => {
@@ -105,7 +117,10 @@ test("agents may list and show bots but never see the secret or the access token
   t.truthy(access_token);
   const listed = await h.request("GET", path(account), { token: account.agent.token });
   t.is(listed.status, 200);
-  t.deepEqual(listed.body.find((bot: { id: number }) => bot.id === own.id), withoutSecret);
+  t.deepEqual(
+    listed.body.find((bot: { id: number }) => bot.id === own.id),
+    withoutSecret,
+  );
   const shown = await h.request("GET", `${path(account)}/${own.id}`, { token: account.agent.token });
   t.is(shown.status, 200);
   t.deepEqual(shown.body, withoutSecret);
@@ -141,8 +156,15 @@ test("update changes the bot and audits only what changed; system and foreign bo
   t.deepEqual(updated.body, { ...own, name: "New", bot_config: { a: 1 }, outgoing_url: "https://bot.example.com/v2" });
 
   const audits = await h.knex("audit_logs").where({ auditable_type: "AgentBot", auditable_id: own.id }).orderBy("id");
-  t.deepEqual(audits.map((a) => a.action), ["create", "update"]);
-  t.deepEqual(audits[1].audited_changes, { name: ["Old", "New"], bot_config: [{}, { a: 1 }], outgoing_url: ["https://bot.example.com/in", "https://bot.example.com/v2"] });
+  t.deepEqual(
+    audits.map((a) => a.action),
+    ["create", "update"],
+  );
+  t.deepEqual(audits[1].audited_changes, {
+    name: ["Old", "New"],
+    bot_config: [{}, { a: 1 }],
+    outgoing_url: ["https://bot.example.com/in", "https://bot.example.com/v2"],
+  });
 
   const system = await systemBot();
   const foreign = await createBot(await createAccount(h));
@@ -164,7 +186,10 @@ test("wrong types are 422 and write nothing", async (t) => {
     [{ bot_type: "carrier_pigeon" }, "Bot type is not included in the list", "bot_type"],
   ];
   for (const [body, message, attribute] of cases) {
-    for (const [method, url] of [["POST", path(account)], ["PATCH", `${path(account)}/${own.id}`]] as const) {
+    for (const [method, url] of [
+      ["POST", path(account)],
+      ["PATCH", `${path(account)}/${own.id}`],
+    ] as const) {
       const response = await h.request(method, url, { token: account.admin.token, body: { description: "probe", ...(body as object) } });
       t.is(response.status, 422, `${method} ${JSON.stringify(body)}`);
       t.deepEqual(response.body, { message, attributes: [attribute] });
@@ -184,7 +209,10 @@ test("delete removes the bot and its token, audited", async (t) => {
   t.is((await h.request("DELETE", `${path(account)}/${own.id}`, { token: account.admin.token })).status, 404);
   t.deepEqual(await h.knex("access_tokens").where({ owner_type: "AgentBot", owner_id: own.id }), []);
   const audits = await h.knex("audit_logs").where({ auditable_type: "AgentBot", auditable_id: own.id }).orderBy("id");
-  t.deepEqual(audits.map((a) => a.action), ["create", "destroy"]);
+  t.deepEqual(
+    audits.map((a) => a.action),
+    ["create", "destroy"],
+  );
   t.is(audits[1].audited_changes.name, "Bot");
 
   const system = await systemBot();
@@ -217,7 +245,10 @@ test("reset_secret issues a new secret, which is not audited", async (t) => {
   t.not(reset.body.secret, own.secret);
   t.deepEqual(reset.body, { ...own, secret: reset.body.secret });
   t.is((await h.knex("agent_bots").where({ id: own.id }).first()).secret, reset.body.secret);
-  t.deepEqual((await h.knex("audit_logs").where({ auditable_type: "AgentBot", auditable_id: own.id })).map((a) => a.action), ["create"]);
+  t.deepEqual(
+    (await h.knex("audit_logs").where({ auditable_type: "AgentBot", auditable_id: own.id })).map((a) => a.action),
+    ["create"],
+  );
 });
 
 test("agents may not create, update, delete or reset: 401 and nothing changes", async (t) => {
@@ -236,7 +267,10 @@ test("agents may not create, update, delete or reset: 401 and nothing changes", 
     t.deepEqual(response.body, { error: "You are not authorized to do this action" });
   }
   const rows = await h.knex("agent_bots").where({ account_id: account.id });
-  t.deepEqual(rows.map((r) => [r.name, r.secret]), [["Untouched", own.secret]]);
+  t.deepEqual(
+    rows.map((r) => [r.name, r.secret]),
+    [["Untouched", own.secret]],
+  );
   t.is((await h.knex("access_tokens").where({ owner_type: "AgentBot", owner_id: own.id }).first()).token, own.access_token);
 });
 
@@ -267,6 +301,12 @@ test("a token from account B gets nothing from account A", async (t) => {
   }
   t.is((await h.request("POST", `${path(b)}/${bot.id}/reset_secret`, { token: b.admin.token })).status, 404);
   const rows = await h.knex("agent_bots").where({ account_id: a.id });
-  t.deepEqual(rows.map((r) => [r.id, r.name, r.secret]), [[bot.id, "A's bot", bot.secret]]);
-  t.deepEqual((await h.request("GET", path(b), { token: b.admin.token })).body.filter((x: { account_id: number | null }) => x.account_id !== null), []);
+  t.deepEqual(
+    rows.map((r) => [r.id, r.name, r.secret]),
+    [[bot.id, "A's bot", bot.secret]],
+  );
+  t.deepEqual(
+    (await h.request("GET", path(b), { token: b.admin.token })).body.filter((x: { account_id: number | null }) => x.account_id !== null),
+    [],
+  );
 });

@@ -64,7 +64,10 @@ test("a user outside the account is 401 You are not authorized to access this ac
 
 test("an agent doing an administrator's action is 401 You are not authorized to do this action", async (t) => {
   const account = await createAccount(h);
-  for (const [method, url] of [["PATCH", `/api/v1/accounts/${account.id}`], ["POST", `/api/v1/accounts/${account.id}/agent_bots`]]) {
+  for (const [method, url] of [
+    ["PATCH", `/api/v1/accounts/${account.id}`],
+    ["POST", `/api/v1/accounts/${account.id}/agent_bots`],
+  ]) {
     const response = await h.request(method!, url!, { token: account.agent.token, body: { name: "x" } });
     t.is(response.status, 401);
     t.deepEqual(response.body, { error: "You are not authorized to do this action" });

@@ -22,7 +22,10 @@ test("the chatwoot CLI logs in: GET /api/v1/profile with api_access_token, then 
   t.is(profile.status, 200);
   t.is(profile.body.access_token, account.agent.token);
   t.is(profile.body.account_id, account.id);
-  t.deepEqual(profile.body.accounts.map((a: { id: number; name: string }) => [a.id, a.name]), [[account.id, "CLI Co"]]);
+  t.deepEqual(
+    profile.body.accounts.map((a: { id: number; name: string }) => [a.id, a.name]),
+    [[account.id, "CLI Co"]],
+  );
   // The header as clients often spell it works too.
   t.is((await call("/api/v1/profile", { "Api-Access-Token": account.agent.token })).status, 200);
 

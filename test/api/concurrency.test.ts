@@ -70,10 +70,17 @@ test("contacts: a PATCH racing a merge that deletes the contact answers 404, nev
   const { contact: base } = await createContact(h, account, { name: "Base", email: `base-${account.id}@example.com` });
   const { contact: mergee } = await createContact(h, account, { name: "Mergee", email: `mergee-${account.id}@example.com` });
   const patches = allAtOnce(
-    (i) => h.request("PATCH", `/api/v1/accounts/${account.id}/contacts/${mergee.id}`, { token: account.admin.token, body: { additional_attributes: { [`a${i}`]: i } } }),
+    (i) =>
+      h.request("PATCH", `/api/v1/accounts/${account.id}/contacts/${mergee.id}`, {
+        token: account.admin.token,
+        body: { additional_attributes: { [`a${i}`]: i } },
+      }),
     (status) => status === 200 || status === 404,
   );
-  const merge = h.request("POST", `/api/v1/accounts/${account.id}/actions/contact_merge`, { token: account.admin.token, body: { base_contact_id: base.id, mergee_contact_id: mergee.id } });
+  const merge = h.request("POST", `/api/v1/accounts/${account.id}/actions/contact_merge`, {
+    token: account.admin.token,
+    body: { base_contact_id: base.id, mergee_contact_id: mergee.id },
+  });
   const [responses, merged] = await Promise.all([patches, merge]);
   t.is(merged.status, 200, JSON.stringify(merged.body));
   t.true(responses.every((r) => r.status === 200 || r.status === 404));
@@ -125,13 +132,18 @@ test("platform: parallel feature toggles on one account all apply; parallel cust
   // Request i flips feature i (mod the list) away from its default; repeats ask for the same state.
   await allAtOnce((i) => {
     const feature = features[i % features.length]!;
-    return h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { features: { [feature]: !FEATURE_DEFAULTS[feature] } } });
+    return h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, {
+      token: h.platformToken,
+      body: { features: { [feature]: !FEATURE_DEFAULTS[feature] } },
+    });
   });
   const enabled: string[] = (await h.knex("accounts").where("id", account.id).first()).features;
   for (const feature of features) t.is(enabled.includes(feature), !FEATURE_DEFAULTS[feature], feature);
 
   const user = await createUser(h);
-  await allAtOnce((i) => h.request("PATCH", `/platform/api/v1/users/${user.id}`, { token: h.platformToken, body: { custom_attributes: { [`k${i}`]: `value ${i}` } } }));
+  await allAtOnce((i) =>
+    h.request("PATCH", `/platform/api/v1/users/${user.id}`, { token: h.platformToken, body: { custom_attributes: { [`k${i}`]: `value ${i}` } } }),
+  );
   t.deepEqual((await h.knex("users").where("id", user.id).first()).custom_attributes, keys("k"));
 });
 
@@ -143,21 +155,40 @@ test("inbox members: 50 parallel replacements never answer 422 and leave exactly
     await h.request("POST", `/platform/api/v1/accounts/${account.id}/account_users`, { token: h.platformToken, body: { user_id: user.id, role: "agent" } });
   }
   // Request i asks for the users whose bit is set in i (mod 2^5): overlapping, different sets.
-  const setOf = (i: number) => users.filter((_, bit) => ((i % 31) + 1) & (1 << bit)).map((user) => user.id).sort((a, b) => a - b);
+  const setOf = (i: number) =>
+    users
+      .filter((_, bit) => ((i % 31) + 1) & (1 << bit))
+      .map((user) => user.id)
+      .sort((a, b) => a - b);
   const responses = await allAtOnce((i) =>
     h.request("PATCH", `/api/v1/accounts/${account.id}/inbox_members`, { token: account.admin.token, body: { inbox_id: inbox.id, user_ids: setOf(i) } }),
   );
-  responses.forEach((response, i) => t.deepEqual(response.body.payload.map((member: { id: number }) => member.id), setOf(i), `answer ${i}`));
+  responses.forEach((response, i) =>
+    t.deepEqual(
+      response.body.payload.map((member: { id: number }) => member.id),
+      setOf(i),
+      `answer ${i}`,
+    ),
+  );
   const final = (await h.knex("inbox_members").where("inbox_id", inbox.id).pluck("user_id")).map(Number).sort((a, b) => a - b);
-  t.true(indexes.some((i) => JSON.stringify(setOf(i)) === JSON.stringify(final)), `final set ${JSON.stringify(final)}`);
+  t.true(
+    indexes.some((i) => JSON.stringify(setOf(i)) === JSON.stringify(final)),
+    `final set ${JSON.stringify(final)}`,
+  );
   // Adding the same agents from 50 requests at once: each answers the full set, none a duplicate 422.
   const other = await createInbox(h, account, { name: "Other" });
   const everyone = users.map((user) => user.id).sort((a, b) => a - b);
   const added = await allAtOnce((i) =>
-    h.request("POST", `/api/v1/accounts/${account.id}/inbox_members`, { token: account.admin.token, body: { inbox_id: other.id, user_ids: [users[i % users.length]!.id, users[0]!.id] } }),
+    h.request("POST", `/api/v1/accounts/${account.id}/inbox_members`, {
+      token: account.admin.token,
+      body: { inbox_id: other.id, user_ids: [users[i % users.length]!.id, users[0]!.id] },
+    }),
   );
   t.true(added.every((response) => response.body.payload.length >= 1));
-  t.deepEqual((await h.knex("inbox_members").where("inbox_id", other.id).pluck("user_id")).map(Number).sort((a, b) => a - b), everyone);
+  t.deepEqual(
+    (await h.knex("inbox_members").where("inbox_id", other.id).pluck("user_id")).map(Number).sort((a, b) => a - b),
+    everyone,
+  );
 });
 
 /**
@@ -184,9 +215,13 @@ test("agent bots, webhooks, inboxes and automation rules: parallel updates of di
   const bot = (await h.request("POST", `${base}/agent_bots`, { ...admin, body: { name: "Bot", outgoing_url: "https://bot.example/hook" } })).body;
   await twoColumnRace(t, account, `${base}/agent_bots/${bot.id}`, ["name", "description"], (body) => body);
 
-  const webhook = (await h.request("POST", `${base}/webhooks`, { ...admin, body: { url: "https://hooks.example/a", subscriptions: ["message_created"] } })).body.payload.webhook;
+  const webhook = (await h.request("POST", `${base}/webhooks`, { ...admin, body: { url: "https://hooks.example/a", subscriptions: ["message_created"] } })).body
+    .payload.webhook;
   await allAtOnce((i) =>
-    h.request("PATCH", `${base}/webhooks/${webhook.id}`, { ...admin, body: i % 2 ? { name: `name ${i}` } : { subscriptions: i % 4 ? ["conversation_created"] : ["contact_created"] } }),
+    h.request("PATCH", `${base}/webhooks/${webhook.id}`, {
+      ...admin,
+      body: i % 2 ? { name: `name ${i}` } : { subscriptions: i % 4 ? ["conversation_created"] : ["contact_created"] },
+    }),
   );
   const storedHook = await h.knex("webhooks").where("id", webhook.id).first();
   t.regex(String(storedHook.name), /^name \d+$/);
@@ -198,7 +233,12 @@ test("agent bots, webhooks, inboxes and automation rules: parallel updates of di
   const rule = (
     await h.request("POST", `${base}/automation_rules`, {
       ...admin,
-      body: { name: "Rule", event_name: "message_created", conditions: [{ attribute_key: "content", filter_operator: "contains", values: ["help"] }], actions: [{ action_name: "add_label", action_params: ["x"] }] },
+      body: {
+        name: "Rule",
+        event_name: "message_created",
+        conditions: [{ attribute_key: "content", filter_operator: "contains", values: ["help"] }],
+        actions: [{ action_name: "add_label", action_params: ["x"] }],
+      },
     })
   ).body;
   await twoColumnRace(t, account, `${base}/automation_rules/${rule.id}`, ["name", "description"], (body) => body.payload ?? body);
@@ -208,13 +248,16 @@ test("scheduling: 50 parallel appointment updates each adding a custom attribute
   const { account, api, resource, service } = await clinic(h);
   const appointment = await api.create("/appointments", { resource_id: resource.id, service_id: service.id, starts_at: at("11:00"), client_name: "Racy" });
   const base = `/api/v1/accounts/${account.id}/scheduling`;
-  await allAtOnce(
-    (i) => h.request("PATCH", `${base}/appointments/${appointment.id}`, { token: account.admin.token, body: { custom_attributes: { [`k${i}`]: `value ${i}` } } }),
+  await allAtOnce((i) =>
+    h.request("PATCH", `${base}/appointments/${appointment.id}`, { token: account.admin.token, body: { custom_attributes: { [`k${i}`]: `value ${i}` } } }),
   );
   t.like((await api.get(`/appointments/${appointment.id}`)).body.payload.custom_attributes, keys("k"));
 
   await allAtOnce((i) =>
-    h.request("PATCH", `${base}/settings`, { token: account.admin.token, body: i % 2 ? { prepayment_hold_minutes: 100 + i } : { reminder_offsets_minutes: [1000 + i] } }),
+    h.request("PATCH", `${base}/settings`, {
+      token: account.admin.token,
+      body: i % 2 ? { prepayment_hold_minutes: 100 + i } : { reminder_offsets_minutes: [1000 + i] },
+    }),
   );
   const settings = (await api.get("/settings")).body.payload;
   t.true(settings.prepayment_hold_minutes > 100, JSON.stringify(settings));
@@ -224,12 +267,19 @@ test("scheduling: 50 parallel appointment updates each adding a custom attribute
 test("custom attribute definitions: parallel updates of different fields survive; updates racing a delete answer 404, never 500", async (t) => {
   const account = await createAccount(h);
   const path = `/api/v1/accounts/${account.id}/custom_attribute_definitions`;
-  const created = (await h.request("POST", path, { token: account.admin.token, body: { attribute_display_name: "Tier", attribute_key: "tier", attribute_model: 1 } })).body;
+  const created = (
+    await h.request("POST", path, { token: account.admin.token, body: { attribute_display_name: "Tier", attribute_key: "tier", attribute_model: 1 } })
+  ).body;
   await twoColumnRace(t, account, `${path}/${created.id}`, ["attribute_display_name", "attribute_description"], (body) => body);
 
-  const doomed = (await h.request("POST", path, { token: account.admin.token, body: { attribute_display_name: "Gone", attribute_key: "gone", attribute_model: 1 } })).body;
+  const doomed = (
+    await h.request("POST", path, { token: account.admin.token, body: { attribute_display_name: "Gone", attribute_key: "gone", attribute_model: 1 } })
+  ).body;
   const [updates, deleted] = await Promise.all([
-    allAtOnce((i) => h.request("PATCH", `${path}/${doomed.id}`, { token: account.admin.token, body: { attribute_description: `d ${i}` } }), (status) => status === 200 || status === 404),
+    allAtOnce(
+      (i) => h.request("PATCH", `${path}/${doomed.id}`, { token: account.admin.token, body: { attribute_description: `d ${i}` } }),
+      (status) => status === 200 || status === 404,
+    ),
     h.request("DELETE", `${path}/${doomed.id}`, { token: account.admin.token }),
   ]);
   t.true(deleted.status < 300);
@@ -240,31 +290,55 @@ test("scheduling: parallel partial updates never combine into a row no single re
   const account = await createAccount(h);
   const base = `/api/v1/accounts/${account.id}/scheduling`;
   const admin = { token: account.admin.token };
-  const resource = (await h.request("POST", `${base}/resources`, { ...admin, body: { name: "Dr. Race", compensation_type: "fixed", compensation_value: 50 } })).body.payload;
-  const override = (await h.request("POST", `${base}/workday_overrides`, { ...admin, body: { resource_id: resource.id, date: "2027-03-01", start_minute: 600, end_minute: 900 } })).body.payload;
-  const timeOff = (await h.request("POST", `${base}/time_offs`, { ...admin, body: { resource_id: resource.id, kind: "vacation", starts_at: "2027-03-02T10:00:00Z", ends_at: "2027-03-02T12:00:00Z" } })).body.payload;
+  const resource = (await h.request("POST", `${base}/resources`, { ...admin, body: { name: "Dr. Race", compensation_type: "fixed", compensation_value: 50 } }))
+    .body.payload;
+  const override = (
+    await h.request("POST", `${base}/workday_overrides`, {
+      ...admin,
+      body: { resource_id: resource.id, date: "2027-03-01", start_minute: 600, end_minute: 900 },
+    })
+  ).body.payload;
+  const timeOff = (
+    await h.request("POST", `${base}/time_offs`, {
+      ...admin,
+      body: { resource_id: resource.id, kind: "vacation", starts_at: "2027-03-02T10:00:00Z", ends_at: "2027-03-02T12:00:00Z" },
+    })
+  ).body.payload;
   const validOrRefused = (status: number) => status === 200 || status === 422;
 
   // Each half is valid against the stored row alone; together they would put the start after the end.
-  await allAtOnce((i) => h.request("PATCH", `${base}/workday_overrides/${override.id}`, { ...admin, body: i % 2 ? { start_minute: 800 } : { end_minute: 700 } }), validOrRefused);
+  await allAtOnce(
+    (i) => h.request("PATCH", `${base}/workday_overrides/${override.id}`, { ...admin, body: i % 2 ? { start_minute: 800 } : { end_minute: 700 } }),
+    validOrRefused,
+  );
   const storedOverride = (await h.request("GET", `${base}/workday_overrides`, admin)).body.payload.find((row: { id: number }) => row.id === override.id);
   t.true(storedOverride.start_minute < storedOverride.end_minute, JSON.stringify(storedOverride));
 
   await allAtOnce(
-    (i) => h.request("PATCH", `${base}/time_offs/${timeOff.id}`, { ...admin, body: i % 2 ? { starts_at: "2027-03-02T11:30:00Z" } : { ends_at: "2027-03-02T11:00:00Z" } }),
+    (i) =>
+      h.request("PATCH", `${base}/time_offs/${timeOff.id}`, {
+        ...admin,
+        body: i % 2 ? { starts_at: "2027-03-02T11:30:00Z" } : { ends_at: "2027-03-02T11:00:00Z" },
+      }),
     validOrRefused,
   );
   const storedTimeOff = (await h.request("GET", `${base}/time_offs`, admin)).body.payload.find((row: { id: number }) => row.id === timeOff.id);
   t.true(Date.parse(storedTimeOff.starts_at) < Date.parse(storedTimeOff.ends_at), JSON.stringify(storedTimeOff));
 
   // Percent above 100 is refused; "percent" alone and 5000 alone each fit the stored fixed 50.
-  await allAtOnce((i) => h.request("PATCH", `${base}/resources/${resource.id}`, { ...admin, body: i % 2 ? { compensation_type: "percent" } : { compensation_value: 5000 } }), validOrRefused);
+  await allAtOnce(
+    (i) => h.request("PATCH", `${base}/resources/${resource.id}`, { ...admin, body: i % 2 ? { compensation_type: "percent" } : { compensation_value: 5000 } }),
+    validOrRefused,
+  );
   const storedResource = (await h.request("GET", `${base}/resources/${resource.id}`, admin)).body.payload;
   t.false(storedResource.compensation_type === "percent" && storedResource.compensation_value > 100, JSON.stringify(storedResource));
 
   const holiday = (await h.request("POST", `${base}/holidays`, { ...admin, body: { date: "2027-03-08", title: "Doomed" } })).body.payload;
   const [updates, deleted] = await Promise.all([
-    allAtOnce((i) => h.request("PATCH", `${base}/holidays/${holiday.id}`, { ...admin, body: { title: `Title ${i}` } }), (status) => status === 200 || status === 404),
+    allAtOnce(
+      (i) => h.request("PATCH", `${base}/holidays/${holiday.id}`, { ...admin, body: { title: `Title ${i}` } }),
+      (status) => status === 200 || status === 404,
+    ),
     h.request("DELETE", `${base}/holidays/${holiday.id}`, admin),
   ]);
   t.is(deleted.status, 204);
@@ -287,5 +361,8 @@ test("scheduling services: 50 parallel price-set replacements leave exactly one 
   const prices = new Set(rows.map((row) => Number(row.price)));
   t.is(prices.size, 1, JSON.stringify(rows));
   const i = [...prices][0]! - 1000;
-  t.deepEqual(rows.map((row) => Number(row.resource_id)).sort((a, b) => a - b), setOf(i));
+  t.deepEqual(
+    rows.map((row) => Number(row.resource_id)).sort((a, b) => a - b),
+    setOf(i),
+  );
 });

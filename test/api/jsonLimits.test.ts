@@ -43,10 +43,24 @@ test("deeply nested free-form fields answer 422 on every route that takes one, w
     ["POST", `${base}/conversations/${conversation.id}/custom_attributes`, { custom_attributes: DEEP }],
     ["POST", `${base}/conversations/${conversation.id}/messages`, { content: "hi", content_attributes: DEEP }],
     ["POST", `${base}/agent_bots`, { name: "Deep bot", bot_config: DEEP }],
-    ["POST", `${base}/automation_rules`, { name: "Deep", event_name: "message_created", conditions: [{ attribute_key: "content", filter_operator: "contains", values: [DEEP] }], actions: [{ action_name: "add_label", action_params: [DEEP] }] }],
+    [
+      "POST",
+      `${base}/automation_rules`,
+      {
+        name: "Deep",
+        event_name: "message_created",
+        conditions: [{ attribute_key: "content", filter_operator: "contains", values: [DEEP] }],
+        actions: [{ action_name: "add_label", action_params: [DEEP] }],
+      },
+    ],
     ["POST", `${base}/scheduling/resources`, { name: "Dr. Deep", custom_attributes: DEEP }],
     ["PATCH", `/platform/api/v1/accounts/${account.id}`, { limits: DEEP }, h.platformToken],
-    ["POST", "/platform/api/v1/users", { name: "Deep", email: `deep-${account.id}@example.com`, password: "Passw0rd!", custom_attributes: DEEP }, h.platformToken],
+    [
+      "POST",
+      "/platform/api/v1/users",
+      { name: "Deep", email: `deep-${account.id}@example.com`, password: "Passw0rd!", custom_attributes: DEEP },
+      h.platformToken,
+    ],
   ];
   // 40 levels passes the whole-body guard and meets the fields' own limit; 3,500 meets the body guard.
   for (const levels of [40, 3500]) {

@@ -17,7 +17,10 @@ test("lists the account's audit logs newest first with every field, 25 a page", 
   const account = await createAccount(h);
   const inbox = await createInbox(h, account, { name: "Audited" });
   await h.request("PATCH", `/api/v1/accounts/${account.id}/inboxes/${inbox.id}`, { token: account.admin.token, body: { name: "Renamed" } });
-  await h.request("POST", `/api/v1/accounts/${account.id}/inbox_members`, { token: account.admin.token, body: { inbox_id: inbox.id, user_ids: [account.agent.id] } });
+  await h.request("POST", `/api/v1/accounts/${account.id}/inbox_members`, {
+    token: account.admin.token,
+    body: { inbox_id: inbox.id, user_ids: [account.agent.id] },
+  });
 
   const response = await h.request("GET", path(account), { token: account.admin.token, headers: { "x-request-id": "req-123" } });
   t.is(response.status, 200);
@@ -25,15 +28,32 @@ test("lists the account's audit logs newest first with every field, 25 a page", 
   const logs = response.body.audit_logs;
   t.is(response.body.total_entries, logs.length);
   const ours = logs.filter((l: any) => ["Inbox", "InboxMember"].includes(l.auditable_type));
-  t.deepEqual(ours.map((l: any) => [l.auditable_type, l.action]), [
-    ["InboxMember", "create"],
-    ["Inbox", "update"],
-    ["Inbox", "create"],
-  ]);
+  t.deepEqual(
+    ours.map((l: any) => [l.auditable_type, l.action]),
+    [
+      ["InboxMember", "create"],
+      ["Inbox", "update"],
+      ["Inbox", "create"],
+    ],
+  );
   const update = ours[1];
   t.deepEqual(Object.keys(update).sort(), [
-    "action", "associated_id", "associated_type", "auditable", "auditable_id", "auditable_type", "audited_changes",
-    "comment", "created_at", "id", "remote_address", "request_uuid", "user_id", "user_type", "username", "version",
+    "action",
+    "associated_id",
+    "associated_type",
+    "auditable",
+    "auditable_id",
+    "auditable_type",
+    "audited_changes",
+    "comment",
+    "created_at",
+    "id",
+    "remote_address",
+    "request_uuid",
+    "user_id",
+    "user_type",
+    "username",
+    "version",
   ]);
   t.like(update, {
     auditable_id: inbox.id,
@@ -51,7 +71,10 @@ test("lists the account's audit logs newest first with every field, 25 a page", 
   t.deepEqual(ours[0].audited_changes, { inbox_id: inbox.id, user_id: account.agent.id });
 
   const ids: number[] = logs.map((l: any) => l.id);
-  t.deepEqual(ids, [...ids].sort((a, b) => b - a));
+  t.deepEqual(
+    ids,
+    [...ids].sort((a, b) => b - a),
+  );
 });
 
 test("pages hold 25 entries", async (t) => {
@@ -74,7 +97,10 @@ test("pages hold 25 entries", async (t) => {
   t.deepEqual(first.body.audit_logs[0].audited_changes, { n: 29 });
   const second = await h.request("GET", `${path(account)}?page=2`, { token: account.admin.token });
   t.like(second.body, { per_page: 25, total_entries: baseline + 30, current_page: 2 });
-  t.deepEqual(second.body.audit_logs.slice(0, 5).map((l: any) => l.audited_changes.n), [4, 3, 2, 1, 0]);
+  t.deepEqual(
+    second.body.audit_logs.slice(0, 5).map((l: any) => l.audited_changes.n),
+    [4, 3, 2, 1, 0],
+  );
   t.is(second.body.audit_logs[0].created_at, start + 4);
 });
 
@@ -93,7 +119,10 @@ test("administrators only, and each account sees only its own entries", async (t
 test("with the audit_logs feature off the list is empty", async (t) => {
   const account = await createAccount(h);
   await createInbox(h, account);
-  await h.knex("accounts").where("id", account.id).update({ features: h.knex.raw("array_remove(features, 'audit_logs')") });
+  await h
+    .knex("accounts")
+    .where("id", account.id)
+    .update({ features: h.knex.raw("array_remove(features, 'audit_logs')") });
   const response = await h.request("GET", path(account), { token: account.admin.token });
   t.is(response.status, 200);
   t.deepEqual(response.body, { per_page: 25, total_entries: 0, current_page: 1, audit_logs: [] });

@@ -35,11 +35,17 @@ test("an idle open conversation resolves at its deadline, with the message, the 
   const s = await setup({ auto_resolve_after: 10, auto_resolve_message: "We are closing this for now.", auto_resolve_label: "auto-closed" });
   await deadlineIn(s, 1500);
   const handle = timerHandle(h, s);
-  const described = await until(() => handle.describe(), (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)));
+  const described = await until(
+    () => handle.describe(),
+    (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)),
+  );
   t.truthy(described.typedSearchAttributes.get(AutoResolveAtAttribute), "operators see the deadline in the UI");
 
   const resolvedAt = Date.now();
-  const conversation = await until(() => show(s), (c) => c.status === "resolved");
+  const conversation = await until(
+    () => show(s),
+    (c) => c.status === "resolved",
+  );
   t.is(conversation.status, "resolved");
   t.true(Date.now() - resolvedAt < 10_000);
   t.deepEqual(conversation.labels, ["auto-closed"]);
@@ -93,7 +99,10 @@ test("a snoozed conversation reopens at snoozed_until", async (t) => {
   });
   t.is(snoozed.status, 200);
   t.is((await show(s)).status, "snoozed");
-  const reopened = await until(() => show(s), (c) => c.status === "open");
+  const reopened = await until(
+    () => show(s),
+    (c) => c.status === "open",
+  );
   t.is(reopened.status, "open");
   t.true(Date.now() / 1000 >= snoozedUntil);
 });
@@ -108,7 +117,10 @@ test("disabling auto-resolve cancels pending timers; enabling it again resolves 
 
   const on = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 10 } });
   t.is(on.status, 200);
-  const conversation = await until(() => show(s), (c) => c.status === "resolved");
+  const conversation = await until(
+    () => show(s),
+    (c) => c.status === "resolved",
+  );
   t.is(conversation.status, "resolved");
 });
 
@@ -120,7 +132,10 @@ test("shortening auto_resolve_after brings the deadline forward: an idle convers
   t.is((await show(s)).status, "open", "not due while the setting is an hour");
   const shortened = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 10 } });
   t.is(shortened.status, 200);
-  const conversation = await until(() => show(s), (c) => c.status === "resolved");
+  const conversation = await until(
+    () => show(s),
+    (c) => c.status === "resolved",
+  );
   t.is(conversation.status, "resolved");
 });
 
@@ -131,7 +146,10 @@ test("lengthening auto_resolve_after pushes the deadline back: the conversation 
   t.is(lengthened.status, 200);
   const handle = timerHandle(h, s);
   const later = Date.now() + 40 * 60_000;
-  const described = await until(() => handle.describe(), (d) => ((d.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() ?? 0) > later);
+  const described = await until(
+    () => handle.describe(),
+    (d) => ((d.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() ?? 0) > later,
+  );
   t.true((described.typedSearchAttributes.get(AutoResolveAtAttribute) as Date).getTime() > later, "about fifty minutes from now");
   await new Promise((resolve) => setTimeout(resolve, 6000));
   t.is((await show(s)).status, "open");
@@ -142,20 +160,36 @@ test("a pending timer fires after its worker was stopped and another one started
   // A queue of its own, so no other test's worker can stand in while this one is down.
   const deps: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, taskQueue: `restart-${randomUUID()}` } };
   const start = () =>
-    createWorker({ address: process.env.TEMPORAL_ADDRESS!, namespace: "default", taskQueue: deps.temporal.taskQueue, deps, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH });
+    createWorker({
+      address: process.env.TEMPORAL_ADDRESS!,
+      namespace: "default",
+      taskQueue: deps.temporal.taskQueue,
+      deps,
+      workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
+    });
 
   // The timer that conversation_created started runs on the shared test queue: end it, so the
   // conversation's timer lives on the queue this test controls. First let every touch the setup set
   // off arrive, or a late one would start the timer on the shared queue again.
   await setupSettled(h, s);
   const handle = timerHandle(h, s);
-  await until(() => handle.describe().then(() => true, () => false), Boolean);
+  await until(
+    () =>
+      handle.describe().then(
+        () => true,
+        () => false,
+      ),
+    Boolean,
+  );
   await handle.terminate("moved to the restart test's queue").catch(() => undefined);
 
   const first = await start();
   const firstRun = first.runUntil(async () => {
     await deadlineIn(s, 4000, 10, deps);
-    await until(() => handle.describe(), (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)));
+    await until(
+      () => handle.describe(),
+      (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)),
+    );
   });
   await firstRun;
   await new Promise((resolve) => setTimeout(resolve, 6000));
@@ -163,7 +197,10 @@ test("a pending timer fires after its worker was stopped and another one started
 
   const second = await start();
   await second.runUntil(async () => {
-    const conversation = await until(() => show(s), (c) => c.status === "resolved");
+    const conversation = await until(
+      () => show(s),
+      (c) => c.status === "resolved",
+    );
     t.is(conversation.status, "resolved");
   });
 });

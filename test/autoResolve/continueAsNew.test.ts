@@ -21,13 +21,21 @@ test("a timer that continued as new honours the touch sent at the switch and res
   // conversation's, so first end the timer the relay started on the shared queue.
   const deps: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, taskQueue: `continue-as-new-${randomUUID()}` } };
   const startWorker = () =>
-    createWorker({ address: process.env.TEMPORAL_ADDRESS!, namespace: "default", taskQueue: deps.temporal.taskQueue, deps, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH });
+    createWorker({
+      address: process.env.TEMPORAL_ADDRESS!,
+      namespace: "default",
+      taskQueue: deps.temporal.taskQueue,
+      deps,
+      workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
+    });
   const handle = timerHandle(h, s);
   await handle.terminate("moved to the continue-as-new test's queue").catch(() => undefined);
 
   const far = await moveDeadline(h, s, 10 * 60_000);
   let firstRunId = "";
-  await (await startWorker()).runUntil(async () => {
+  await (
+    await startWorker()
+  ).runUntil(async () => {
     await touchConversationTimer(deps, { ...timerInput(s), roundsPerRun: 2 });
     firstRunId = (await waitingFor(handle, far)).runId;
     // The first touch ends round one of two: the run goes on.
@@ -41,17 +49,32 @@ test("a timer that continued as new honours the touch sent at the switch and res
   const deadline = await moveDeadline(h, s, 6000);
   await touchConversationTimer(deps, timerInput(s));
 
-  await (await startWorker()).runUntil(async () => {
+  await (
+    await startWorker()
+  ).runUntil(async () => {
     const firstRun = h.deps.temporal.client.workflow.getHandle(handle.workflowId, firstRunId);
-    t.is((await until(() => firstRun.describe(), (d) => d.status.name !== "RUNNING")).status.name, "CONTINUED_AS_NEW");
+    t.is(
+      (
+        await until(
+          () => firstRun.describe(),
+          (d) => d.status.name !== "RUNNING",
+        )
+      ).status.name,
+      "CONTINUED_AS_NEW",
+    );
     const next = await handle.describe();
     t.not(next.runId, firstRunId, "the conversation's timer is now the new run");
 
-    const conversation = await until(() => show(h, s), (c) => c.status === "resolved");
+    const conversation = await until(
+      () => show(h, s),
+      (c) => c.status === "resolved",
+    );
     const seenAt = Date.now();
     t.is(conversation.status, "resolved");
     t.true(seenAt - deadline < 3000, `resolved ${seenAt - deadline} ms after the deadline`);
-    const activity = (await contents(h, s)).find((m) => m.message_type === 2 && m.content === "Conversation was marked resolved by system due to 10 minutes of inactivity");
+    const activity = (await contents(h, s)).find(
+      (m) => m.message_type === 2 && m.content === "Conversation was marked resolved by system due to 10 minutes of inactivity",
+    );
     t.truthy(activity);
     t.true(activity!.created_at.getTime() >= deadline, "not before the deadline");
     // Let the new run end while its worker is up, rather than linger on a queue nobody polls.

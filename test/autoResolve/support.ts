@@ -34,7 +34,9 @@ export function timerInput({ account, conversation }: TimedConversation): Conver
 
 /** The conversation's timer workflow, as the relay names it. */
 export function timerHandle(h: Harness, s: TimedConversation, deps: AppDeps = h.deps) {
-  return deps.temporal.client.workflow.getHandle(conversationTimerWorkflowId(deps.temporal.installationId, s.account.id, s.conversation.id, s.conversation.uuid));
+  return deps.temporal.client.workflow.getHandle(
+    conversationTimerWorkflowId(deps.temporal.installationId, s.account.id, s.conversation.id, s.conversation.uuid),
+  );
 }
 
 /**
@@ -43,7 +45,10 @@ export function timerHandle(h: Harness, s: TimedConversation, deps: AppDeps = h.
  */
 export async function moveDeadline(h: Harness, s: TimedConversation, inMs: number, minutes = 10): Promise<number> {
   const deadline = Date.now() + inMs;
-  await h.knex("conversations").where("id", s.conversation.dbId).update({ last_activity_at: new Date(deadline - minutes * 60_000) });
+  await h
+    .knex("conversations")
+    .where("id", s.conversation.dbId)
+    .update({ last_activity_at: new Date(deadline - minutes * 60_000) });
   return deadline;
 }
 
@@ -67,7 +72,10 @@ export async function contents(h: Harness, { conversation }: TimedConversation):
  * gone through a relay, and every settings re-plan those events started has finished.
  */
 export async function setupSettled(h: Harness, { account }: TimedConversation): Promise<void> {
-  const pending = await until(() => h.knex("events").where("account_id", account.id).whereNull("dispatched_at").first("id"), (row) => !row);
+  const pending = await until(
+    () => h.knex("events").where("account_id", account.id).whereNull("dispatched_at").first("id"),
+    (row) => !row,
+  );
   if (pending) throw new Error(`event ${pending.id} of account ${account.id} was never dispatched`);
   const settingsEvents: string[] = await h.knex("events").where({ account_id: account.id, name: "account_auto_resolve_changed" }).pluck("uid");
   for (const uid of settingsEvents) {

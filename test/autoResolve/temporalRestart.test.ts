@@ -62,13 +62,19 @@ test("a pending timer survives a restart of the Temporal server and resolves at 
   t.is((await run.describe()).status.name, "RUNNING");
   t.is((await handle.describe()).runId, planned.runId);
 
-  const conversation = await until(() => show(h!, s), (c) => c.status === "resolved", 30_000);
+  const conversation = await until(
+    () => show(h!, s),
+    (c) => c.status === "resolved",
+    30_000,
+  );
   const seenAt = Date.now();
   t.is(conversation.status, "resolved");
   // It cannot fire while the server is down; once the server is back, it fires within seconds of its deadline.
   const due = Math.max(deadline, restartedAt);
   t.true(seenAt - due < 5000, `resolved ${seenAt - due} ms after it was due`);
-  const activity = (await contents(h!, s)).find((m) => m.message_type === 2 && m.content === "Conversation was marked resolved by system due to 10 minutes of inactivity");
+  const activity = (await contents(h!, s)).find(
+    (m) => m.message_type === 2 && m.content === "Conversation was marked resolved by system due to 10 minutes of inactivity",
+  );
   t.truthy(activity);
   t.true(activity!.created_at.getTime() >= deadline, "not before the deadline");
   await run.result();

@@ -43,7 +43,13 @@ function snapshot(overrides: Partial<ConditionSnapshot> = {}): ConditionSnapshot
   };
 }
 
-const c = (attribute_key: string, filter_operator: string, values: unknown, query_operator: string | null = null, extra: Partial<AutomationCondition> = {}): AutomationCondition => ({
+const c = (
+  attribute_key: string,
+  filter_operator: string,
+  values: unknown,
+  query_operator: string | null = null,
+  extra: Partial<AutomationCondition> = {},
+): AutomationCondition => ({
   attribute_key,
   filter_operator,
   values,
@@ -55,7 +61,11 @@ const matches = (conditions: AutomationCondition[], snap = snapshot()) => evalua
 test("AND binds tighter than OR: a OR b AND c is a OR (b AND c)", (t) => {
   const join = (values: boolean[], ...operators: string[]) => {
     const items = values.map((value, index) => ({ value, operator: operators[index] ?? "" }));
-    return joinWithPrecedence(items, (item) => item.operator, (item) => item.value);
+    return joinWithPrecedence(
+      items,
+      (item) => item.operator,
+      (item) => item.value,
+    );
   };
   t.true(join([true, false, false], "OR", "AND"), "true OR (false AND false)");
   t.false(join([false, true, false], "OR", "AND"), "false OR (true AND false)");

@@ -66,7 +66,18 @@ const ruleRunId = (event: EventKey, ruleId: number) => automationRuleWorkflowId(
 async function actionRunner(account: TestAccount, displayId: number, ruleId: number, event: EventKey, eventName: AutomationEventName) {
   const row = await conversationRow(account, displayId);
   const { installationId } = h.deps.temporal;
-  const input = { accountId: account.id, ruleId, installationId, eventId: event.id, eventUid: event.uid, eventName, conversationId: row.id, displayId, messageId: null, changedAttributes: {} };
+  const input = {
+    accountId: account.id,
+    ruleId,
+    installationId,
+    eventId: event.id,
+    eventUid: event.uid,
+    eventName,
+    conversationId: row.id,
+    displayId,
+    messageId: null,
+    changedAttributes: {},
+  };
   return (action_name: string, action_params: unknown[] = [], step = 0) =>
     runAction(h.knex, { timeoutMs: 1000, allowPrivateNetworks: true }, input, { action_name, action_params }, step);
 }
@@ -74,7 +85,15 @@ async function actionRunner(account: TestAccount, displayId: number, ruleId: num
 /** The run of a rule on an event, once its workflow is started and finished. */
 async function runOf(event: EventKey, ruleId: number): Promise<AutomationRunResult> {
   const handle = h.deps.temporal.client.workflow.getHandle(ruleRunId(event, ruleId));
-  await eventually(() => handle.describe().then(() => true, () => false), Boolean, `workflow ${handle.workflowId}`);
+  await eventually(
+    () =>
+      handle.describe().then(
+        () => true,
+        () => false,
+      ),
+    Boolean,
+    `workflow ${handle.workflowId}`,
+  );
   return handle.result();
 }
 
@@ -93,7 +112,13 @@ test("a message_created rule with a content condition adds a label and sends a m
 
   const event = await eventOf(account, conversation.id, "message_created");
   const run = await runOf(event, created.id);
-  t.deepEqual(run, { matched: true, actions: [{ action: "add_label", status: "done" }, { action: "send_message", status: "done" }] });
+  t.deepEqual(run, {
+    matched: true,
+    actions: [
+      { action: "add_label", status: "done" },
+      { action: "send_message", status: "done" },
+    ],
+  });
   t.deepEqual((await conversationRow(account, conversation.id)).labels, ["refund"]);
   const sent = (await messagesOf(account, conversation.id)).filter((m) => m.content === "We are on it");
   t.is(sent.length, 1);
@@ -186,7 +211,14 @@ test("a failing action is recorded and the next one still runs; unsupported ones
   const run = await runOf(await eventOf(account, conversation.id, "conversation_created"), created.id);
   t.true(run.matched);
   const actions = run.matched ? run.actions : [];
-  t.deepEqual(actions.map((a) => [a.action, a.status]), [["change_priority", "failed"], ["send_attachment", "skipped"], ["add_label", "done"]]);
+  t.deepEqual(
+    actions.map((a) => [a.action, a.status]),
+    [
+      ["change_priority", "failed"],
+      ["send_attachment", "skipped"],
+      ["add_label", "done"],
+    ],
+  );
   t.regex(actions[0]!.detail!, /unknown priority/);
   t.deepEqual((await conversationRow(account, conversation.id)).labels, ["after-failure"]);
 });
@@ -207,7 +239,11 @@ test("inactive rules and other accounts' rules do nothing", async (t) => {
   });
   const conversation = await conversationIn(account, inbox.id);
   const event = await eventOf(account, conversation.id, "conversation_created");
-  await eventually(() => h.knex("events").where("id", event.id).first(), (row) => Boolean(row.dispatched_at), "dispatch");
+  await eventually(
+    () => h.knex("events").where("id", event.id).first(),
+    (row) => Boolean(row.dispatched_at),
+    "dispatch",
+  );
   for (const ruleId of [inactive.id, foreign.id]) {
     await t.throwsAsync(h.deps.temporal.client.workflow.getHandle(ruleRunId(event, ruleId)).describe(), { instanceOf: WorkflowNotFoundError });
   }
@@ -229,7 +265,13 @@ test("conversation_resolved rules run on a status change, and send_webhook_event
   const conversation = await conversationIn(account, inbox.id);
   await api(account, "POST", `/conversations/${conversation.id}/toggle_status`, { status: "resolved" });
   const run = await runOf(await eventOf(account, conversation.id, "conversation_status_changed"), created.id);
-  t.deepEqual(run, { matched: true, actions: [{ action: "send_webhook_event", status: "done" }, { action: "add_private_note", status: "done" }] });
+  t.deepEqual(run, {
+    matched: true,
+    actions: [
+      { action: "send_webhook_event", status: "done" },
+      { action: "add_private_note", status: "done" },
+    ],
+  });
 
   t.is(receiver.requests.length, 1);
   const [request] = receiver.requests;
@@ -241,7 +283,12 @@ test("conversation_resolved rules run on a status change, and send_webhook_event
 
 test("the same send_message run concurrently (a retry racing a slow first attempt) posts once", async (t) => {
   const { account, inbox } = await world();
-  const created = await rule(account, { event_name: "conversation_updated", conditions: [condition("status", "equal_to", ["open"])], actions: [{ action_name: "send_message", action_params: ["Once only"] }], active: false });
+  const created = await rule(account, {
+    event_name: "conversation_updated",
+    conditions: [condition("status", "equal_to", ["open"])],
+    actions: [{ action_name: "send_message", action_params: ["Once only"] }],
+    active: false,
+  });
   const conversation = await conversationIn(account, inbox.id);
   const act = await actionRunner(account, conversation.id, created.id, { id: 0, uid: randomUUID() }, "conversation_updated");
 
@@ -257,7 +304,12 @@ test("the same send_message run concurrently (a retry racing a slow first attemp
 test("status actions move the conversation as Chatwoot's ActionService does; an unknown status is refused for good", async (t) => {
   const { account, inbox } = await world();
   // Inactive: the actions are driven directly here, not by events.
-  const created = await rule(account, { event_name: "conversation_updated", conditions: [condition("status", "equal_to", ["open"])], actions: [{ action_name: "mute_conversation" }], active: false });
+  const created = await rule(account, {
+    event_name: "conversation_updated",
+    conditions: [condition("status", "equal_to", ["open"])],
+    actions: [{ action_name: "mute_conversation" }],
+    active: false,
+  });
   const conversation = await conversationIn(account, inbox.id);
   const act = await actionRunner(account, conversation.id, created.id, { id: 0, uid: randomUUID() }, "conversation_updated");
 
@@ -282,14 +334,30 @@ test("status actions move the conversation as Chatwoot's ActionService does; an 
 
 test("an event's rules run one after another, oldest first: a rule sees what the rule before it changed", async (t) => {
   const { account, inbox } = await world();
-  const tagger = await rule(account, { event_name: "message_created", conditions: [condition("message_type", "equal_to", ["incoming"])], actions: [{ action_name: "add_label", action_params: ["vip"] }] });
-  const greeter = await rule(account, { event_name: "message_created", conditions: [condition("labels", "equal_to", ["vip"])], actions: [{ action_name: "add_private_note", action_params: ["VIP on the line"] }] });
+  const tagger = await rule(account, {
+    event_name: "message_created",
+    conditions: [condition("message_type", "equal_to", ["incoming"])],
+    actions: [{ action_name: "add_label", action_params: ["vip"] }],
+  });
+  const greeter = await rule(account, {
+    event_name: "message_created",
+    conditions: [condition("labels", "equal_to", ["vip"])],
+    actions: [{ action_name: "add_private_note", action_params: ["VIP on the line"] }],
+  });
   const conversation = await conversationIn(account, inbox.id);
   await api(account, "POST", `/conversations/${conversation.id}/messages`, { content: "Hello", message_type: "incoming" });
 
   const event = await eventOf(account, conversation.id, "message_created");
   const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(h.deps.temporal.installationId, event.uid));
-  await eventually(() => handle.describe().then(() => true, () => false), Boolean, `workflow ${handle.workflowId}`);
+  await eventually(
+    () =>
+      handle.describe().then(
+        () => true,
+        () => false,
+      ),
+    Boolean,
+    `workflow ${handle.workflowId}`,
+  );
   t.deepEqual(await handle.result(), {
     [tagger.id]: { matched: true, actions: [{ action: "add_label", status: "done" }] },
     [greeter.id]: { matched: true, actions: [{ action: "add_private_note", status: "done" }] },

@@ -82,8 +82,16 @@ test("create, show, list, update, clone and delete answer Chatwoot's shapes", as
   t.is(deleted.status, 200);
   t.is(deleted.body, undefined, "head :ok has an empty body");
   t.deepEqual((await h.request("GET", path(account), { token: account.admin.token })).body.payload, [copy]);
-  for (const [method, suffix] of [["GET", ""], ["PATCH", ""], ["DELETE", ""], ["POST", "/clone"]] as const) {
-    const gone = await h.request(method, `${path(account)}/${rule.id}${suffix}`, { token: account.admin.token, body: method === "PATCH" ? { name: "x" } : undefined });
+  for (const [method, suffix] of [
+    ["GET", ""],
+    ["PATCH", ""],
+    ["DELETE", ""],
+    ["POST", "/clone"],
+  ] as const) {
+    const gone = await h.request(method, `${path(account)}/${rule.id}${suffix}`, {
+      token: account.admin.token,
+      body: method === "PATCH" ? { name: "x" } : undefined,
+    });
     t.deepEqual([gone.status, gone.body], [404, { error: "Resource could not be found" }], `${method} ${suffix}`);
   }
 });
@@ -91,7 +99,13 @@ test("create, show, list, update, clone and delete answer Chatwoot's shapes", as
 test("a body wrapped under automation_rule works; active defaults to true and extra condition keys are kept", async (t) => {
   const account = await createAccount(h);
   const conditions = [
-    { attribute_key: "status", filter_operator: "attribute_changed", values: { from: ["open"], to: ["resolved"] }, query_operator: null, custom_attribute_type: "" },
+    {
+      attribute_key: "status",
+      filter_operator: "attribute_changed",
+      values: { from: ["open"], to: ["resolved"] },
+      query_operator: null,
+      custom_attribute_type: "",
+    },
   ];
   const actions = [{ action_name: "resolve_conversation" }, { action_name: "send_email_to_team", action_params: [{ team_ids: [1], message: "hi" }] }];
   const created = await h.request("POST", path(account), {
@@ -103,24 +117,47 @@ test("a body wrapped under automation_rule works; active defaults to true and ex
   t.deepEqual(created.body.conditions, conditions);
   t.deepEqual(created.body.actions, actions);
 
-  const patched = await h.request("PATCH", `${path(account)}/${created.body.id}`, { token: account.admin.token, body: { automation_rule: { event_name: "conversation_created" } } });
+  const patched = await h.request("PATCH", `${path(account)}/${created.body.id}`, {
+    token: account.admin.token,
+    body: { automation_rule: { event_name: "conversation_created" } },
+  });
   t.is(patched.body.payload.event_name, "conversation_created");
 });
 
 test("invalid rules answer 422 {error: errors.messages} as Chatwoot, and write nothing", async (t) => {
   const account = await createAccount(h);
-  const condition = (attribute_key: string, query_operator: string | null = null) => ({ attribute_key, filter_operator: "equal_to", values: ["x"], query_operator });
+  const condition = (attribute_key: string, query_operator: string | null = null) => ({
+    attribute_key,
+    filter_operator: "equal_to",
+    values: ["x"],
+    query_operator,
+  });
   const cases: [Record<string, unknown>, Record<string, string[]>][] = [
     [{}, { name: ["can't be blank"], event_name: ["can't be blank"], conditions: ["can't be blank"], actions: ["can't be blank"] }],
-    [{ ...sample, name: "  ", event_name: null }, { name: ["can't be blank"], event_name: ["can't be blank"] }],
-    [{ ...sample, conditions: [], actions: null }, { conditions: ["can't be blank"], actions: ["can't be blank"] }],
-    [{ ...sample, conditions: [condition("foo", "AND"), condition("email", "OR"), condition("bar")] }, { conditions: ["Automation conditions foo,bar not supported."] }],
-    [{ ...sample, actions: [{ action_name: "explode", action_params: [] }, { action_name: "add_label" }] }, { actions: ["Automation actions explode not supported."] }],
+    [
+      { ...sample, name: "  ", event_name: null },
+      { name: ["can't be blank"], event_name: ["can't be blank"] },
+    ],
+    [
+      { ...sample, conditions: [], actions: null },
+      { conditions: ["can't be blank"], actions: ["can't be blank"] },
+    ],
+    [
+      { ...sample, conditions: [condition("foo", "AND"), condition("email", "OR"), condition("bar")] },
+      { conditions: ["Automation conditions foo,bar not supported."] },
+    ],
+    [
+      { ...sample, actions: [{ action_name: "explode", action_params: [] }, { action_name: "add_label" }] },
+      { actions: ["Automation actions explode not supported."] },
+    ],
     [{ ...sample, conditions: [condition("email"), condition("status")] }, { conditions: ["Automation conditions should have query operator."] }],
     [{ ...sample, conditions: [condition("email", "XOR"), condition("status")] }, { conditions: ['Query operator must be either "AND" or "OR"'] }],
     [
       { ...sample, conditions: [condition("nope", "NOT"), condition("city", "or"), condition("status")], actions: [{ action_name: "nope" }] },
-      { conditions: ["Automation conditions nope not supported.", 'Query operator must be either "AND" or "OR"'], actions: ["Automation actions nope not supported."] },
+      {
+        conditions: ["Automation conditions nope not supported.", 'Query operator must be either "AND" or "OR"'],
+        actions: ["Automation actions nope not supported."],
+      },
     ],
   ];
   for (const [body, error] of cases) {
@@ -136,7 +173,15 @@ test("an update is validated as the rule would be saved, in the same shape, and 
   const rule = await createRule(account);
   const cases: [Record<string, unknown>, Record<string, string[]>][] = [
     [{ name: null }, { name: ["can't be blank"] }],
-    [{ conditions: [{ attribute_key: "content", filter_operator: "contains", values: ["x"] }, { attribute_key: "email", values: ["y"] }] }, { conditions: ["Automation conditions should have query operator."] }],
+    [
+      {
+        conditions: [
+          { attribute_key: "content", filter_operator: "contains", values: ["x"] },
+          { attribute_key: "email", values: ["y"] },
+        ],
+      },
+      { conditions: ["Automation conditions should have query operator."] },
+    ],
     [{ actions: [{ action_name: "add_sla_twice", action_params: [] }] }, { actions: ["Automation actions add_sla_twice not supported."] }],
   ];
   for (const [body, error] of cases) {
@@ -145,7 +190,10 @@ test("an update is validated as the rule would be saved, in the same shape, and 
   }
   t.deepEqual((await h.request("GET", `${path(account)}/${rule.id}`, { token: account.admin.token })).body.payload, rule);
   const audits = await h.knex("audit_logs").where({ auditable_type: "AutomationRule", auditable_id: rule.id });
-  t.deepEqual(audits.map((a) => a.action), ["create"]);
+  t.deepEqual(
+    audits.map((a) => a.action),
+    ["create"],
+  );
 });
 
 test("a JSON value of the wrong type is refused before the model, in the service's usual 422", async (t) => {
@@ -167,7 +215,10 @@ test("a condition may name a custom attribute definition of the account, and of 
       body: { attribute_display_name: key, attribute_key: key, attribute_display_type: 0, attribute_model: 1 },
     });
   t.is((await define(other, "tier")).status, 200);
-  const body = { ...sample, conditions: [{ attribute_key: "tier", filter_operator: "equal_to", values: ["gold"], query_operator: null, custom_attribute_type: "contact_attribute" }] };
+  const body = {
+    ...sample,
+    conditions: [{ attribute_key: "tier", filter_operator: "equal_to", values: ["gold"], query_operator: null, custom_attribute_type: "contact_attribute" }],
+  };
 
   const before = await h.request("POST", path(account), { token: account.admin.token, body });
   t.deepEqual([before.status, before.body], [422, { error: { conditions: ["Automation conditions tier not supported."] } }]);
@@ -179,7 +230,10 @@ test("a condition may name a custom attribute definition of the account, and of 
   t.deepEqual(created.body.conditions, body.conditions);
 
   // Chatwoot's clone saves with save!: once the definition is gone the copy is invalid, and says so as RecordInvalid does.
-  t.is((await h.request("DELETE", `/api/v1/accounts/${account.id}/custom_attribute_definitions/${definition.body.id}`, { token: account.admin.token })).status, 204);
+  t.is(
+    (await h.request("DELETE", `/api/v1/accounts/${account.id}/custom_attribute_definitions/${definition.body.id}`, { token: account.admin.token })).status,
+    204,
+  );
   const clone = await h.request("POST", `${path(account)}/${created.body.id}/clone`, { token: account.admin.token });
   t.deepEqual([clone.status, clone.body], [422, { message: "Conditions Automation conditions tier not supported.", attributes: ["conditions"] }]);
   t.is(await rowCount(account), 1);
@@ -208,7 +262,13 @@ test("automation rules are for administrators of the account only, and scoped to
   const other = await createAccount(h, "Other");
   t.is((await h.request("GET", path(account), { token: other.admin.token })).status, 401, "not a member of the account");
   const otherRule = `${path(other)}/${rule.id}`;
-  for (const [method, url, body] of [["GET", otherRule, undefined], ["PATCH", otherRule, { name: "x" }], ["PUT", otherRule, { name: "x" }], ["DELETE", otherRule, undefined], ["POST", `${otherRule}/clone`, undefined]] as const) {
+  for (const [method, url, body] of [
+    ["GET", otherRule, undefined],
+    ["PATCH", otherRule, { name: "x" }],
+    ["PUT", otherRule, { name: "x" }],
+    ["DELETE", otherRule, undefined],
+    ["POST", `${otherRule}/clone`, undefined],
+  ] as const) {
     const response = await h.request(method, url, { token: other.admin.token, body });
     t.deepEqual([response.status, response.body], [404, { error: "Resource could not be found" }], `${method} ${url}`);
   }
@@ -255,12 +315,15 @@ test("create, update, clone and destroy are audited in the account's log, as the
 
   const log = await h.request("GET", `/api/v1/accounts/${account.id}/audit_logs`, { token: account.admin.token });
   const listed = log.body.audit_logs.filter((entry: any) => entry.auditable_type === "AutomationRule");
-  t.deepEqual(listed.map((entry: any) => [entry.auditable_id, entry.action, entry.auditable]), [
-    [rule.id, "destroy", null],
-    [copy.id, "create", null],
-    [rule.id, "update", null],
-    [rule.id, "create", null],
-  ]);
+  t.deepEqual(
+    listed.map((entry: any) => [entry.auditable_id, entry.action, entry.auditable]),
+    [
+      [rule.id, "destroy", null],
+      [copy.id, "create", null],
+      [rule.id, "update", null],
+      [rule.id, "create", null],
+    ],
+  );
 });
 
 test("the list is in id order, 25 a page", async (t) => {
@@ -276,9 +339,13 @@ test("the list is in id order, 25 a page", async (t) => {
     updated_at: now,
   }));
   await h.knex("automation_rules").insert(rows);
-  const page = async (query: string) => (await h.request("GET", `${path(account)}${query}`, { token: account.admin.token })).body.payload.map((r: any) => r.name);
+  const page = async (query: string) =>
+    (await h.request("GET", `${path(account)}${query}`, { token: account.admin.token })).body.payload.map((r: any) => r.name);
   const first = await page("");
-  t.deepEqual(first, rows.slice(0, 25).map((r) => r.name));
+  t.deepEqual(
+    first,
+    rows.slice(0, 25).map((r) => r.name),
+  );
   t.deepEqual(await page("?page=1"), first);
   t.deepEqual(await page("?page=2"), ["Rule 25"]);
   t.deepEqual(await page("?page=3"), []);

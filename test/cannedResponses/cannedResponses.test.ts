@@ -14,7 +14,10 @@ const crPath = (accountId: number) => `/api/v1/accounts/${accountId}/canned_resp
 
 test("create answers the record as Rails renders it and audits it; any member may create", async (t) => {
   const account = await createAccount(h);
-  const response = await h.request("POST", crPath(account.id), { token: account.agent.token, body: { canned_response: { short_code: "greet", content: "Hello there!" } } });
+  const response = await h.request("POST", crPath(account.id), {
+    token: account.agent.token,
+    body: { canned_response: { short_code: "greet", content: "Hello there!" } },
+  });
   t.is(response.status, 200);
   const row = await h.knex("canned_responses").where({ id: response.body.id }).first();
   t.deepEqual(response.body, {
@@ -43,14 +46,17 @@ test("short code and content are required and the short code is unique in the ac
   t.deepEqual([dup.status, dup.body], [422, { message: "Short code has already been taken", attributes: ["short_code"] }]);
   t.is((await h.request("POST", crPath(other.id), { token: other.admin.token, body: { short_code: "dup", content: "Mine" } })).status, 200);
 
-  const racing = await Promise.all(Array.from({ length: 50 }, (_, i) => h.request("POST", crPath(account.id), { token: account.agent.token, body: { short_code: "race", content: `n${i}` } })));
+  const racing = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => h.request("POST", crPath(account.id), { token: account.agent.token, body: { short_code: "race", content: `n${i}` } })),
+  );
   t.is(racing.filter((r) => r.status === 200).length, 1);
   t.true(racing.filter((r) => r.status !== 200).every((r) => r.status === 422 && r.body.message === "Short code has already been taken"));
 });
 
 test("list answers a bare array; search matches short code or content, best matches first", async (t) => {
   const account = await createAccount(h);
-  const make = (short_code: string, content: string) => ok(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code, content } }), short_code);
+  const make = (short_code: string, content: string) =>
+    ok(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code, content } }), short_code);
   const inContent = await make("thanks", "We will ship your order soon");
   const inCode = await make("my-order", "Status update");
   const prefix = await make("order-status", "Here is the status");
@@ -60,9 +66,16 @@ test("list answers a bare array; search matches short code or content, best matc
   const all = await ok(h.request("GET", crPath(account.id), { token: account.agent.token }), "all");
   t.is(all.length, 5);
   const search = await ok(h.request("GET", `${crPath(account.id)}?search=ORDER`, { token: account.agent.token }), "search");
-  t.deepEqual(search.map((r: { id: number }) => r.id), [prefix.id, inCode.id, inContent.id]);
+  t.deepEqual(
+    search.map((r: { id: number }) => r.id),
+    [prefix.id, inCode.id, inContent.id],
+  );
   const literal = await ok(h.request("GET", `${crPath(account.id)}?search=${encodeURIComponent("0%")}`, { token: account.agent.token }), "literal");
-  t.deepEqual(literal.map((r: { short_code: string }) => r.short_code), ["pct"], "% is matched literally");
+  t.deepEqual(
+    literal.map((r: { short_code: string }) => r.short_code),
+    ["pct"],
+    "% is matched literally",
+  );
   const other = await createAccount(h);
   t.deepEqual(await ok(h.request("GET", crPath(other.id), { token: other.agent.token }), "other"), [], "scoped to the account");
 });
@@ -70,7 +83,10 @@ test("list answers a bare array; search matches short code or content, best matc
 test("update and delete, audited; another account's response is 404", async (t) => {
   const account = await createAccount(h);
   const created = await ok(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code: "old", content: "Old text" } }), "create");
-  const updated = await h.request("PATCH", `${crPath(account.id)}/${created.id}`, { token: account.agent.token, body: { canned_response: { content: "New text" } } });
+  const updated = await h.request("PATCH", `${crPath(account.id)}/${created.id}`, {
+    token: account.agent.token,
+    body: { canned_response: { content: "New text" } },
+  });
   t.is(updated.status, 200);
   t.like(updated.body, { id: created.id, short_code: "old", content: "New text" });
   const audit = await h.knex("audit_logs").where({ auditable_type: "CannedResponse", auditable_id: created.id, action: "update" }).first();

@@ -30,7 +30,15 @@ async function conversationOf(account: TestAccount, contactId: number, inboxId: 
     .returning("*");
   const [message] = await h
     .knex("messages")
-    .insert({ account_id: account.id, inbox_id: inboxId, conversation_id: conversation.id, content: "hi", message_type: 0, sender_type: "Contact", sender_id: contactId })
+    .insert({
+      account_id: account.id,
+      inbox_id: inboxId,
+      conversation_id: conversation.id,
+      content: "hi",
+      message_type: 0,
+      sender_type: "Contact",
+      sender_id: contactId,
+    })
     .returning("*");
   return { conversation, message };
 }
@@ -63,7 +71,10 @@ test("merge moves conversations, messages, contact inboxes and notes; base value
   const { conversation, message } = await conversationOf(account, mergee.id, otherInbox.id);
   await h.knex("notes").insert({ account_id: account.id, contact_id: mergee.id, user_id: account.admin.id, content: "call back" });
 
-  const response = await h.request("POST", mergePath(account), { token: account.agent.token, body: { base_contact_id: base.id, mergee_contact_id: mergee.id } });
+  const response = await h.request("POST", mergePath(account), {
+    token: account.agent.token,
+    body: { base_contact_id: base.id, mergee_contact_id: mergee.id },
+  });
   t.is(response.status, 200);
   t.like(response.body, {
     id: base.id,
@@ -79,7 +90,10 @@ test("merge moves conversations, messages, contact inboxes and notes; base value
   t.is(await h.knex("contacts").where("id", mergee.id).first(), undefined);
   t.is((await h.knex("conversations").where("id", conversation.id).first()).contact_id, base.id);
   t.is((await h.knex("messages").where("id", message.id).first()).sender_id, base.id);
-  t.deepEqual((await h.knex("contact_inboxes").where("contact_id", base.id).orderBy("id")).map((ci) => ci.inbox_id), [inbox.id, otherInbox.id]);
+  t.deepEqual(
+    (await h.knex("contact_inboxes").where("contact_id", base.id).orderBy("id")).map((ci) => ci.inbox_id),
+    [inbox.id, otherInbox.id],
+  );
   t.is((await h.knex("notes").where("contact_id", base.id)).length, 1);
 });
 
@@ -89,7 +103,10 @@ test("merging a contact with itself, a missing contact or another account's cont
   const { contact } = await createContact(h, account, { name: "Solo" });
   const { contact: foreign } = await createContact(h, stranger, { name: "Foreign" });
 
-  const self = await h.request("POST", mergePath(account), { token: account.admin.token, body: { base_contact_id: contact.id, mergee_contact_id: contact.id } });
+  const self = await h.request("POST", mergePath(account), {
+    token: account.admin.token,
+    body: { base_contact_id: contact.id, mergee_contact_id: contact.id },
+  });
   t.is(self.status, 422);
   t.deepEqual(self.body, { error: "A contact cannot be merged with itself" });
 
@@ -122,7 +139,10 @@ test("a failure part way through leaves both contacts and their records untouche
   await h.knex.raw(`CREATE FUNCTION ${fn}() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql`);
   await h.knex.raw(`CREATE TRIGGER ${fn} BEFORE DELETE ON contacts FOR EACH ROW WHEN (OLD.id = ${mergee.id}) EXECUTE FUNCTION ${fn}()`);
   try {
-    const response = await h.request("POST", mergePath(account), { token: account.admin.token, body: { base_contact_id: base.id, mergee_contact_id: mergee.id } });
+    const response = await h.request("POST", mergePath(account), {
+      token: account.admin.token,
+      body: { base_contact_id: base.id, mergee_contact_id: mergee.id },
+    });
     t.is(response.status, 500);
   } finally {
     await h.knex.raw(`DROP TRIGGER ${fn} ON contacts`);

@@ -19,7 +19,14 @@ test("create with inbox_id answers Chatwoot's payload, makes a contact inbox wit
   const inbox = await createInbox(h, account, { name: "API" });
   const response = await h.request("POST", path(account), {
     token: account.agent.token,
-    body: { inbox_id: inbox.id, name: "Ann", email: "Ann@Example.COM", phone_number: "+14155550100", identifier: "crm-1", additional_attributes: { city: "Paris" } },
+    body: {
+      inbox_id: inbox.id,
+      name: "Ann",
+      email: "Ann@Example.COM",
+      phone_number: "+14155550100",
+      identifier: "crm-1",
+      additional_attributes: { city: "Paris" },
+    },
   });
   t.is(response.status, 200);
   const { contact, contact_inbox } = response.body.payload;
@@ -38,7 +45,10 @@ test("create with inbox_id answers Chatwoot's payload, makes a contact inbox wit
     custom_attributes: {},
     created_at: contact.created_at,
     contact_inboxes: [
-      { source_id: contact_inbox.source_id, inbox: { id: inbox.id, avatar_url: "", channel_id: inbox.channel_id, name: "API", channel_type: "Channel::Api", provider: null } },
+      {
+        source_id: contact_inbox.source_id,
+        inbox: { id: inbox.id, avatar_url: "", channel_id: inbox.channel_id, name: "API", channel_type: "Channel::Api", provider: null },
+      },
     ],
   });
   t.true(Math.abs(contact.created_at - Date.now() / 1000) < 60);
@@ -105,7 +115,11 @@ test("update merges custom and additional attributes and emits contact_updated w
       body: { attribute_display_name: key, attribute_key: key, attribute_model: 1, attribute_display_type: key === "seats" ? 1 : 0 },
     });
   }
-  const { contact } = await createContact(h, account, { name: "Bo", custom_attributes: { plan: "free" }, additional_attributes: { company_name: "Acme", city: "Oslo" } });
+  const { contact } = await createContact(h, account, {
+    name: "Bo",
+    custom_attributes: { plan: "free" },
+    additional_attributes: { company_name: "Acme", city: "Oslo" },
+  });
   const updated = await h.request("PATCH", `${path(account)}/${contact.id}`, {
     token: account.agent.token,
     body: { name: "Bo Renamed", custom_attributes: { seats: 5 }, additional_attributes: { city: "Bergen" } },
@@ -132,7 +146,10 @@ test("update merges custom and additional attributes and emits contact_updated w
   t.is((await eventsOf(account.id, "contact_updated")).length, 1);
 
   const conflict = await createContact(h, account, { email: "other@example.com" });
-  const refused = await h.request("PATCH", `${path(account)}/${conflict.contact.id}`, { token: account.admin.token, body: { name: "Z", email: "x@", custom_attributes: { seats: 1 } } });
+  const refused = await h.request("PATCH", `${path(account)}/${conflict.contact.id}`, {
+    token: account.admin.token,
+    body: { name: "Z", email: "x@", custom_attributes: { seats: 1 } },
+  });
   t.is(refused.status, 422);
   t.like(await h.knex("contacts").where("id", conflict.contact.id).first(), { name: "Jane Roe", email: "other@example.com", custom_attributes: {} });
 });
@@ -146,7 +163,11 @@ test("show, delete (administrators only) and cross-account isolation", async (t)
   t.is(shown.status, 200);
   t.deepEqual(shown.body.payload, contact);
 
-  for (const [method, body] of [["GET", undefined], ["PATCH", { name: "x" }], ["DELETE", undefined]] as const) {
+  for (const [method, body] of [
+    ["GET", undefined],
+    ["PATCH", { name: "x" }],
+    ["DELETE", undefined],
+  ] as const) {
     t.is((await h.request(method, `${path(stranger)}/${contact.id}`, { token: stranger.admin.token, body })).status, 404, method);
   }
   t.is((await h.request("GET", `${path(account)}/${contact.id}`, { token: stranger.admin.token })).status, 401);
@@ -173,7 +194,10 @@ test("list pages by 15 with meta.count and meta.current_page, leaving out anonym
   t.is(first.body.payload[0].name, "Person 00");
   const second = await h.request("GET", `${path(account)}?page=2&sort=name`, { token: account.agent.token });
   t.deepEqual(second.body.meta, { count: 17, current_page: "2" });
-  t.deepEqual(second.body.payload.map((c: any) => c.name), ["Person 15", "Person 16"]);
+  t.deepEqual(
+    second.body.payload.map((c: any) => c.name),
+    ["Person 15", "Person 16"],
+  );
   const descending = await h.request("GET", `${path(account)}?sort=-name&include_contact_inboxes=false`, { token: account.agent.token });
   t.is(descending.body.payload[0].name, "Person 16");
   t.false("contact_inboxes" in descending.body.payload[0]);
@@ -183,7 +207,10 @@ test("list pages by 15 with meta.count and meta.current_page, leaving out anonym
   t.is(search.status, 200);
   t.deepEqual(search.body.meta, { count: 7, current_page: 1, has_more: false });
   const byEmail = await h.request("GET", `${path(account)}/search?q=P3@EXAMPLE`, { token: account.agent.token });
-  t.deepEqual(byEmail.body.payload.map((c: any) => c.name), ["Person 03"]);
+  t.deepEqual(
+    byEmail.body.payload.map((c: any) => c.name),
+    ["Person 03"],
+  );
   const anonymous = await h.request("GET", `${path(account)}/search?q=anonymous`, { token: account.agent.token });
   t.is(anonymous.body.payload.length, 1);
   const byId = await h.request("GET", `${path(account)}/search?q=${anonymous.body.payload[0].id}`, { token: account.agent.token });
@@ -215,7 +242,10 @@ test("contactable inboxes: API inboxes with the existing or a fresh source_id, o
 
   await setInboxMembers(h, account, fresh.id, [account.agent.id]);
   const agentView = await h.request("GET", `${path(account)}/${contact.id}/contactable_inboxes`, { token: account.agent.token });
-  t.deepEqual(agentView.body.payload.map((entry: any) => entry.inbox.id), [fresh.id]);
+  t.deepEqual(
+    agentView.body.payload.map((entry: any) => entry.inbox.id),
+    [fresh.id],
+  );
 });
 
 test("destroy_custom_attributes removes the listed keys", async (t) => {
@@ -225,7 +255,10 @@ test("destroy_custom_attributes removes the listed keys", async (t) => {
     body: { attribute_display_name: "Tier", attribute_key: "tier", attribute_model: "contact_attribute" },
   });
   const { contact } = await createContact(h, account, { custom_attributes: { tier: "gold" } });
-  const response = await h.request("POST", `${path(account)}/${contact.id}/destroy_custom_attributes`, { token: account.agent.token, body: { custom_attributes: ["tier"] } });
+  const response = await h.request("POST", `${path(account)}/${contact.id}/destroy_custom_attributes`, {
+    token: account.agent.token,
+    body: { custom_attributes: ["tier"] },
+  });
   t.is(response.status, 200);
   t.deepEqual(response.body.payload.custom_attributes, {});
 });

@@ -13,7 +13,10 @@ test.after.always(async () => {
 const BOTS_DENIED = { error: "Access to this endpoint is not authorized for bots" };
 
 async function botOf(world: ConversationWorld, name = "Helper Bot") {
-  const created = await h.request("POST", `${world.base}/agent_bots`, { token: world.account.admin.token, body: { name, outgoing_url: "https://bot.test/hook" } });
+  const created = await h.request("POST", `${world.base}/agent_bots`, {
+    token: world.account.admin.token,
+    body: { name, outgoing_url: "https://bot.test/hook" },
+  });
   return { id: created.body.id as number, token: created.body.access_token as string };
 }
 
@@ -38,7 +41,13 @@ test("an agent bot may call exactly Chatwoot's bot endpoints, with its own token
   t.false("access_token" in assigned.body);
   const shown = await call("GET", url);
   t.deepEqual(shown.body.meta.assignee, {
-    id: bot.id, name: "Helper Bot", description: null, thumbnail: "", outgoing_url: "https://bot.test/hook", bot_type: "webhook", assignee_type: "AgentBot",
+    id: bot.id,
+    name: "Helper Bot",
+    description: null,
+    thumbnail: "",
+    outgoing_url: "https://bot.test/hook",
+    bot_type: "webhook",
+    assignee_type: "AgentBot",
   });
   t.is(shown.body.meta.assignee_type, "AgentBot");
   const message = await call("POST", `${url}/messages`, { content: "I am a bot" });
@@ -96,6 +105,9 @@ test("a conversation in an inbox with an active bot starts pending", async (t) =
   t.is(conversation.status, "pending");
   // A contact writing into a resolved conversation of a bot inbox goes back to the bot.
   await h.request("POST", `${world.base}/conversations/${conversation.id}/toggle_status`, { token: world.account.admin.token, body: { status: "resolved" } });
-  await h.request("POST", `${world.base}/conversations/${conversation.id}/messages`, { token: world.account.admin.token, body: { content: "back", message_type: "incoming" } });
+  await h.request("POST", `${world.base}/conversations/${conversation.id}/messages`, {
+    token: world.account.admin.token,
+    body: { content: "back", message_type: "incoming" },
+  });
   t.is((await h.request("GET", `${world.base}/conversations/${conversation.id}`, { token: world.account.admin.token })).body.status, "pending");
 });

@@ -49,7 +49,13 @@ test("create answers Chatwoot's conversation partial with the per-account displa
   t.true(Math.abs(first.created_at - Date.now() / 1000) < 60);
   t.deepEqual(Object.keys(first.meta), ["sender", "channel", "hmac_verified"]);
   t.like(first.meta, { channel: "Channel::Api", hmac_verified: false });
-  t.like(first.meta.sender, { id: world.contact.id, name: "Jane Roe", email: `jane-${world.account.id}@example.com`, availability_status: "offline", blocked: false });
+  t.like(first.meta.sender, {
+    id: world.contact.id,
+    name: "Jane Roe",
+    email: `jane-${world.account.id}@example.com`,
+    availability_status: "offline",
+    blocked: false,
+  });
   t.false("assignee" in first.meta);
 
   const shown = await h.request("GET", `${world.base}/conversations/1`, { token: world.account.admin.token });
@@ -68,7 +74,13 @@ test("create by source_id, with a first message, status and assignee", async (t)
   t.like(created.body.meta.assignee, { id: world.account.agent.id, name: "Agent Person", role: "agent", available_name: "Agent Person" });
   t.is(created.body.meta.assignee_type, "User");
   t.is(created.body.messages.length, 1);
-  t.like(created.body.messages[0], { content: "We got your request", message_type: 1, sender_type: "User", sender_id: world.account.agent.id, conversation_id: created.body.id });
+  t.like(created.body.messages[0], {
+    content: "We got your request",
+    message_type: 1,
+    sender_type: "User",
+    sender_id: world.account.agent.id,
+    conversation_id: created.body.id,
+  });
   t.like(created.body.messages[0].sender, { id: world.account.agent.id, type: "user" });
   t.is(created.body.first_reply_created_at, created.body.messages[0].created_at);
 });
@@ -110,7 +122,10 @@ test("agents see only conversations of their inboxes; administrators see all", a
 
   const agentList = await h.request("GET", `${world.base}/conversations`, { token: world.account.agent.token });
   t.is(agentList.status, 200);
-  t.deepEqual(agentList.body.data.payload.map((c: { id: number }) => c.id), [mine.id]);
+  t.deepEqual(
+    agentList.body.data.payload.map((c: { id: number }) => c.id),
+    [mine.id],
+  );
   t.deepEqual(agentList.body.data.meta, { mine_count: 0, assigned_count: 0, unassigned_count: 1, all_count: 1 });
 
   const adminList = await h.request("GET", `${world.base}/conversations`, { token: world.account.admin.token });
@@ -140,7 +155,10 @@ test("other accounts' users and ids never reach a conversation", async (t) => {
   t.deepEqual(list.body.data.payload, []);
   // Another account's contact cannot be used to open a conversation here.
   const foreign = await conversationWorld(h, "Foreign");
-  const crossed = await h.request("POST", `${world.base}/conversations`, { token: world.account.admin.token, body: { inbox_id: world.inbox.id, contact_id: foreign.contact.id } });
+  const crossed = await h.request("POST", `${world.base}/conversations`, {
+    token: world.account.admin.token,
+    body: { inbox_id: world.inbox.id, contact_id: foreign.contact.id },
+  });
   t.is(crossed.status, 404);
   t.is((await h.request("POST", `${world.base}/conversations`, { token: world.account.admin.token, body: { source_id: foreign.sourceId } })).status, 404);
 });
@@ -166,13 +184,25 @@ test("the list filters by status, assignee type and labels, counts before the as
   // Newest activity first: the labelled conversation got an activity message last.
   t.is(ids[0], created[3].id);
 
-  t.deepEqual((await list("?assignee_type=me")).body.data.payload.map((c: { id: number }) => c.id), [created[0].id]);
+  t.deepEqual(
+    (await list("?assignee_type=me")).body.data.payload.map((c: { id: number }) => c.id),
+    [created[0].id],
+  );
   t.is((await list("?assignee_type=assigned")).body.data.payload.length, 2);
   t.deepEqual((await list("?assignee_type=me")).body.data.meta.all_count, 26);
-  t.deepEqual((await list("?status=resolved")).body.data.payload.map((c: { id: number }) => c.id), [created[2].id]);
+  t.deepEqual(
+    (await list("?status=resolved")).body.data.payload.map((c: { id: number }) => c.id),
+    [created[2].id],
+  );
   t.is((await list("?status=all")).body.data.meta.all_count, 27);
-  t.deepEqual((await list("?labels[]=vip")).body.data.payload.map((c: { id: number }) => c.id), [created[3].id]);
-  t.deepEqual((await list("?labels=nothing,vip")).body.data.payload.map((c: { id: number }) => c.id), [created[3].id]);
+  t.deepEqual(
+    (await list("?labels[]=vip")).body.data.payload.map((c: { id: number }) => c.id),
+    [created[3].id],
+  );
+  t.deepEqual(
+    (await list("?labels=nothing,vip")).body.data.payload.map((c: { id: number }) => c.id),
+    [created[3].id],
+  );
 
   const meta = await h.request("GET", `${world.base}/conversations/meta`, { token: admin.token });
   t.deepEqual(meta.body, { meta: { mine_count: 1, assigned_count: 2, unassigned_count: 24, all_count: 26 } });
@@ -198,7 +228,12 @@ test("toggle_status resolves, reopens, snoozes until a time, and writes activity
   t.is((await toggle({})).body.payload.current_status, "open");
   const until = Math.floor(Date.now() / 1000) + 3600;
   const snoozed = await toggle({ status: "snoozed", snoozed_until: until });
-  t.deepEqual(snoozed.body.payload, { success: true, conversation_id: conversation.id, current_status: "snoozed", snoozed_until: new Date(until * 1000).toISOString() });
+  t.deepEqual(snoozed.body.payload, {
+    success: true,
+    conversation_id: conversation.id,
+    current_status: "snoozed",
+    snoozed_until: new Date(until * 1000).toISOString(),
+  });
   t.is((await toggle({})).body.payload.snoozed_until, null);
   const tooFar = await toggle({ status: "snoozed", snoozed_until: 99999999999999 });
   t.is(tooFar.status, 422);
@@ -276,7 +311,9 @@ test("custom attributes need a definition; merge keeps the other keys", async (t
   const url = `${world.base}/conversations/${conversation.id}/custom_attributes`;
   const token = world.account.agent.token;
 
-  t.deepEqual((await h.request("POST", url, { token, body: { custom_attributes: { plan: "pro" }, merge: true } })).body, { custom_attributes: { order_id: 7, plan: "pro" } });
+  t.deepEqual((await h.request("POST", url, { token, body: { custom_attributes: { plan: "pro" }, merge: true } })).body, {
+    custom_attributes: { order_id: 7, plan: "pro" },
+  });
   t.deepEqual((await h.request("POST", url, { token, body: { custom_attributes: { plan: "basic" } } })).body, { custom_attributes: { plan: "basic" } });
 
   const unknown = await h.request("POST", url, { token, body: { custom_attributes: { shoe_size: 44 } } });
@@ -300,7 +337,15 @@ test("assignments answer the agent (or null) and say who assigned whom", async (
 
   const assigned = await h.request("POST", url, { token: admin.token, body: { assignee_id: agent.id } });
   t.is(assigned.status, 200);
-  t.like(assigned.body, { id: agent.id, account_id: world.account.id, name: "Agent Person", available_name: "Agent Person", role: "agent", confirmed: true, email: agent.email });
+  t.like(assigned.body, {
+    id: agent.id,
+    account_id: world.account.id,
+    name: "Agent Person",
+    available_name: "Agent Person",
+    role: "agent",
+    confirmed: true,
+    email: agent.email,
+  });
   const self = await h.request("POST", url, { token: admin.token, body: { assignee_id: admin.id } });
   t.is(self.body.role, "administrator");
   const cleared = await h.request("POST", url, { token: admin.token, body: { assignee_id: null } });

@@ -14,7 +14,10 @@ test("conversation_created and message_created carry Chatwoot's webhook_data", a
   const world = await conversationWorld(h);
   const conversation = await createConversation(h, world, { message: { content: "Hello\\\nthere\n\n", message_type: "incoming" } });
   const events = await eventsOf(h, world, conversation.id);
-  t.deepEqual(events.map((e) => e.name), ["conversation_created", "message_created", "conversation_updated", "contact_updated"]);
+  t.deepEqual(
+    events.map((e) => e.name),
+    ["conversation_created", "message_created", "conversation_updated", "contact_updated"],
+  );
   t.true(events.every((e) => e.account_id === world.account.id && e.inbox_id === world.inbox.id));
 
   const created = events[0].payload;
@@ -72,10 +75,16 @@ test("status changes: conversation_status_changed with null changed_attributes, 
   await h.request("POST", `${world.base}/conversations/${conversation.id}/toggle_status`, { token: world.account.admin.token, body: { status: "resolved" } });
 
   const events = (await eventsOf(h, world, conversation.id)).slice(before);
-  t.deepEqual(events.map((e) => e.name), ["conversation_status_changed", "conversation_updated"]);
+  t.deepEqual(
+    events.map((e) => e.name),
+    ["conversation_status_changed", "conversation_updated"],
+  );
   t.like(events[0].payload, { event: "conversation_status_changed", status: "resolved", changed_attributes: null });
   const changed = events[1].payload.changed_attributes as Record<string, { previous_value: unknown; current_value: unknown }>[];
-  t.deepEqual(changed.map((c) => Object.keys(c)[0]), ["status", "waiting_since", "updated_at"]);
+  t.deepEqual(
+    changed.map((c) => Object.keys(c)[0]),
+    ["status", "waiting_since", "updated_at"],
+  );
   t.deepEqual(changed[0], { status: { previous_value: "open", current_value: "resolved" } });
   t.is(changed[1]!.waiting_since!.current_value, null);
   t.regex(String(changed[1]!.waiting_since!.previous_value), /Z$/);
@@ -99,7 +108,10 @@ test("labels, priority and assignee changes are conversation_updated; private no
   await h.request("POST", `${url}/labels`, { token, body: { labels: ["vip"] } });
 
   const events = (await eventsOf(h, world, conversation.id)).slice(start);
-  t.deepEqual(events.map((e) => e.name), ["conversation_updated", "conversation_updated", "conversation_updated", "message_created", "message_updated"]);
+  t.deepEqual(
+    events.map((e) => e.name),
+    ["conversation_updated", "conversation_updated", "conversation_updated", "message_created", "message_updated"],
+  );
   t.deepEqual(events[0].payload.changed_attributes[0], { label_list: { previous_value: [], current_value: ["vip"] } });
   t.deepEqual(events[1].payload.changed_attributes[0], { priority: { previous_value: null, current_value: "low" } });
   t.deepEqual(events[2].payload.changed_attributes[0], { assignee_id: { previous_value: null, current_value: world.account.agent.id } });
@@ -113,7 +125,10 @@ test("labels, priority and assignee changes are conversation_updated; private no
 test("the same custom attributes in another key order are no change: no conversation_updated", async (t) => {
   const world = await conversationWorld(h);
   const admin = world.account.admin.token;
-  for (const [key, type] of [["order_id", 1], ["plan", 0]] as const) {
+  for (const [key, type] of [
+    ["order_id", 1],
+    ["plan", 0],
+  ] as const) {
     const define = await h.request("POST", `${world.base}/custom_attribute_definitions`, {
       token: admin,
       body: { attribute_display_name: key, attribute_key: key, attribute_display_type: type, attribute_model: 0 },
@@ -128,10 +143,16 @@ test("the same custom attributes in another key order are no change: no conversa
 
   const again = await h.request("POST", url, { token: admin, body: { custom_attributes: { order_id: 7, plan: "pro" } } });
   t.deepEqual(again.body, { custom_attributes: { order_id: 7, plan: "pro" } });
-  t.deepEqual((await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name), []);
+  t.deepEqual(
+    (await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name),
+    [],
+  );
 
   await h.request("POST", url, { token: admin, body: { custom_attributes: { order_id: 8, plan: "pro" } } });
-  t.deepEqual((await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name), ["conversation_updated"]);
+  t.deepEqual(
+    (await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name),
+    ["conversation_updated"],
+  );
 });
 
 test("a failed status reported again with the same error is no change: no message_updated", async (t) => {
@@ -146,8 +167,14 @@ test("a failed status reported again with the same error is no change: no messag
   const start = (await eventsOf(h, world, conversation.id)).length;
 
   t.is((await h.request("PATCH", url, { token, body: { status: "failed", external_error: "Number unreachable" } })).status, 200);
-  t.deepEqual((await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name), []);
+  t.deepEqual(
+    (await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name),
+    [],
+  );
 
   await h.request("PATCH", url, { token, body: { status: "failed", external_error: "Blocked" } });
-  t.deepEqual((await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name), ["message_updated"]);
+  t.deepEqual(
+    (await eventsOf(h, world, conversation.id)).slice(start).map((e) => e.name),
+    ["message_updated"],
+  );
 });

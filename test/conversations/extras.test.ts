@@ -15,7 +15,8 @@ test.after.always(async () => {
 const NOT_AUTHORIZED = { error: "You are not authorized to do this action" };
 const NOT_FOUND = { error: "Resource could not be found" };
 const row = (world: ConversationWorld, displayId: number) => h.knex("conversations").where({ account_id: world.account.id, display_id: displayId }).first();
-const list = (world: ConversationWorld, query: string, token = world.account.admin.token) => h.request("GET", `${world.base}/conversations?${query}`, { token });
+const list = (world: ConversationWorld, query: string, token = world.account.admin.token) =>
+  h.request("GET", `${world.base}/conversations?${query}`, { token });
 const ids = (response: { body: any }) => response.body.data.payload.map((c: { id: number }) => c.id);
 
 test("administrators delete conversations with their messages; agents cannot", async (t) => {
@@ -26,7 +27,10 @@ test("administrators delete conversations with their messages; agents cannot", a
 
   const byAgent = await h.request("DELETE", path, { token: world.account.agent.token });
   t.deepEqual([byAgent.status, byAgent.body], [401, NOT_AUTHORIZED]);
-  t.deepEqual(await h.request("DELETE", `${world.base}/conversations/999999`, { token: world.account.agent.token }).then((r) => [r.status, r.body]), [404, NOT_FOUND]);
+  t.deepEqual(await h.request("DELETE", `${world.base}/conversations/999999`, { token: world.account.agent.token }).then((r) => [r.status, r.body]), [
+    404,
+    NOT_FOUND,
+  ]);
   const other = await conversationWorld(h, "Other");
   t.is((await h.request("DELETE", `${other.base}/conversations/${conversation.id}`, { token: other.account.admin.token })).status, 404);
 
@@ -91,7 +95,10 @@ test("participants are listed, added, replaced and removed; only agents with inb
   t.deepEqual(await h.request("GET", path, { token: agent.token }).then((r) => [r.status, r.body]), [200, []]);
   const added = await h.request("POST", path, { token: agent.token, body: { user_ids: [agent.id, admin.id] } });
   t.is(added.status, 200);
-  t.deepEqual(added.body.map((a: { id: number }) => a.id), [agent.id, admin.id]);
+  t.deepEqual(
+    added.body.map((a: { id: number }) => a.id),
+    [agent.id, admin.id],
+  );
   t.like(added.body[0], { id: agent.id, role: "agent", email: agent.email, account_id: world.account.id });
   t.deepEqual((await h.request("POST", path, { token: agent.token, body: { user_ids: [agent.id] } })).body, [], "nobody new");
 
@@ -161,7 +168,10 @@ test("the list honours q, sort_by, source_id, conversation_type and updated_with
   t.deepEqual(ids(await list(world, "conversation_type=mention")), []);
 
   // updated_within: everything changed recently, unpaginated.
-  await h.knex("conversations").where({ account_id: world.account.id, display_id: third.id }).update({ updated_at: new Date(Date.now() - 3600_000) });
+  await h
+    .knex("conversations")
+    .where({ account_id: world.account.id, display_id: third.id })
+    .update({ updated_at: new Date(Date.now() - 3600_000) });
   t.deepEqual(ids(await list(world, "status=all&updated_within=600&sort_by=created_at_asc")), [first.id, second.id]);
 
   for (const query of ["sort_by=best", "conversation_type=archived", "updated_within=soon", "status=closed", "assignee_type=them", "team_id=abc"]) {
@@ -175,7 +185,10 @@ test("an agent's list covers only their inboxes with every parameter", async (t)
   const world = await conversationWorld(h);
   const elsewhere = await createInbox(h, world.account, { name: "Elsewhere" });
   const { contact } = await createContact(h, world.account, { inbox_id: elsewhere.id, email: `x-${world.account.id}@example.com` });
-  const hidden = await ok(h.request("POST", `${world.base}/conversations`, { token: world.account.admin.token, body: { inbox_id: elsewhere.id, contact_id: contact.id } }), "hidden");
+  const hidden = await ok(
+    h.request("POST", `${world.base}/conversations`, { token: world.account.admin.token, body: { inbox_id: elsewhere.id, contact_id: contact.id } }),
+    "hidden",
+  );
   await ok(postMessage(h, world, hidden.id, { content: "secret refund", message_type: "incoming" }), "message");
   t.deepEqual(ids(await list(world, "q=refund", world.account.agent.token)), []);
   t.deepEqual(ids(await list(world, "q=refund")), [hidden.id]);

@@ -52,15 +52,24 @@ test("create, list with attribute_model filter, show, update and delete (204) in
   t.is(conversationOne.body.attribute_display_type, "number");
 
   const all = await h.request("GET", path(account), { token: account.agent.token });
-  t.deepEqual(all.body.map((d: any) => d.id), [definition.id, conversationOne.body.id]);
+  t.deepEqual(
+    all.body.map((d: any) => d.id),
+    [definition.id, conversationOne.body.id],
+  );
   const contactOnly = await h.request("GET", `${path(account)}?attribute_model=1`, { token: account.agent.token });
   t.deepEqual(contactOnly.body, [definition]);
   const byName = await h.request("GET", `${path(account)}?attribute_model=conversation_attribute`, { token: account.agent.token });
-  t.deepEqual(byName.body.map((d: any) => d.id), [conversationOne.body.id]);
+  t.deepEqual(
+    byName.body.map((d: any) => d.id),
+    [conversationOne.body.id],
+  );
 
   t.deepEqual((await h.request("GET", `${path(account)}/${definition.id}`, { token: account.agent.token })).body, definition);
 
-  const updated = await h.request("PATCH", `${path(account)}/${definition.id}`, { token: account.admin.token, body: { attribute_display_name: "Billing plan", attribute_values: ["free", "pro", "team"] } });
+  const updated = await h.request("PATCH", `${path(account)}/${definition.id}`, {
+    token: account.admin.token,
+    body: { attribute_display_name: "Billing plan", attribute_values: ["free", "pro", "team"] },
+  });
   t.is(updated.status, 200);
   t.like(updated.body, { attribute_display_name: "Billing plan", attribute_values: ["free", "pro", "team"], attribute_key: "plan" });
 
@@ -76,7 +85,11 @@ test("validation: required fields, key format, uniqueness per account and model,
   const cases: [Record<string, unknown>, string, string[]][] = [
     [{ attribute_key: "x" }, "Attribute display name can't be blank", ["attribute_display_name"]],
     [{ attribute_display_name: "X" }, "Attribute key can't be blank", ["attribute_key"]],
-    [{ attribute_display_name: "X", attribute_key: "has space" }, "Attribute key must only contain letters, numbers, underscores, hyphens, and dots", ["attribute_key"]],
+    [
+      { attribute_display_name: "X", attribute_key: "has space" },
+      "Attribute key must only contain letters, numbers, underscores, hyphens, and dots",
+      ["attribute_key"],
+    ],
     [{ attribute_display_name: "X", attribute_key: "tier", attribute_model: 1 }, "Attribute key has already been taken", ["attribute_key"]],
     [
       { attribute_display_name: "X", attribute_key: "email", attribute_model: 1 },
@@ -88,8 +101,16 @@ test("validation: required fields, key format, uniqueness per account and model,
       "Attribute key The provided key is not allowed as it might conflict with default attributes.",
       ["attribute_key"],
     ],
-    [{ attribute_display_name: "X", attribute_key: "k", attribute_display_type: 8 }, "Attribute display type is not included in the list", ["attribute_display_type"]],
-    [{ attribute_display_name: "X", attribute_key: "k", attribute_model: "company_attribute" }, "Attribute model is not included in the list", ["attribute_model"]],
+    [
+      { attribute_display_name: "X", attribute_key: "k", attribute_display_type: 8 },
+      "Attribute display type is not included in the list",
+      ["attribute_display_type"],
+    ],
+    [
+      { attribute_display_name: "X", attribute_key: "k", attribute_model: "company_attribute" },
+      "Attribute model is not included in the list",
+      ["attribute_model"],
+    ],
     [{ attribute_display_name: "X", attribute_key: "k", regex_pattern: "([a-z" }, "Regex pattern is invalid", ["regex_pattern"]],
   ];
   for (const [body, message, attributes] of cases) {

@@ -118,7 +118,14 @@ test("a catastrophic-backtracking pattern runs in linear time: the value is judg
   const own = await createAccount(h);
   const defined = await h.request("POST", `/api/v1/accounts/${own.id}/custom_attribute_definitions`, {
     token: own.admin.token,
-    body: { attribute_display_name: "Greedy", attribute_key: "greedy", attribute_model: 1, attribute_display_type: 0, regex_pattern: "^(a+)+$", regex_cue: "only a" },
+    body: {
+      attribute_display_name: "Greedy",
+      attribute_key: "greedy",
+      attribute_model: 1,
+      attribute_display_type: 0,
+      regex_pattern: "^(a+)+$",
+      regex_cue: "only a",
+    },
   });
   t.is(defined.status, 200);
   const { contact } = await createContact(h, own, { custom_attributes: { greedy: "aaaa" } });
@@ -134,7 +141,10 @@ test("a catastrophic-backtracking pattern runs in linear time: the value is judg
   // Health answered meanwhile (its status also depends on a relay, which this file does not run).
   t.like(health.body, { database: "ok", temporal: "ok" });
   t.true(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
-  const long = await h.request("PATCH", `/api/v1/accounts/${own.id}/contacts/${contact.id}`, { token: own.agent.token, body: { custom_attributes: { greedy: "a".repeat(50_000) } } });
+  const long = await h.request("PATCH", `/api/v1/accounts/${own.id}/contacts/${contact.id}`, {
+    token: own.agent.token,
+    body: { custom_attributes: { greedy: "a".repeat(50_000) } },
+  });
   t.is(long.status, 200);
 });
 

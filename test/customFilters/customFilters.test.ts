@@ -36,7 +36,10 @@ test("create, show, list, update and delete answer Chatwoot's shapes", async (t)
   const account = await createAccount(h);
   const token = account.agent.token;
 
-  const created = await h.request("POST", path(account), { token, body: { custom_filter: { name: "Open in my inboxes", filter_type: "conversation", query: openInInboxes } } });
+  const created = await h.request("POST", path(account), {
+    token,
+    body: { custom_filter: { name: "Open in my inboxes", filter_type: "conversation", query: openInInboxes } },
+  });
   t.is(created.status, 200);
   const filter = created.body;
   t.deepEqual(Object.keys(filter), ["id", "name", "filter_type", "query", "created_at", "updated_at"]);
@@ -106,7 +109,10 @@ test("filters belong to their user in their account", async (t) => {
 
 test("agent bots cannot use saved filters", async (t) => {
   const account = await createAccount(h);
-  const bot = await h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, { token: account.admin.token, body: { name: "Bot", outgoing_url: "https://bot.example.com" } });
+  const bot = await h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, {
+    token: account.admin.token,
+    body: { name: "Bot", outgoing_url: "https://bot.example.com" },
+  });
   const response = await h.request("GET", path(account), { token: bot.body.access_token });
   t.deepEqual([response.status, response.body], [401, { error: "Access to this endpoint is not authorized for bots" }]);
 });
@@ -117,8 +123,14 @@ test("a filter that is not a valid filter answers 422 in Chatwoot's shape and sa
   const cases: [Record<string, unknown>, { message: string; attributes: string[] }][] = [
     [{ query: openInInboxes }, { message: "Name can't be blank", attributes: ["name"] }],
     [{ name: "No query" }, { message: "Query can't be blank", attributes: ["query"] }],
-    [{ name: "Bad type", filter_type: "inbox", query: openInInboxes }, { message: "Filter type is not included in the list", attributes: ["filter_type"] }],
-    [{ name: "Empty", query: { payload: [] } }, { message: "Payload can't be blank", attributes: ["payload"] }],
+    [
+      { name: "Bad type", filter_type: "inbox", query: openInInboxes },
+      { message: "Filter type is not included in the list", attributes: ["filter_type"] },
+    ],
+    [
+      { name: "Empty", query: { payload: [] } },
+      { message: "Payload can't be blank", attributes: ["payload"] },
+    ],
     [
       { name: "Bad operator", query: { payload: [{ attribute_key: "status", filter_operator: "matches", values: ["open"] }] } },
       { message: "Filter operator is not included in the list", attributes: ["filter_operator"] },
@@ -153,11 +165,19 @@ test("a filter that is not a valid filter answers 422 in Chatwoot's shape and sa
 
 test("a user keeps at most 51 filters per account, as Chatwoot counts, even under 50 parallel requests", async (t) => {
   const account = await createAccount(h);
-  const rows = Array.from({ length: 50 }, (_, i) => ({ account_id: account.id, user_id: account.agent.id, name: `Filter ${i}`, filter_type: 0, query: openInInboxes }));
+  const rows = Array.from({ length: 50 }, (_, i) => ({
+    account_id: account.id,
+    user_id: account.agent.id,
+    name: `Filter ${i}`,
+    filter_type: 0,
+    query: openInInboxes,
+  }));
   await h.knex("custom_filters").insert(rows);
 
   const responses = await Promise.all(
-    Array.from({ length: 50 }, (_, i) => h.request("POST", path(account), { token: account.agent.token, body: { name: `Parallel ${i}`, query: openInInboxes } })),
+    Array.from({ length: 50 }, (_, i) =>
+      h.request("POST", path(account), { token: account.agent.token, body: { name: `Parallel ${i}`, query: openInInboxes } }),
+    ),
   );
   const limit = { message: "Account We do not allow creating >50 custom views per account per user", attributes: ["account_id"] };
   t.is(responses.filter((r) => r.status === 200).length, 1, "with 50 saved, one more may be");

@@ -52,9 +52,29 @@ test.serial("a message with attachments and no text: stored, shown in Chatwoot's
   t.is(created.status, 200, JSON.stringify(created.body));
   t.is(created.body.content, null);
   const [image, text] = created.body.attachments;
-  t.like(image, { message_id: created.body.id, file_type: "image", account_id: world.account.id, extension: "png", content_type: "image/png", file_size: png.length, thumb_url: "" });
+  t.like(image, {
+    message_id: created.body.id,
+    file_type: "image",
+    account_id: world.account.id,
+    extension: "png",
+    content_type: "image/png",
+    file_size: png.length,
+    thumb_url: "",
+  });
   t.like(text, { message_id: created.body.id, file_type: "file", account_id: world.account.id, extension: "txt", file_size: 11, width: null, height: null });
-  t.deepEqual(Object.keys(image).sort(), ["account_id", "content_type", "data_url", "extension", "file_size", "file_type", "height", "id", "message_id", "thumb_url", "width"]);
+  t.deepEqual(Object.keys(image).sort(), [
+    "account_id",
+    "content_type",
+    "data_url",
+    "extension",
+    "file_size",
+    "file_type",
+    "height",
+    "id",
+    "message_id",
+    "thumb_url",
+    "width",
+  ]);
 
   const got = await download(image.data_url);
   t.is(got.status, 200);
@@ -76,7 +96,10 @@ test.serial("a message with attachments and no text: stored, shown in Chatwoot's
   t.is(event.payload.content, null);
 
   // A message with files may also have text; one without either is still refused.
-  const both = await postFiles(world, conversation.id, [["content", "See attached"], ["attachments[]", { filename: "a.pdf", content: "%PDF-1.4", type: "application/pdf" }]]);
+  const both = await postFiles(world, conversation.id, [
+    ["content", "See attached"],
+    ["attachments[]", { filename: "a.pdf", content: "%PDF-1.4", type: "application/pdf" }],
+  ]);
   t.is(both.status, 200);
   t.is(both.body.content, "See attached");
   t.is(both.body.attachments[0].file_type, "file");
@@ -109,7 +132,10 @@ test("files over the size limit, and types a web widget may not send, are refuse
   const world = await conversationWorld(h);
   const conversation = await createConversation(h, world);
   const big = Buffer.alloc(1024 * 1024 + 10, 1);
-  const tooBig = await postFiles(world, conversation.id, [["content", "big"], ["attachments[]", { filename: "big.bin", content: big, type: "application/pdf" }]]);
+  const tooBig = await postFiles(world, conversation.id, [
+    ["content", "big"],
+    ["attachments[]", { filename: "big.bin", content: big, type: "application/pdf" }],
+  ]);
   t.is(tooBig.status, 422);
   t.deepEqual(tooBig.body, { error: "Validation failed: Attachments file size is too big" });
   const empty = await postFiles(world, conversation.id, [["attachments[]", { filename: "empty.txt", content: "", type: "text/plain" }]]);
@@ -122,7 +148,10 @@ test("files over the size limit, and types a web widget may not send, are refuse
 
   const widget = await createInbox(h, world.account, { name: "Site", channel: { type: "web_widget", website_url: "https://shop.example.com" } });
   const { contact } = await createContact(h, world.account, { name: "Visitor", inbox_id: widget.id });
-  const widgetConversation = await h.request("POST", `${world.base}/conversations`, { token: world.account.admin.token, body: { inbox_id: widget.id, contact_id: contact.id } });
+  const widgetConversation = await h.request("POST", `${world.base}/conversations`, {
+    token: world.account.admin.token,
+    body: { inbox_id: widget.id, contact_id: contact.id },
+  });
   t.is(widgetConversation.status, 200);
   const exe = await postFiles(world, widgetConversation.body.id, [["attachments[]", { filename: "run.exe", content: "MZ", type: "application/x-msdownload" }]]);
   t.is(exe.status, 422);
@@ -135,7 +164,15 @@ test("files over the size limit, and types a web widget may not send, are refuse
 
   const added = (await storedKeys()).filter((key) => key.startsWith(`accounts/${world.account.id}/`));
   t.is(added.length, 2, "only the accepted pdf and exe are stored");
-  t.is(await h.knex("attachments").whereIn("storage_key", added).count("* as n").first().then((r) => Number(r!.n)), 2);
+  t.is(
+    await h
+      .knex("attachments")
+      .whereIn("storage_key", added)
+      .count("* as n")
+      .first()
+      .then((r) => Number(r!.n)),
+    2,
+  );
 });
 
 test("file URLs reach only their own file: forged, altered, expired and cross-account URLs are refused", async (t) => {
@@ -165,7 +202,12 @@ test("file URLs reach only their own file: forged, altered, expired and cross-ac
   const signer = await fileUrlSigner(h.knex);
   const crossAccount = signer.url({ accountId: other.account.id, key: claims.k, contentType: "text/plain", filename: "x.txt" });
   t.is((await download(crossAccount)).status, 404);
-  const escape = signer.url({ accountId: world.account.id, key: `accounts/${world.account.id}/../${other.account.id}/x`, contentType: "text/plain", filename: "x" });
+  const escape = signer.url({
+    accountId: world.account.id,
+    key: `accounts/${world.account.id}/../${other.account.id}/x`,
+    contentType: "text/plain",
+    filename: "x",
+  });
   t.is((await download(escape)).status, 404);
   // Signed with another secret.
   const stranger = new FileUrlSigner(Buffer.from("not the service secret"));
@@ -180,7 +222,10 @@ test("file URLs reach only their own file: forged, altered, expired and cross-ac
 test("deleting a message, a contact or an inbox removes the files of their messages", async (t) => {
   const world = await conversationWorld(h);
   const conversation = await createConversation(h, world);
-  const first = await postFiles(world, conversation.id, [["content", "one"], ["attachments[]", { filename: "one.txt", content: "1", type: "text/plain" }]]);
+  const first = await postFiles(world, conversation.id, [
+    ["content", "one"],
+    ["attachments[]", { filename: "one.txt", content: "1", type: "text/plain" }],
+  ]);
   const second = await postFiles(world, conversation.id, [["attachments[]", { filename: "two.txt", content: "2", type: "text/plain" }]]);
   const keyOf = async (messageId: number) => (await h.knex("attachments").where("message_id", messageId).first())!.storage_key as string;
   const firstKey = await keyOf(first.body.id);

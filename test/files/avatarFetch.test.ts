@@ -70,9 +70,16 @@ test("a contact's avatar_url is fetched in the background and served as its thum
 test("an agent bot's avatar_url is fetched, with retries through a failing host", async (t) => {
   const account = await createAccount(h);
   const url = `${imageBase}/flaky.png`;
-  const bot = await h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, { token: account.admin.token, body: { name: "Flaky face", avatar_url: url } });
+  const bot = await h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, {
+    token: account.admin.token,
+    body: { name: "Flaky face", avatar_url: url },
+  });
   t.is(bot.status, 200);
-  const row = await eventually(() => h.knex("agent_bots").where("id", bot.body.id).first(), (r) => r.avatar_key !== null, "the bot's stored avatar");
+  const row = await eventually(
+    () => h.knex("agent_bots").where("id", bot.body.id).first(),
+    (r) => r.avatar_key !== null,
+    "the bot's stored avatar",
+  );
   t.is(row.avatar_fetched_url, url);
   t.true(hits.get("/flaky.png")! >= 2);
   const shown = await h.request("GET", `/api/v1/accounts/${account.id}/agent_bots/${bot.body.id}`, { token: account.admin.token });
@@ -84,7 +91,11 @@ test("bad avatar URLs never fail the request and store nothing: a 404, a page th
   for (const url of [`${imageBase}/gone.png`, `${imageBase}/page.png`]) {
     const created = await h.request("POST", `/api/v1/accounts/${account.id}/contacts`, { token: account.admin.token, body: { name: "Bad", avatar_url: url } });
     t.is(created.status, 200);
-    const row = await eventually(() => h.knex("contacts").where("id", created.body.payload.contact.id).first(), (r) => r.avatar_fetched_url === url, `the attempt at ${url}`);
+    const row = await eventually(
+      () => h.knex("contacts").where("id", created.body.payload.contact.id).first(),
+      (r) => r.avatar_fetched_url === url,
+      `the attempt at ${url}`,
+    );
     t.is(row.avatar_key, null);
     t.is(hits.get(new URL(url).pathname), 1, "a permanent failure is not retried");
     const shown = await h.request("GET", `/api/v1/accounts/${account.id}/contacts/${row.id}`, { token: account.admin.token });

@@ -45,7 +45,10 @@ async function download(url: string) {
 
 test("an image's dimensions and thumbnail come from a workflow after the message; webhooks carry the attachments", async (t) => {
   const world = await conversationWorld(h);
-  const hook = await h.request("POST", `${world.base}/webhooks`, { token: world.account.admin.token, body: { url: receiver.url, subscriptions: ["message_created"] } });
+  const hook = await h.request("POST", `${world.base}/webhooks`, {
+    token: world.account.admin.token,
+    body: { url: receiver.url, subscriptions: ["message_created"] },
+  });
   t.is(hook.status, 200, JSON.stringify(hook.body));
   const conversation = await createConversation(h, world);
   const png = await pngOf(600, 400);
@@ -104,7 +107,11 @@ test("deleting an account removes all its stored files in the deletion workflow"
     t.is(created.status, 200);
   }
   // Attachment and thumbnail.
-  await eventually(() => accountFiles(world.account.id), (files) => files.length === 2, "the thumbnail of the doomed account");
+  await eventually(
+    () => accountFiles(world.account.id),
+    (files) => files.length === 2,
+    "the thumbnail of the doomed account",
+  );
 
   t.is((await h.request("DELETE", `/platform/api/v1/accounts/${world.account.id}`, { token: h.platformToken })).status, 200);
   await h.deps.temporal.client.workflow.getHandle(accountDeletionWorkflowId(h.deps.temporal.installationId, world.account.id)).result();

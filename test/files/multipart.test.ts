@@ -26,7 +26,12 @@ test("a message sent as a form answers as the same message sent as JSON; strings
     content: "Pick one",
     private: true,
     content_type: "input_select",
-    content_attributes: { items: [{ title: "Yes", value: "yes" }, { title: "No", value: "no" }] },
+    content_attributes: {
+      items: [
+        { title: "Yes", value: "yes" },
+        { title: "No", value: "no" },
+      ],
+    },
   });
   t.is(json.status, 200);
   const form = await requestForm(
@@ -74,15 +79,35 @@ test("a form message is validated as a JSON one, with the same 422s", async (t) 
   const path = `${world.base}/conversations/${conversation.id}/messages`;
   for (const [fields, json] of [
     [[["content", " "]], { content: " " }],
-    [[["content", "Hi"], ["message_type", "bogus"]], { content: "Hi", message_type: "bogus" }],
-    [[["content", "Pick"], ["content_type", "input_select"]], { content: "Pick", content_type: "input_select" }],
+    [
+      [
+        ["content", "Hi"],
+        ["message_type", "bogus"],
+      ],
+      { content: "Hi", message_type: "bogus" },
+    ],
+    [
+      [
+        ["content", "Pick"],
+        ["content_type", "input_select"],
+      ],
+      { content: "Pick", content_type: "input_select" },
+    ],
   ] as const) {
     const asForm = await requestForm(h, "POST", path, fields as never, world.account.admin.token);
     const asJson = await postMessage(h, world, conversation.id, json);
     t.is(asForm.status, 422);
     t.deepEqual(asForm.body, asJson.body);
   }
-  t.is(await h.knex("messages").where({ conversation_id: (await h.knex("conversations").where({ account_id: world.account.id }).first()).id }).count("* as n").first().then((r) => Number(r!.n)), 0);
+  t.is(
+    await h
+      .knex("messages")
+      .where({ conversation_id: (await h.knex("conversations").where({ account_id: world.account.id }).first()).id })
+      .count("* as n")
+      .first()
+      .then((r) => Number(r!.n)),
+    0,
+  );
 });
 
 test("a message's status is updated from a form, as from JSON", async (t) => {
@@ -90,7 +115,16 @@ test("a message's status is updated from a form, as from JSON", async (t) => {
   const conversation = await createConversation(h, world);
   const message = (await postMessage(h, world, conversation.id, { content: "Hello" })).body;
   const path = `${world.base}/conversations/${conversation.id}/messages/${message.id}`;
-  const failed = await requestForm(h, "PATCH", path, [["status", "failed"], ["external_error", "Number unreachable"]], world.account.admin.token);
+  const failed = await requestForm(
+    h,
+    "PATCH",
+    path,
+    [
+      ["status", "failed"],
+      ["external_error", "Number unreachable"],
+    ],
+    world.account.admin.token,
+  );
   t.is(failed.status, 200);
   t.is(failed.body.status, "failed");
   t.is(failed.body.content_attributes.external_error, "Number unreachable");
@@ -121,7 +155,16 @@ test("contacts are created and updated from forms: blocked is cast, inbox_id is 
   t.is(created.body.payload.contact_inbox.inbox.id, world.inbox.id);
 
   // Rails' params wrapper: the fields may come under contact[...].
-  const updated = await requestForm(h, "PUT", `${world.base}/contacts/${contact.id}`, [["contact[blocked]", "true"], ["contact[additional_attributes][city]", "Lyon"]], world.account.admin.token);
+  const updated = await requestForm(
+    h,
+    "PUT",
+    `${world.base}/contacts/${contact.id}`,
+    [
+      ["contact[blocked]", "true"],
+      ["contact[additional_attributes][city]", "Lyon"],
+    ],
+    world.account.admin.token,
+  );
   t.is(updated.status, 200, JSON.stringify(updated.body));
   t.like(updated.body.payload, { blocked: true, additional_attributes: { city: "Lyon", company_name: "Acme" } });
   t.like(await h.knex("contacts").where("id", contact.id).first(), { blocked: true });
@@ -135,13 +178,39 @@ test("contacts are created and updated from forms: blocked is cast, inbox_id is 
 test("agent bots are created and updated from forms, in the account API and the platform API", async (t) => {
   const account = await createAccount(h);
   const base = `/api/v1/accounts/${account.id}/agent_bots`;
-  const created = await requestForm(h, "POST", base, [["name", "Form bot"], ["outgoing_url", "https://bots.example.com/in"], ["bot_type", "0"], ["bot_config[tone]", "kind"]], account.admin.token);
+  const created = await requestForm(
+    h,
+    "POST",
+    base,
+    [
+      ["name", "Form bot"],
+      ["outgoing_url", "https://bots.example.com/in"],
+      ["bot_type", "0"],
+      ["bot_config[tone]", "kind"],
+    ],
+    account.admin.token,
+  );
   t.is(created.status, 200, JSON.stringify(created.body));
-  t.like(created.body, { name: "Form bot", outgoing_url: "https://bots.example.com/in", bot_type: "webhook", bot_config: { tone: "kind" }, account_id: account.id });
+  t.like(created.body, {
+    name: "Form bot",
+    outgoing_url: "https://bots.example.com/in",
+    bot_type: "webhook",
+    bot_config: { tone: "kind" },
+    account_id: account.id,
+  });
   const updated = await requestForm(h, "PATCH", `${base}/${created.body.id}`, [["description", "Answers"]], account.admin.token);
   t.like(updated.body, { id: created.body.id, description: "Answers", name: "Form bot" });
 
-  const platform = await requestForm(h, "POST", "/platform/api/v1/agent_bots", [["name", "Platform bot"], ["account_id", String(account.id)]], h.platformToken);
+  const platform = await requestForm(
+    h,
+    "POST",
+    "/platform/api/v1/agent_bots",
+    [
+      ["name", "Platform bot"],
+      ["account_id", String(account.id)],
+    ],
+    h.platformToken,
+  );
   t.is(platform.status, 200, JSON.stringify(platform.body));
   t.like(platform.body, { name: "Platform bot", account_id: account.id, system_bot: false });
   const renamed = await requestForm(h, "PATCH", `/platform/api/v1/agent_bots/${platform.body.id}`, [["name", "Renamed"]], h.platformToken);
@@ -155,12 +224,33 @@ test("inboxes are created and updated from forms, booleans cast", async (t) => {
     h,
     "POST",
     base,
-    [["name", "Form inbox"], ["channel[type]", "api"], ["channel[webhook_url]", "https://hooks.example.com/x"], ["greeting_enabled", "true"], ["greeting_message", "Hi!"]],
+    [
+      ["name", "Form inbox"],
+      ["channel[type]", "api"],
+      ["channel[webhook_url]", "https://hooks.example.com/x"],
+      ["greeting_enabled", "true"],
+      ["greeting_message", "Hi!"],
+    ],
     account.admin.token,
   );
   t.is(created.status, 200, JSON.stringify(created.body));
-  t.like(created.body, { name: "Form inbox", channel_type: "Channel::Api", greeting_enabled: true, greeting_message: "Hi!", webhook_url: "https://hooks.example.com/x" });
-  const updated = await requestForm(h, "PATCH", `${base}/${created.body.id}`, [["greeting_enabled", "false"], ["enable_auto_assignment", "0"]], account.admin.token);
+  t.like(created.body, {
+    name: "Form inbox",
+    channel_type: "Channel::Api",
+    greeting_enabled: true,
+    greeting_message: "Hi!",
+    webhook_url: "https://hooks.example.com/x",
+  });
+  const updated = await requestForm(
+    h,
+    "PATCH",
+    `${base}/${created.body.id}`,
+    [
+      ["greeting_enabled", "false"],
+      ["enable_auto_assignment", "0"],
+    ],
+    account.admin.token,
+  );
   t.is(updated.status, 200, JSON.stringify(updated.body));
   t.like(updated.body, { greeting_enabled: false, enable_auto_assignment: false });
 });
@@ -185,12 +275,28 @@ test.serial("forms beyond the field and file limits are refused with 413, and no
   const fields = await requestForm(h, "POST", path, [["content", "x"], ...manyFields], world.account.admin.token);
   t.is(fields.status, 413);
   t.regex(fields.body.error, /Too many fields/);
-  const manyFiles = Array.from({ length: 11 }, (_, i) => ["attachments[]", { filename: `f${i}.txt`, content: "hello", type: "text/plain" }] as [string, { filename: string; content: string; type: string }]);
+  const manyFiles = Array.from(
+    { length: 11 },
+    (_, i) =>
+      ["attachments[]", { filename: `f${i}.txt`, content: "hello", type: "text/plain" }] as [string, { filename: string; content: string; type: string }],
+  );
   const files = await requestForm(h, "POST", path, [["content", "x"], ...manyFiles], world.account.admin.token);
   t.is(files.status, 413);
   t.regex(files.body.error, /Too many files/);
-  const malformed = await h.request("POST", path, { token: world.account.admin.token, rawBody: "--nope\r\nnot a part", headers: { "content-type": "multipart/form-data; boundary=nope" } });
+  const malformed = await h.request("POST", path, {
+    token: world.account.admin.token,
+    rawBody: "--nope\r\nnot a part",
+    headers: { "content-type": "multipart/form-data; boundary=nope" },
+  });
   t.is(malformed.status, 400);
   t.deepEqual(await leftoverUploads(tmp), []);
-  t.is(await h.knex("messages").where("conversation_id", (await h.knex("conversations").where({ account_id: world.account.id }).first()).id).count("* as n").first().then((r) => Number(r!.n)), 0);
+  t.is(
+    await h
+      .knex("messages")
+      .where("conversation_id", (await h.knex("conversations").where({ account_id: world.account.id }).first()).id)
+      .count("* as n")
+      .first()
+      .then((r) => Number(r!.n)),
+    0,
+  );
 });

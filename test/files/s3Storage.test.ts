@@ -18,7 +18,13 @@ let h: Harness;
 let s3: S3rver;
 let endpoint: string;
 test.before(async () => {
-  s3 = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: await mkdtemp(path.join(os.tmpdir(), "s3rver-")), configureBuckets: [{ name: "convo-files", configs: [] }] });
+  s3 = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: await mkdtemp(path.join(os.tmpdir(), "s3rver-")),
+    configureBuckets: [{ name: "convo-files", configs: [] }],
+  });
   const { port } = await s3.run();
   endpoint = `http://127.0.0.1:${port}`;
   Object.assign(process.env, {
@@ -36,7 +42,8 @@ test.after.always(async () => {
   await s3?.close();
 });
 
-const bucket = () => new S3Storage({ bucket: "convo-files", region: "us-east-1", endpoint, accessKeyId: "S3RVER", secretAccessKey: "S3RVER", prefix: "test-installation" });
+const bucket = () =>
+  new S3Storage({ bucket: "convo-files", region: "us-east-1", endpoint, accessKeyId: "S3RVER", secretAccessKey: "S3RVER", prefix: "test-installation" });
 
 async function read(storage: S3Storage, key: string): Promise<string | undefined> {
   const object = await storage.get(key);

@@ -18,7 +18,12 @@ const filterContacts = (account: TestAccount, payload: Condition[], query = "") 
 const filterConversations = (account: TestAccount, payload: Condition[], token = account.admin.token, query = "") =>
   h.request("POST", `/api/v1/accounts/${account.id}/conversations/filter${query}`, { token, body: { payload } });
 
-const cond = (attribute_key: string, filter_operator: string, values?: unknown, query_operator: string | null = null): Condition => ({ attribute_key, filter_operator, values, query_operator });
+const cond = (attribute_key: string, filter_operator: string, values?: unknown, query_operator: string | null = null): Condition => ({
+  attribute_key,
+  filter_operator,
+  values,
+  query_operator,
+});
 
 interface ContactWorld {
   account: TestAccount;
@@ -48,7 +53,10 @@ async function contactWorld(): Promise<ContactWorld> {
   });
   const cy = await createContact(h, account, { name: "cy" });
   await ok(h.request("POST", `/api/v1/accounts/${account.id}/labels`, { token: account.admin.token, body: { title: "vip" } }), "label");
-  await ok(h.request("POST", `/api/v1/accounts/${account.id}/contacts/${bob.contact.id}/labels`, { token: account.admin.token, body: { labels: ["vip"] } }), "contact label");
+  await ok(
+    h.request("POST", `/api/v1/accounts/${account.id}/contacts/${bob.contact.id}/labels`, { token: account.admin.token, body: { labels: ["vip"] } }),
+    "contact label",
+  );
   return { account, ids: { ann: ann.contact.id, bob: bob.contact.id, cy: cy.contact.id } };
 }
 
@@ -88,7 +96,11 @@ test("contacts/filter: standard, additional and custom attributes with each oper
     ["OR", [cond("name", "equal_to", ["Ann Lee"], "OR"), cond("email", "contains", ["example.org"])], ["ann", "bob"]],
     ["AND", [cond("email", "contains", ["example"], "and"), cond("blocked", "equal_to", [false])], ["ann"]],
     // a OR b AND c reads a OR (b AND c): Cy, or (Bob and not blocked) = Cy only.
-    ["AND binds tighter than OR", [cond("name", "equal_to", ["cy"], "OR"), cond("name", "equal_to", ["Bob Stone"], "AND"), cond("blocked", "equal_to", [false])], ["cy"]],
+    [
+      "AND binds tighter than OR",
+      [cond("name", "equal_to", ["cy"], "OR"), cond("name", "equal_to", ["Bob Stone"], "AND"), cond("blocked", "equal_to", [false])],
+      ["cy"],
+    ],
   ];
   for (const [what, payload, expected] of cases) t.deepEqual(await matchedContacts(w, payload), expected, what);
 });
@@ -120,11 +132,20 @@ test("contacts/filter: unknown attributes, operators, query operators and missin
   await defineAttribute(h, w.account, "conversation_attribute", "order_ref");
   const keys = "email,name,phone_number,identifier,country_code,city,company_name,blocked,labels,created_at,last_activity_at";
   const cases: [Condition[], string][] = [
-    [[cond("shoe_size", "equal_to", ["42"])], `Invalid attribute key - [shoe_size]. The key should be one of [${keys}] or a custom attribute defined in the account.`],
-    [[cond("order_ref", "equal_to", ["x"])], `Invalid attribute key - [order_ref]. The key should be one of [${keys}] or a custom attribute defined in the account.`],
+    [
+      [cond("shoe_size", "equal_to", ["42"])],
+      `Invalid attribute key - [shoe_size]. The key should be one of [${keys}] or a custom attribute defined in the account.`,
+    ],
+    [
+      [cond("order_ref", "equal_to", ["x"])],
+      `Invalid attribute key - [order_ref]. The key should be one of [${keys}] or a custom attribute defined in the account.`,
+    ],
     [[cond("name", "starts_with", ["A"])], "Invalid operator. The allowed operators for name are [equal_to,not_equal_to,contains,does_not_contain]."],
     [[cond("blocked", "bogus", [true])], "Invalid operator. The allowed operators for blocked are [equal_to,not_equal_to]."],
-    [[cond("plan", "is_greater_than", ["a"])], "Invalid operator. The allowed operators for plan are [equal_to,not_equal_to,is_present,is_not_present,contains,does_not_contain]."],
+    [
+      [cond("plan", "is_greater_than", ["a"])],
+      "Invalid operator. The allowed operators for plan are [equal_to,not_equal_to,is_present,is_not_present,contains,does_not_contain].",
+    ],
     [[cond("email", "is_present")], "Invalid operator. The allowed operators for email are [equal_to,not_equal_to,contains,does_not_contain]."],
     [[cond("name", "equal_to", ["Ann"], "XOR"), cond("plan", "is_present")], 'Query operator must be either "AND" or "OR".'],
     [[cond("name", "equal_to", [])], "Invalid value. The values provided for name are invalid"],
@@ -153,7 +174,8 @@ test("conversations/filter: statuses, assignees, inboxes, labels and custom attr
   const { contact } = await createContact(h, account, { name: "Ann", email: "ann@example.com" });
   const base = `/api/v1/accounts/${account.id}/conversations`;
   const start = async (inboxId: number, body: Record<string, unknown> = {}) =>
-    (await ok(h.request("POST", base, { token: account.admin.token, body: { inbox_id: inboxId, contact_id: contact.id, ...body } }), "conversation")).id as number;
+    (await ok(h.request("POST", base, { token: account.admin.token, body: { inbox_id: inboxId, contact_id: contact.id, ...body } }), "conversation"))
+      .id as number;
   const a = await start(support.id, { assignee_id: account.agent.id, custom_attributes: { order_ref: "A-1" } });
   const b = await start(support.id);
   const c = await start(sales.id);
@@ -199,11 +221,24 @@ test("conversations/filter pages 25 at a time, newest activity first", async (t)
   const { contact } = await createContact(h, account, { name: "Ann" });
   const created: number[] = [];
   for (let i = 0; i < 26; i++) {
-    created.push((await ok(h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "c")).id);
+    created.push(
+      (
+        await ok(
+          h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
+            token: account.admin.token,
+            body: { inbox_id: inbox.id, contact_id: contact.id },
+          }),
+          "c",
+        )
+      ).id,
+    );
   }
   const first = await filterConversations(account, [cond("status", "equal_to", ["open"])]);
   const second = await filterConversations(account, [cond("status", "equal_to", ["open"])], account.admin.token, "?page=2");
   t.is(first.body.payload.length, 25);
-  t.deepEqual(second.body.payload.map((c: { id: number }) => c.id), [created[0]]);
+  t.deepEqual(
+    second.body.payload.map((c: { id: number }) => c.id),
+    [created[0]],
+  );
   t.is(first.body.meta.all_count, 26);
 });

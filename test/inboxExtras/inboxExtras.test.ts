@@ -18,8 +18,17 @@ test("GET inboxes/:id/agent_bot answers the attached bot, or an empty object, to
   const none = await h.request("GET", path, { token: account.agent.token });
   t.deepEqual([none.status, none.body], [200, { agent_bot: {} }]);
 
-  const bot = await ok(h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, { token: account.admin.token, body: { name: "Helper", outgoing_url: "https://bot.example.com/hook" } }), "bot");
-  await ok(h.request("POST", `/api/v1/accounts/${account.id}/inboxes/${inbox.id}/set_agent_bot`, { token: account.admin.token, body: { agent_bot: bot.id } }), "attach");
+  const bot = await ok(
+    h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, {
+      token: account.admin.token,
+      body: { name: "Helper", outgoing_url: "https://bot.example.com/hook" },
+    }),
+    "bot",
+  );
+  await ok(
+    h.request("POST", `/api/v1/accounts/${account.id}/inboxes/${inbox.id}/set_agent_bot`, { token: account.admin.token, body: { agent_bot: bot.id } }),
+    "attach",
+  );
   const shown = await h.request("GET", path, { token: account.admin.token });
   t.is(shown.status, 200);
   const botShow = await ok(h.request("GET", `/api/v1/accounts/${account.id}/agent_bots/${bot.id}`, { token: account.admin.token }), "bot show");
@@ -53,7 +62,10 @@ test("POST contacts/:id/contact_inboxes links the contact to an inbox and answer
   t.is((await h.knex("contact_inboxes").where({ contact_id: contact.id })).length, 2, "the same source is the same link");
 
   const { contact: someoneElse } = await createContact(h, account, { email: "else@example.com" });
-  const taken = await h.request("POST", `/api/v1/accounts/${account.id}/contacts/${someoneElse.id}/contact_inboxes`, { token: account.agent.token, body: { inbox_id: inbox.id, source_id: "crm-123" } });
+  const taken = await h.request("POST", `/api/v1/accounts/${account.id}/contacts/${someoneElse.id}/contact_inboxes`, {
+    token: account.agent.token,
+    body: { inbox_id: inbox.id, source_id: "crm-123" },
+  });
   t.deepEqual([taken.status, taken.body], [422, { message: "Source has already been taken", attributes: ["source_id"] }]);
 
   const noInbox = await h.request("POST", path, { token: account.agent.token, body: { source_id: "x" } });
@@ -62,6 +74,9 @@ test("POST contacts/:id/contact_inboxes links the contact to an inbox and answer
   const otherInbox = await createInbox(h, other);
   const foreignInbox = await h.request("POST", path, { token: account.agent.token, body: { inbox_id: otherInbox.id } });
   t.is(foreignInbox.status, 404);
-  const foreignContact = await h.request("POST", `/api/v1/accounts/${other.id}/contacts/${contact.id}/contact_inboxes`, { token: other.admin.token, body: { inbox_id: otherInbox.id } });
+  const foreignContact = await h.request("POST", `/api/v1/accounts/${other.id}/contacts/${contact.id}/contact_inboxes`, {
+    token: other.admin.token,
+    body: { inbox_id: otherInbox.id },
+  });
   t.is(foreignContact.status, 404);
 });

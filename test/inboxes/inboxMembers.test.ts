@@ -23,7 +23,10 @@ test("add, show, replace and remove inbox members, each change audited with its 
 
   const added = await h.request("POST", path(account), { token, body: { inbox_id: inbox.id, user_ids: [account.agent.id, account.admin.id] } });
   t.is(added.status, 200);
-  t.deepEqual(ids(added), [account.admin.id, account.agent.id].sort((a, b) => a - b));
+  t.deepEqual(
+    ids(added),
+    [account.admin.id, account.agent.id].sort((a, b) => a - b),
+  );
   const agent = added.body.payload.find((a: any) => a.id === account.agent.id);
   t.deepEqual(agent, {
     id: account.agent.id,
@@ -46,9 +49,15 @@ test("add, show, replace and remove inbox members, each change audited with its 
 
   const replaced = await h.request("PATCH", path(account), { token, body: { inbox_id: String(inbox.id), user_ids: [third.id, account.agent.id] } });
   t.is(replaced.status, 200);
-  t.deepEqual(ids(replaced), [account.agent.id, third.id].sort((a, b) => a - b));
+  t.deepEqual(
+    ids(replaced),
+    [account.agent.id, third.id].sort((a, b) => a - b),
+  );
   const rows = await h.knex("inbox_members").where("inbox_id", inbox.id).orderBy("user_id");
-  t.deepEqual(rows.map((r) => r.user_id), [account.agent.id, third.id].sort((a, b) => a - b));
+  t.deepEqual(
+    rows.map((r) => r.user_id),
+    [account.agent.id, third.id].sort((a, b) => a - b),
+  );
 
   const shown = await h.request("GET", `${path(account)}/${inbox.id}`, { token });
   t.deepEqual(shown.body, replaced.body);
@@ -83,7 +92,10 @@ test("a user id outside the account is refused with 422 and the membership stays
     t.is(response.status, 422);
     t.deepEqual(response.body, { message: "User must exist", attributes: ["user"] });
   }
-  t.deepEqual((await h.knex("inbox_members").where("inbox_id", inbox.id)).map((r) => r.user_id), [account.agent.id]);
+  t.deepEqual(
+    (await h.knex("inbox_members").where("inbox_id", inbox.id)).map((r) => r.user_id),
+    [account.agent.id],
+  );
   const missing = await h.request("PATCH", path(account), { token, body: { inbox_id: inbox.id } });
   t.is(missing.status, 422);
   t.deepEqual(missing.body.attributes, ["user_ids"]);

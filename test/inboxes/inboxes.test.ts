@@ -50,7 +50,15 @@ test("an administrator creates an API inbox and sees every field, secrets includ
   t.regex(inbox.secret, /^\w{24}$/);
   t.regex(inbox.inbox_identifier, /^\w{24}$/);
   t.is(inbox.working_hours.length, 7);
-  t.deepEqual(inbox.working_hours[1], { day_of_week: 1, closed_all_day: false, open_hour: 9, open_minutes: 0, close_hour: 17, close_minutes: 0, open_all_day: false });
+  t.deepEqual(inbox.working_hours[1], {
+    day_of_week: 1,
+    closed_all_day: false,
+    open_hour: 9,
+    open_minutes: 0,
+    close_hour: 17,
+    close_minutes: 0,
+    open_all_day: false,
+  });
   t.true(inbox.working_hours[0].closed_all_day);
   const channel = await h.knex("channel_api").where("id", inbox.channel_id).first();
   t.is(channel.account_id, account.id);
@@ -120,13 +128,23 @@ test("update changes inbox and channel settings, audits the inbox change; delete
     },
   });
   t.is(updated.status, 200);
-  t.like(updated.body, { id: inbox.id, name: "After", timezone: "Europe/Berlin", working_hours_enabled: true, webhook_url: "https://example.com/new", website_url: null });
+  t.like(updated.body, {
+    id: inbox.id,
+    name: "After",
+    timezone: "Europe/Berlin",
+    working_hours_enabled: true,
+    webhook_url: "https://example.com/new",
+    website_url: null,
+  });
   t.deepEqual(updated.body.working_hours, [
     { day_of_week: 1, closed_all_day: false, open_hour: 8, open_minutes: 30, close_hour: 12, close_minutes: 0, open_all_day: false },
   ]);
 
   const audits = await h.knex("audit_logs").where({ auditable_type: "Inbox", auditable_id: inbox.id }).orderBy("id");
-  t.deepEqual(audits.map((a) => a.action), ["create", "update"]);
+  t.deepEqual(
+    audits.map((a) => a.action),
+    ["create", "update"],
+  );
   t.like(audits[0], { user_id: account.admin.id, user_type: "User", username: account.admin.email, account_id: account.id, version: 1 });
   t.like(audits[0].audited_changes, { name: "Before", channel_type: "Channel::Api" });
   t.deepEqual(audits[1].audited_changes.name, ["Before", "After"]);
@@ -150,11 +168,17 @@ test("agents list and see only inboxes they belong to, without secrets, and cann
   await setInboxMembers(h, account, mine.id, [account.agent.id]);
 
   const adminList = await h.request("GET", path(account), { token: account.admin.token });
-  t.deepEqual(adminList.body.payload.map((i: any) => i.name), ["A other", "b mine"]);
+  t.deepEqual(
+    adminList.body.payload.map((i: any) => i.name),
+    ["A other", "b mine"],
+  );
 
   const agentList = await h.request("GET", path(account), { token: account.agent.token });
   t.is(agentList.status, 200);
-  t.deepEqual(agentList.body.payload.map((i: any) => i.id), [mine.id]);
+  t.deepEqual(
+    agentList.body.payload.map((i: any) => i.id),
+    [mine.id],
+  );
   t.false("secret" in agentList.body.payload[0]);
   t.false("hmac_token" in agentList.body.payload[0]);
   t.is(agentList.body.payload[0].webhook_url, null);
@@ -197,7 +221,11 @@ test("set_agent_bot attaches and detaches a bot, which may then act in the accou
   const agentBot = (await AgentBot.query().findById(bot.body.id))!;
   // The account check bot-allowed routes go through (Chatwoot's EnsureCurrentAccountHelper).
   const enterAccount = async () => {
-    const ctx = { deps: h.deps, params: { account_id: String(account.id) }, state: { principal: { kind: "agent_bot", bot: agentBot } } } as unknown as AppContext;
+    const ctx = {
+      deps: h.deps,
+      params: { account_id: String(account.id) },
+      state: { principal: { kind: "agent_bot", bot: agentBot } },
+    } as unknown as AppContext;
     let entered = false;
     await accountScope(ctx, async () => {
       entered = true;
@@ -220,7 +248,10 @@ test("set_agent_bot attaches and detaches a bot, which may then act in the accou
 
   const stranger = await createAccount(h);
   const foreignBot = await h.request("POST", `/api/v1/accounts/${stranger.id}/agent_bots`, { token: stranger.admin.token, body: { name: "theirs" } });
-  const refused = await h.request("POST", `${path(account)}/${inbox.id}/set_agent_bot`, { token: account.admin.token, body: { agent_bot: foreignBot.body.id } });
+  const refused = await h.request("POST", `${path(account)}/${inbox.id}/set_agent_bot`, {
+    token: account.admin.token,
+    body: { agent_bot: foreignBot.body.id },
+  });
   t.is(refused.status, 404);
 });
 

@@ -58,7 +58,9 @@ test("titles are unique per account whatever their case, and must be letters, di
   const unicode = await ok(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "Ünïcode_2" } }), "unicode");
   t.is(unicode.title, "ünïcode_2");
 
-  const racing = await Promise.all(Array.from({ length: 50 }, () => h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "Race" } })));
+  const racing = await Promise.all(
+    Array.from({ length: 50 }, () => h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "Race" } })),
+  );
   t.is(racing.filter((r) => r.status === 200).length, 1);
   t.true(racing.filter((r) => r.status !== 200).every((r) => r.status === 422 && r.body.message === "Title has already been taken"));
   t.is((await h.knex("labels").where({ account_id: account.id, title: "race" })).length, 1);
@@ -70,13 +72,28 @@ test("update changes fields and audits the diff; a renamed label follows onto co
   const inbox = await createInbox(h, account);
   const { contact, sourceId } = await createContact(h, account, { inbox_id: inbox.id, email: "tagged@example.com" });
   const conversation = await ok(
-    h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { source_id: sourceId, inbox_id: inbox.id, contact_id: contact.id } }),
+    h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
+      token: account.admin.token,
+      body: { source_id: sourceId, inbox_id: inbox.id, contact_id: contact.id },
+    }),
     "conversation",
   );
-  await ok(h.request("POST", `/api/v1/accounts/${account.id}/conversations/${conversation.id}/labels`, { token: account.admin.token, body: { labels: ["old-name", "keep"] } }), "conversation labels");
-  await ok(h.request("POST", `/api/v1/accounts/${account.id}/contacts/${contact.id}/labels`, { token: account.admin.token, body: { labels: ["keep", "old-name"] } }), "contact labels");
+  await ok(
+    h.request("POST", `/api/v1/accounts/${account.id}/conversations/${conversation.id}/labels`, {
+      token: account.admin.token,
+      body: { labels: ["old-name", "keep"] },
+    }),
+    "conversation labels",
+  );
+  await ok(
+    h.request("POST", `/api/v1/accounts/${account.id}/contacts/${contact.id}/labels`, { token: account.admin.token, body: { labels: ["keep", "old-name"] } }),
+    "contact labels",
+  );
 
-  const response = await h.request("PATCH", `${labelsPath(account.id)}/${label.id}`, { token: account.admin.token, body: { title: "New-Name", color: "#ff0000", show_on_sidebar: false } });
+  const response = await h.request("PATCH", `${labelsPath(account.id)}/${label.id}`, {
+    token: account.admin.token,
+    body: { title: "New-Name", color: "#ff0000", show_on_sidebar: false },
+  });
   t.is(response.status, 200);
   t.deepEqual(response.body, { id: label.id, title: "new-name", description: null, color: "#ff0000", show_on_sidebar: false });
   const audit = await h.knex("audit_logs").where({ auditable_type: "Label", auditable_id: label.id, action: "update" }).first();
@@ -121,9 +138,15 @@ test("contact labels are listed and replaced by any member; the contacts list fi
   const set = await h.request("POST", path, { token: account.agent.token, body: { labels: ["lead", " vip ", "lead"] } });
   t.deepEqual([set.status, set.body], [200, { payload: ["lead", "vip"] }]);
   t.deepEqual((await h.request("GET", path, { token: account.admin.token })).body, { payload: ["lead", "vip"] });
-  await ok(h.request("POST", `/api/v1/accounts/${account.id}/contacts/${second.id}/labels`, { token: account.admin.token, body: { labels: ["churned"] } }), "second");
+  await ok(
+    h.request("POST", `/api/v1/accounts/${account.id}/contacts/${second.id}/labels`, { token: account.admin.token, body: { labels: ["churned"] } }),
+    "second",
+  );
 
-  const names = async (query: string) => (await ok(h.request("GET", `/api/v1/accounts/${account.id}/contacts?${query}`, { token: account.agent.token }), query)).payload.map((c: { name: string }) => c.name).sort();
+  const names = async (query: string) =>
+    (await ok(h.request("GET", `/api/v1/accounts/${account.id}/contacts?${query}`, { token: account.agent.token }), query)).payload
+      .map((c: { name: string }) => c.name)
+      .sort();
   t.deepEqual(await names("labels[]=vip"), ["First"]);
   t.deepEqual(await names("labels[]=vip&labels[]=churned"), ["First", "Second"]);
   t.deepEqual(await names("labels=churned"), ["Second"]);
@@ -142,10 +165,23 @@ test("contact labels are listed and replaced by any member; the contacts list fi
 
 test("the contacts list accepts Chatwoot's sorts and refuses others", async (t) => {
   const account = await createAccount(h);
-  await createContact(h, account, { name: "bravo", email: "b@example.com", phone_number: "+15550000002", additional_attributes: { company_name: "Zeta", city: "Austin", country: "Chile" } });
-  await createContact(h, account, { name: "Alpha", email: "c@example.com", phone_number: "+15550000001", additional_attributes: { company_name: "Acme", city: "Berlin", country: "Albania" } });
+  await createContact(h, account, {
+    name: "bravo",
+    email: "b@example.com",
+    phone_number: "+15550000002",
+    additional_attributes: { company_name: "Zeta", city: "Austin", country: "Chile" },
+  });
+  await createContact(h, account, {
+    name: "Alpha",
+    email: "c@example.com",
+    phone_number: "+15550000001",
+    additional_attributes: { company_name: "Acme", city: "Berlin", country: "Albania" },
+  });
   await createContact(h, account, { name: "charlie", email: "a@example.com", phone_number: "+15550000003" });
-  const order = async (sort: string) => (await ok(h.request("GET", `/api/v1/accounts/${account.id}/contacts?sort=${sort}`, { token: account.agent.token }), sort)).payload.map((c: { name: string }) => c.name);
+  const order = async (sort: string) =>
+    (await ok(h.request("GET", `/api/v1/accounts/${account.id}/contacts?sort=${sort}`, { token: account.agent.token }), sort)).payload.map(
+      (c: { name: string }) => c.name,
+    );
   t.deepEqual(await order("name"), ["Alpha", "bravo", "charlie"], "case-insensitive");
   t.deepEqual(await order("-name"), ["charlie", "bravo", "Alpha"]);
   t.deepEqual(await order("email"), ["charlie", "bravo", "Alpha"]);

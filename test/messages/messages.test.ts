@@ -46,15 +46,27 @@ test("create answers the message with integer message_type; notes, content types
   const select = await postMessage(h, world, conversation.id, {
     content: "Pick one",
     content_type: "input_select",
-    content_attributes: { items: [{ title: "Yes", value: "yes" }, { title: "No", value: "no" }] },
+    content_attributes: {
+      items: [
+        { title: "Yes", value: "yes" },
+        { title: "No", value: "no" },
+      ],
+    },
   });
-  t.deepEqual(select.body.content_attributes, { items: [{ title: "Yes", value: "yes" }, { title: "No", value: "no" }] });
+  t.deepEqual(select.body.content_attributes, {
+    items: [
+      { title: "Yes", value: "yes" },
+      { title: "No", value: "no" },
+    ],
+  });
   t.is(select.body.content_type, "input_select");
 
   const cards = await postMessage(h, world, conversation.id, {
     content: "Products",
     content_type: "cards",
-    content_attributes: JSON.stringify({ items: [{ title: "Shoe", media_url: "https://x.test/s.png", actions: [{ type: "link", text: "Buy", uri: "https://x.test" }] }] }),
+    content_attributes: JSON.stringify({
+      items: [{ title: "Shoe", media_url: "https://x.test/s.png", actions: [{ type: "link", text: "Buy", uri: "https://x.test" }] }],
+    }),
   });
   t.is(cards.status, 200);
   t.is((cards.body.content_attributes.items as unknown[]).length, 1);
@@ -63,7 +75,11 @@ test("create answers the message with integer message_type; notes, content types
     name: "order_update",
     category: "UTILITY",
     language: "en",
-    processed_params: { body: { "1": "Jane" }, header: { media_url: "https://x.test/h.png", media_type: "image" }, buttons: [{ type: "url", parameter: "track" }] },
+    processed_params: {
+      body: { "1": "Jane" },
+      header: { media_url: "https://x.test/h.png", media_type: "image" },
+      buttons: [{ type: "url", parameter: "track" }],
+    },
   };
   const template = await postMessage(h, world, conversation.id, { content: "Hi Jane", campaign_id: 12, template_params: templateParams });
   t.deepEqual(template.body.additional_attributes, { campaign_id: 12, template_params: templateParams });
@@ -109,7 +125,10 @@ test("list shows the latest 20 with meta; before and after page by id", async (t
   const latest = await h.request("GET", url, { token });
   t.is(latest.status, 200);
   t.is(latest.body.payload.length, 20);
-  t.deepEqual(latest.body.payload.map((m: { content: string }) => m.content), Array.from({ length: 20 }, (_, i) => `m${i + 6}`));
+  t.deepEqual(
+    latest.body.payload.map((m: { content: string }) => m.content),
+    Array.from({ length: 20 }, (_, i) => `m${i + 6}`),
+  );
   t.like(latest.body.meta, { labels: ["vip"], additional_attributes: {}, agent_last_seen_at: null, assignee_last_seen_at: null });
   t.like(latest.body.meta.contact, { id: world.contact.id, type: "contact" });
   t.like(latest.body.meta.assignee, { id: world.account.agent.id, type: "user" });
@@ -117,9 +136,18 @@ test("list shows the latest 20 with meta; before and after page by id", async (t
 
   const before = await h.request("GET", `${url}?before=${ids[5]}`, { token });
   // The activity message of the label change comes first in the conversation.
-  t.deepEqual(before.body.payload.map((m: { content: string }) => m.content), ["Admin Person added vip", "m1", "m2", "m3", "m4", "m5"]);
-  t.deepEqual((await h.request("GET", `${url}?after=${ids[22]}`, { token })).body.payload.map((m: { content: string }) => m.content), ["m24", "m25"]);
-  t.deepEqual((await h.request("GET", `${url}?after=${ids[2]}&before=${ids[5]}`, { token })).body.payload.map((m: { content: string }) => m.content), ["m3", "m4", "m5"]);
+  t.deepEqual(
+    before.body.payload.map((m: { content: string }) => m.content),
+    ["Admin Person added vip", "m1", "m2", "m3", "m4", "m5"],
+  );
+  t.deepEqual(
+    (await h.request("GET", `${url}?after=${ids[22]}`, { token })).body.payload.map((m: { content: string }) => m.content),
+    ["m24", "m25"],
+  );
+  t.deepEqual(
+    (await h.request("GET", `${url}?after=${ids[2]}&before=${ids[5]}`, { token })).body.payload.map((m: { content: string }) => m.content),
+    ["m3", "m4", "m5"],
+  );
   t.is((await h.request("GET", `${url}?before=abc`, { token })).status, 422);
 });
 
@@ -143,7 +171,10 @@ test("update sets the delivery status on API inboxes only; delete leaves a stub"
   const widgetInbox = await createInbox(h, world.account, { name: "Widget", channel: { type: "web_widget", website_url: "https://shop.test" } });
   const { contact } = await createContact(h, world.account, { name: "Widget Visitor", inbox_id: widgetInbox.id });
   const widgetConversation = await createConversation(h, world, { inbox_id: widgetInbox.id, contact_id: contact.id, message: { content: "hello" } });
-  const refused = await h.request("PATCH", `${world.base}/conversations/${widgetConversation.id}/messages/${widgetConversation.messages[0].id}`, { token, body: { status: "read" } });
+  const refused = await h.request("PATCH", `${world.base}/conversations/${widgetConversation.id}/messages/${widgetConversation.messages[0].id}`, {
+    token,
+    body: { status: "read" },
+  });
   t.is(refused.status, 403);
   t.deepEqual(refused.body, { error: "Message status update is only allowed for API inboxes" });
 
@@ -186,7 +217,8 @@ test("waiting_since starts with the contact and stops with an agent's reply; the
 test("an incoming message reopens a resolved or snoozed conversation", async (t) => {
   const world = await conversationWorld(h);
   const conversation = await createConversation(h, world);
-  const toggle = (body: Record<string, unknown>) => h.request("POST", `${world.base}/conversations/${conversation.id}/toggle_status`, { token: world.account.agent.token, body });
+  const toggle = (body: Record<string, unknown>) =>
+    h.request("POST", `${world.base}/conversations/${conversation.id}/toggle_status`, { token: world.account.agent.token, body });
 
   await toggle({ status: "resolved" });
   await postMessage(h, world, conversation.id, { content: "Not fixed", message_type: "incoming" });

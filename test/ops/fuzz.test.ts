@@ -102,9 +102,11 @@ function bodyVariants(method: string, schema: Schema | undefined): Variant[] {
     { name: "other content type: malformed json", raw: { type: "application/json", text: `{"${anchorName}": ` } },
   ];
   // Form fields nest as qs reads them: an object where a scalar belongs.
-  if (!["object", "array"].includes(typeOf(anchor)!)) variants.push({ name: "other content type: form", raw: { type: "application/x-www-form-urlencoded", text: `${anchorName}[a][b]=1&${anchorName}[]=2` } });
+  if (!["object", "array"].includes(typeOf(anchor)!))
+    variants.push({ name: "other content type: form", raw: { type: "application/x-www-form-urlencoded", text: `${anchorName}[a][b]=1&${anchorName}[]=2` } });
   // A body the parser does not read is an empty one: a request only where an empty body is invalid.
-  if (resolve(schema)?.required?.length) variants.push({ name: "other content type: xml", raw: { type: "application/xml", text: `<${anchorName}>1</${anchorName}>` } });
+  if (resolve(schema)?.required?.length)
+    variants.push({ name: "other content type: xml", raw: { type: "application/xml", text: `<${anchorName}>1</${anchorName}>` } });
   // Wrong types and bad dates are invalid by themselves, so they go alone. Huge values and NUL bytes
   // may be valid (Chatwoot keeps long names; an ignored field may hold anything): on a create they
   // ride with another property's wrong value so nothing is written; an update may accept them.
@@ -127,11 +129,13 @@ function bodyVariants(method: string, schema: Schema | undefined): Variant[] {
       }
     }
     if (isDate(name, property)) {
-      for (const bad of ["tomorrow", "", "2027/06/01", "2027-02-30", "0000-00-00T25:61:61Z"]) variants.push({ name: `bad date ${name}=${JSON.stringify(bad)}`, body: { [name]: bad } });
+      for (const bad of ["tomorrow", "", "2027/06/01", "2027-02-30", "0000-00-00T25:61:61Z"])
+        variants.push({ name: `bad date ${name}=${JSON.stringify(bad)}`, body: { [name]: bad } });
     }
   }
   // Free-form values still get the deeply nested case.
-  for (const [name] of properties.filter(([, p]) => !typeOf(p) || typeOf(p) === "object")) variants.push({ name: `deeply nested ${name}`, body: { [name]: deep(4000) } });
+  for (const [name] of properties.filter(([, p]) => !typeOf(p) || typeOf(p) === "object"))
+    variants.push({ name: `deeply nested ${name}`, body: { [name]: deep(4000) } });
   return variants;
 }
 
@@ -150,7 +154,11 @@ function queryVariants(parameters: Schema[]): Variant[] {
 const BAD_IDS = ["abc", "-1", "0", "1.5", "99999999999999999999", "%00", "'%20OR%201=1", "9223372036854775808"];
 
 async function rowCounts(): Promise<Record<string, number>> {
-  const tables: { tablename: string }[] = await h.knex("pg_tables").where({ schemaname: "public" }).whereNotIn("tablename", ["knex_migrations", "knex_migrations_lock"]).select("tablename");
+  const tables: { tablename: string }[] = await h
+    .knex("pg_tables")
+    .where({ schemaname: "public" })
+    .whereNotIn("tablename", ["knex_migrations", "knex_migrations_lock"])
+    .select("tablename");
   const counts: Record<string, number> = {};
   for (const { tablename } of tables) counts[tablename] = Number((await h.knex(tablename).count<{ count: string }[]>("* as count"))[0]!.count);
   return counts;
@@ -158,9 +166,11 @@ async function rowCounts(): Promise<Record<string, number>> {
 
 async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 test("no malformed id, query or body gets a 5xx, is accepted, or writes anything, on any route", async (t) => {
@@ -191,7 +201,8 @@ test("no malformed id, query or body gets a 5xx, is accepted, or writes anything
       const mutating = method !== "get";
       const widgetQuery = template.startsWith("/api/v1/widget") ? { website_token: widget.website_token } : undefined;
       const base = { method: method.toUpperCase(), template, token, mutating };
-      for (const name of pathParams) for (const id of BAD_IDS) requests.push({ ...base, path: fill([name, id]), variant: { name: `bad id ${name}=${id}`, body: {} } });
+      for (const name of pathParams)
+        for (const id of BAD_IDS) requests.push({ ...base, path: fill([name, id]), variant: { name: `bad id ${name}=${id}`, body: {} } });
       const body = operation.requestBody?.content?.["application/json"]?.schema;
       for (const variant of [...bodyVariants(method, body), ...queryVariants(parameters)]) {
         // A malformed query with a well-formed (empty) body is a real request on a write route: only reads.
@@ -220,13 +231,25 @@ test("no malformed id, query or body gets a 5xx, is accepted, or writes anything
   // First what must write nothing, then the stress values an update may accept (and audit).
   const started = Date.now();
   const before = await rowCounts();
-  await inParallel(requests.filter((r) => !r.variant.mayBeAccepted), 6, send);
+  await inParallel(
+    requests.filter((r) => !r.variant.mayBeAccepted),
+    6,
+    send,
+  );
   const after = await rowCounts();
-  await inParallel(requests.filter((r) => r.variant.mayBeAccepted), 6, send);
+  await inParallel(
+    requests.filter((r) => r.variant.mayBeAccepted),
+    6,
+    send,
+  );
 
-  t.log(`${requests.length} requests to ${Object.values<Schema>(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0)} routes in ${Date.now() - started} ms`);
+  t.log(
+    `${requests.length} requests to ${Object.values<Schema>(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0)} routes in ${Date.now() - started} ms`,
+  );
   t.deepEqual(failures, []);
-  const changed = Object.keys(before).filter((table) => before[table] !== after[table]).map((table) => `${table}: ${before[table]} → ${after[table]}`);
+  const changed = Object.keys(before)
+    .filter((table) => before[table] !== after[table])
+    .map((table) => `${table}: ${before[table]} → ${after[table]}`);
   t.deepEqual(changed, [], "no table changed");
 });
 

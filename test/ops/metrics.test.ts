@@ -69,13 +69,31 @@ test.serial("the outbox gauges and hand-over failures follow the events", async 
 
 test.serial("deliveries by result and pending conversation timers come from the database", async (t) => {
   const world = await conversationWorld(h);
-  await h.knex("accounts").where("id", world.account.id).update({ settings: h.knex.raw(`settings || '{"auto_resolve_after": 60}'::jsonb`) });
+  await h
+    .knex("accounts")
+    .where("id", world.account.id)
+    .update({ settings: h.knex.raw(`settings || '{"auto_resolve_after": 60}'::jsonb`) });
   const [open, snoozed] = [await createConversation(h, world), await createConversation(h, world)];
-  await h.knex("conversations").where({ account_id: world.account.id, display_id: snoozed.id }).update({ status: "snoozed", snoozed_until: h.knex.raw("now() + interval '1 day'") });
+  await h
+    .knex("conversations")
+    .where({ account_id: world.account.id, display_id: snoozed.id })
+    .update({ status: "snoozed", snoozed_until: h.knex.raw("now() + interval '1 day'") });
   t.truthy(open);
 
-  const [event] = await h.knex("events").insert({ account_id: world.account.id, name: "message_created", payload: {}, dispatched_at: new Date() }).returning("id");
-  const delivery = (status: string, targetId: number) => ({ id: randomUUID(), account_id: world.account.id, event_id: event.id, event_name: "message_created", target_type: "Webhook", target_id: targetId, url: "https://example.com/hook", status });
+  const [event] = await h
+    .knex("events")
+    .insert({ account_id: world.account.id, name: "message_created", payload: {}, dispatched_at: new Date() })
+    .returning("id");
+  const delivery = (status: string, targetId: number) => ({
+    id: randomUUID(),
+    account_id: world.account.id,
+    event_id: event.id,
+    event_name: "message_created",
+    target_type: "Webhook",
+    target_id: targetId,
+    url: "https://example.com/hook",
+    status,
+  });
   await h.knex("webhook_deliveries").insert([delivery("delivered", 1), delivery("failed", 2), delivery("failed", 3)]);
 
   const { text } = await scrape();

@@ -19,7 +19,13 @@ test.after.always(async () => {
 
 const limits = (overrides: Partial<Record<keyof RateLimits, string>> = {}): RateLimits => {
   const env: Record<string, string> = {};
-  const names = { authFailuresPerAddress: "RATE_LIMIT_AUTH_FAILURES", widgetSessionsPerAddress: "RATE_LIMIT_WIDGET_SESSIONS", publicPerAddress: "RATE_LIMIT_PUBLIC_PER_ADDRESS", publicPerInbox: "RATE_LIMIT_PUBLIC_PER_INBOX", platformUserCreatesPerAddress: "RATE_LIMIT_PLATFORM_USER_CREATES" } as const;
+  const names = {
+    authFailuresPerAddress: "RATE_LIMIT_AUTH_FAILURES",
+    widgetSessionsPerAddress: "RATE_LIMIT_WIDGET_SESSIONS",
+    publicPerAddress: "RATE_LIMIT_PUBLIC_PER_ADDRESS",
+    publicPerInbox: "RATE_LIMIT_PUBLIC_PER_INBOX",
+    platformUserCreatesPerAddress: "RATE_LIMIT_PLATFORM_USER_CREATES",
+  } as const;
   for (const [key, value] of Object.entries(overrides)) env[names[key as keyof RateLimits]] = value;
   return loadRateLimits(env)!;
 };
@@ -28,7 +34,12 @@ const limits = (overrides: Partial<Record<keyof RateLimits, string>> = {}): Rate
 const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
 interface Instance {
-  send(method: string, path: string, from: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; text: string; headers: Headers }>;
+  send(
+    method: string,
+    path: string,
+    from: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; text: string; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -45,7 +56,12 @@ async function instance(rateLimits: RateLimits): Promise<Instance> {
     async send(method, path, from, { token, body, headers = {} } = {}) {
       const response = await fetch(`${base}${path}`, {
         method,
-        headers: { "x-forwarded-for": from, ...(token ? { api_access_token: token } : {}), ...(body ? { "content-type": "application/json" } : {}), ...headers },
+        headers: {
+          "x-forwarded-for": from,
+          ...(token ? { api_access_token: token } : {}),
+          ...(body ? { "content-type": "application/json" } : {}),
+          ...headers,
+        },
         body: body ? JSON.stringify(body) : undefined,
       });
       return { status: response.status, text: await response.text(), headers: response.headers };
@@ -149,7 +165,10 @@ test("the public client API is limited per inbox identifier", async (t) => {
   t.teardown(() => api.close());
   const inbox = `inbox-${randomInt(1e9)}`;
   const hits = await statuses(3, () => api.send("GET", `/public/api/v1/inboxes/${inbox}/contacts/x`, address()));
-  t.deepEqual(hits.map((status) => status === 429), [false, false, true]);
+  t.deepEqual(
+    hits.map((status) => status === 429),
+    [false, false, true],
+  );
   t.not((await api.send("GET", `/public/api/v1/inboxes/${inbox}-other/contacts/x`, address())).status, 429);
 });
 
@@ -157,7 +176,11 @@ test("platform user creation is limited per address", async (t) => {
   const api = await instance(limits({ platformUserCreatesPerAddress: "2/60" }));
   t.teardown(() => api.close());
   const from = address();
-  const create = (n: number) => api.send("POST", "/platform/api/v1/users", from, { token: h.platformToken, body: { name: `U${n}`, email: `u${randomInt(1e9)}@example.com`, password: "Password1!" } });
+  const create = (n: number) =>
+    api.send("POST", "/platform/api/v1/users", from, {
+      token: h.platformToken,
+      body: { name: `U${n}`, email: `u${randomInt(1e9)}@example.com`, password: "Password1!" },
+    });
   t.deepEqual([(await create(1)).status, (await create(2)).status, (await create(3)).status], [200, 200, 429]);
   t.is((await api.send("GET", "/platform/api/v1/users/0", from, { token: h.platformToken })).status, 404, "other platform calls go on");
 });

@@ -21,7 +21,15 @@ test("deleting an account answers at once and a workflow removes all its data", 
   t.is(bot.status, 200);
   const team = await h.request("POST", `/api/v1/accounts/${account.id}/teams`, { token: account.admin.token, body: { name: "Support" } });
   t.is(team.status, 200);
-  t.is((await h.request("POST", `/api/v1/accounts/${account.id}/teams/${team.body.id}/team_members`, { token: account.admin.token, body: { user_ids: [account.agent.id] } })).status, 200);
+  t.is(
+    (
+      await h.request("POST", `/api/v1/accounts/${account.id}/teams/${team.body.id}/team_members`, {
+        token: account.admin.token,
+        body: { user_ids: [account.agent.id] },
+      })
+    ).status,
+    200,
+  );
 
   const deleted = await h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken });
   t.is(deleted.status, 200);

@@ -60,7 +60,10 @@ test("role defaults to agent; posting again changes the role, and without a role
   t.is((await h.knex("account_users").where({ account_id: accountId })).length, 1);
 
   const audits = await h.knex("audit_logs").where({ auditable_type: "AccountUser", auditable_id: first.body.id }).orderBy("id");
-  t.deepEqual(audits.map((a) => a.action), ["create", "update"]);
+  t.deepEqual(
+    audits.map((a) => a.action),
+    ["create", "update"],
+  );
   t.deepEqual(audits[1].audited_changes, { role: ["agent", "administrator"] });
   t.is(audits[1].version, 2);
 });
@@ -76,7 +79,10 @@ test("delete removes the membership (and the user's access to the account), audi
   t.deepEqual((await h.request("GET", path(accountId), { token: h.platformToken })).body, []);
   t.is((await h.request("GET", `/api/v1/accounts/${accountId}`, { token: user.token })).status, 404);
   const audits = await h.knex("audit_logs").where({ auditable_type: "AccountUser", auditable_id: accountUser.id }).orderBy("id");
-  t.deepEqual(audits.map((a) => a.action), ["create", "destroy"]);
+  t.deepEqual(
+    audits.map((a) => a.action),
+    ["create", "destroy"],
+  );
   t.deepEqual(audits[1].audited_changes, { availability: "online", role: "agent", account_id: accountId, inviter_id: null, user_id: user.id });
 
   t.is((await h.request("DELETE", path(accountId), { token: h.platformToken, body: { user_id: 999999999 } })).status, 200);
@@ -121,9 +127,15 @@ test("concurrent requests adding the same user all succeed with one membership a
   const responses = await Promise.all(
     Array.from({ length: 6 }, () => h.request("POST", path(accountId), { token: h.platformToken, body: { user_id: user.id } })),
   );
-  t.deepEqual(responses.map((r) => r.status), [200, 200, 200, 200, 200, 200]);
+  t.deepEqual(
+    responses.map((r) => r.status),
+    [200, 200, 200, 200, 200, 200],
+  );
   const rows = await h.knex("account_users").where({ account_id: accountId });
   t.is(rows.length, 1);
   t.true(responses.every((r) => r.body.id === rows[0].id));
-  t.deepEqual((await h.knex("audit_logs").where({ auditable_type: "AccountUser", auditable_id: rows[0].id })).map((a) => a.action), ["create"]);
+  t.deepEqual(
+    (await h.knex("audit_logs").where({ auditable_type: "AccountUser", auditable_id: rows[0].id })).map((a) => a.action),
+    ["create"],
+  );
 });

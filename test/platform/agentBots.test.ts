@@ -43,7 +43,10 @@ test("create (P1) answers the bot with its token, whose owner is the new bot", a
 
 test("a bot tied to one of the app's accounts is audited in that account on create, update and delete", async (t) => {
   const account = await createAccount(h);
-  const created = await h.request("POST", bots, { token: h.platformToken, body: { name: "Acct bot", account_id: account.id, outgoing_url: "https://b.example.com/1" } });
+  const created = await h.request("POST", bots, {
+    token: h.platformToken,
+    body: { name: "Acct bot", account_id: account.id, outgoing_url: "https://b.example.com/1" },
+  });
   t.is(created.status, 200);
   t.is(created.body.account_id, account.id);
   t.false(created.body.system_bot);
@@ -57,7 +60,14 @@ test("a bot tied to one of the app's accounts is audited in that account on crea
   t.deepEqual(await h.knex("access_tokens").where({ owner_type: "AgentBot", owner_id: created.body.id }), []);
 
   const audits = await h.knex("audit_logs").where({ auditable_type: "AgentBot", auditable_id: created.body.id }).orderBy("id");
-  t.deepEqual(audits.map((a) => [a.action, a.account_id]), [["create", account.id], ["update", account.id], ["destroy", account.id]]);
+  t.deepEqual(
+    audits.map((a) => [a.action, a.account_id]),
+    [
+      ["create", account.id],
+      ["update", account.id],
+      ["destroy", account.id],
+    ],
+  );
   t.deepEqual(audits[0].audited_changes, {
     name: "Acct bot",
     description: null,

@@ -53,7 +53,10 @@ test("another app's accounts, users, account users and bots answer 401 Non permi
   t.is((await h.knex("users").where({ id: account.admin.id }).first()).name, "Admin Person");
   t.deepEqual(
     (await h.knex("account_users").where({ account_id: account.id }).orderBy("id")).map((au) => [au.user_id, au.role]),
-    [[account.admin.id, "administrator"], [account.agent.id, "agent"]],
+    [
+      [account.admin.id, "administrator"],
+      [account.agent.id, "agent"],
+    ],
   );
   t.is((await h.knex("agent_bots").where({ id: bot.id }).first()).name, "Owned");
   t.deepEqual((await h.request("GET", "/platform/api/v1/agent_bots", { token: other.token })).body, []);

@@ -117,7 +117,15 @@ test("update assigns fields, merges custom_attributes and changes email and uid"
     body: { name: "New", display_name: "Newbie", email, custom_attributes: { b: 3, c: 4 } },
   });
   t.is(updated.status, 200);
-  t.deepEqual(updated.body, { ...user, name: "New", display_name: "Newbie", available_name: "Newbie", email, uid: email, custom_attributes: { a: 1, b: 3, c: 4 } });
+  t.deepEqual(updated.body, {
+    ...user,
+    name: "New",
+    display_name: "Newbie",
+    available_name: "Newbie",
+    email,
+    uid: email,
+    custom_attributes: { a: 1, b: 3, c: 4 },
+  });
 
   const before = (await h.knex("users").where({ id: user.id }).first()).encrypted_password;
   t.is((await h.request("PATCH", `${users}/${user.id}`, { token: h.platformToken, body: { password: "N3wPass!" } })).status, 200);

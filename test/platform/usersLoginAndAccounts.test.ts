@@ -30,7 +30,11 @@ test("GET /platform/api/v1/accounts lists only the app's own live accounts, in t
   t.deepEqual(list.body, [first, second]);
   await ok(h.request("DELETE", `/platform/api/v1/accounts/${first.id}`, { token: appToken }), "delete");
   const afterDelete = await ok(h.request("GET", "/platform/api/v1/accounts", { token: appToken }), "after delete");
-  t.deepEqual(afterDelete.map((a: { id: number }) => a.id), [second.id], "an account being deleted is gone at once");
+  t.deepEqual(
+    afterDelete.map((a: { id: number }) => a.id),
+    [second.id],
+    "an account being deleted is gone at once",
+  );
 
   const userToken = await h.request("GET", "/platform/api/v1/accounts", { token: (await createUser(h)).token });
   t.deepEqual([userToken.status, userToken.body], [401, { error: "Invalid access_token" }]);
@@ -56,11 +60,18 @@ test("users/:id/login answers a one-time SSO link on FRONTEND_URL that signs the
 
   const posted = await ok(h.request("POST", `/platform/api/v1/users/${user.id}/login`, { token: h.platformToken }), "post login");
   const other = await createUser(h);
-  const wrongUser = await h.request("POST", "/auth/sign_in", { body: { email: other.email, sso_auth_token: new URL(posted.url).searchParams.get("sso_auth_token") } });
+  const wrongUser = await h.request("POST", "/auth/sign_in", {
+    body: { email: other.email, sso_auth_token: new URL(posted.url).searchParams.get("sso_auth_token") },
+  });
   t.is(wrongUser.status, 401, "a token works only for its own user");
 
-  await h.knex("user_sso_tokens").where({ user_id: user.id }).update({ expires_at: new Date(Date.now() - 1000) });
-  const expired = await h.request("POST", "/auth/sign_in", { body: { email: user.email, sso_auth_token: new URL(posted.url).searchParams.get("sso_auth_token") } });
+  await h
+    .knex("user_sso_tokens")
+    .where({ user_id: user.id })
+    .update({ expires_at: new Date(Date.now() - 1000) });
+  const expired = await h.request("POST", "/auth/sign_in", {
+    body: { email: user.email, sso_auth_token: new URL(posted.url).searchParams.get("sso_auth_token") },
+  });
   t.is(expired.status, 401, "an expired link no longer works");
 });
 
@@ -68,7 +79,9 @@ test("50 parallel sign-ins with one SSO token: exactly one succeeds", async (t) 
   const user = await createUser(h);
   const { url } = await ok(h.request("GET", `/platform/api/v1/users/${user.id}/login`, { token: h.platformToken }), "login");
   const token = new URL(url).searchParams.get("sso_auth_token");
-  const results = await Promise.all(Array.from({ length: 50 }, () => h.request("POST", "/auth/sign_in", { body: { email: user.email, sso_auth_token: token } })));
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () => h.request("POST", "/auth/sign_in", { body: { email: user.email, sso_auth_token: token } })),
+  );
   t.is(results.filter((r) => r.status === 200).length, 1);
   t.true(results.every((r) => r.status === 200 || r.status === 401));
 });
@@ -88,10 +101,17 @@ test("users/:id/token answers the user's access token; login and token need the 
   const user = await createUser(h);
   const userRow = await h.knex("users").where({ id: user.id }).first();
   const response = await h.request("POST", `/platform/api/v1/users/${user.id}/token`, { token: h.platformToken });
-  t.deepEqual([response.status, response.body], [
-    200,
-    { access_token: user.token, expiry: null, user: { id: user.id, name: "Test User", display_name: null, email: user.email, pubsub_token: userRow.pubsub_token } },
-  ]);
+  t.deepEqual(
+    [response.status, response.body],
+    [
+      200,
+      {
+        access_token: user.token,
+        expiry: null,
+        user: { id: user.id, name: "Test User", display_name: null, email: user.email, pubsub_token: userRow.pubsub_token },
+      },
+    ],
+  );
   t.deepEqual((await h.request("GET", `/platform/api/v1/users/${user.id}/token`, { token: h.platformToken })).body, response.body);
 
   for (const [method, path] of [

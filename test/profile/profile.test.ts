@@ -23,7 +23,13 @@ test("GET /api answers the version and dependency status without a token", async
 test("GET /api/v1/profile renders the user partial with the token and every account", async (t) => {
   const account = await createAccount(h, "Profile Co");
   const other = await createAccount(h, "Second Co");
-  await ok(h.request("POST", `/platform/api/v1/accounts/${other.id}/account_users`, { token: h.platformToken, body: { user_id: account.agent.id, role: "administrator" } }), "second membership");
+  await ok(
+    h.request("POST", `/platform/api/v1/accounts/${other.id}/account_users`, {
+      token: h.platformToken,
+      body: { user_id: account.agent.id, role: "administrator" },
+    }),
+    "second membership",
+  );
 
   const response = await h.request("GET", "/api/v1/profile", { token: account.agent.token });
   t.is(response.status, 200);
@@ -43,7 +49,15 @@ test("GET /api/v1/profile renders the user partial with the token and every acco
   });
   t.is(typeof body.pubsub_token, "string");
   const accounts = Object.fromEntries(body.accounts.map((a: { id: number }) => [a.id, a]));
-  t.like(accounts[account.id], { name: "Profile Co", status: "active", role: "agent", permissions: ["agent"], availability: "online", availability_status: "online", auto_offline: true });
+  t.like(accounts[account.id], {
+    name: "Profile Co",
+    status: "active",
+    role: "agent",
+    permissions: ["agent"],
+    availability: "online",
+    availability_status: "online",
+    auto_offline: true,
+  });
   t.like(accounts[other.id], { name: "Second Co", role: "administrator" });
   t.true([account.id, other.id].includes(body.account_id));
 });
@@ -64,7 +78,16 @@ test("PUT /api/v1/profile changes the name, display name, email, ui_settings and
   const newEmail = `renamed-${user.id}@example.com`;
   const response = await h.request("PUT", "/api/v1/profile", {
     token: user.token,
-    body: { profile: { name: "Renamed", display_name: "Ren", email: newEmail.toUpperCase(), ui_settings: { theme: "dark" }, availability: "busy", account_id: account.id } },
+    body: {
+      profile: {
+        name: "Renamed",
+        display_name: "Ren",
+        email: newEmail.toUpperCase(),
+        ui_settings: { theme: "dark" },
+        availability: "busy",
+        account_id: account.id,
+      },
+    },
   });
   t.is(response.status, 200);
   t.like(response.body, { name: "Renamed", display_name: "Ren", available_name: "Ren", email: newEmail, uid: newEmail, ui_settings: { theme: "dark" } });
@@ -92,7 +115,10 @@ test("profile updates are validated: a taken email, a blank name, an unknown ava
   const availability = await h.request("PUT", "/api/v1/profile", { token: account.agent.token, body: { profile: { availability: "away" } } });
   t.deepEqual([availability.status, availability.body.attributes], [422, ["availability"]]);
   const stranger = await createAccount(h);
-  const notMine = await h.request("PUT", "/api/v1/profile", { token: account.agent.token, body: { profile: { availability: "online", account_id: stranger.id } } });
+  const notMine = await h.request("PUT", "/api/v1/profile", {
+    token: account.agent.token,
+    body: { profile: { availability: "online", account_id: stranger.id } },
+  });
   t.deepEqual([notMine.status, notMine.body], [404, { error: "Resource could not be found" }]);
 });
 
@@ -133,8 +159,14 @@ test("availability and auto_offline have their own endpoints per account", async
   const token = account.agent.token;
   const set = await h.request("POST", "/api/v1/profile/availability", { token, body: { profile: { account_id: account.id, availability: "online" } } });
   t.is(set.status, 200);
-  t.like(set.body.accounts.find((a: { id: number }) => a.id === account.id), { availability: "online", availability_status: "online" });
-  const offline = await ok(h.request("POST", "/api/v1/profile/auto_offline", { token, body: { profile: { account_id: account.id, auto_offline: false } } }), "auto offline");
+  t.like(
+    set.body.accounts.find((a: { id: number }) => a.id === account.id),
+    { availability: "online", availability_status: "online" },
+  );
+  const offline = await ok(
+    h.request("POST", "/api/v1/profile/auto_offline", { token, body: { profile: { account_id: account.id, auto_offline: false } } }),
+    "auto offline",
+  );
   t.false(offline.accounts.find((a: { id: number }) => a.id === account.id).auto_offline);
   const stranger = await createAccount(h);
   const notMine = await h.request("POST", "/api/v1/profile/availability", { token, body: { profile: { account_id: stranger.id, availability: "online" } } });

@@ -69,7 +69,14 @@ test("contact → conversation → message: Chatwoot's public shapes, and the we
   const conversation = await publicConversation(w, contact.source_id, { custom_attributes: { order: "A-1" } });
   t.deepEqual(Object.keys(conversation).sort(), ["agent_last_seen_at", "contact", "contact_last_seen_at", "id", "inbox_id", "messages", "status", "uuid"]);
   t.like(conversation, { inbox_id: w.inbox.id, status: "open", messages: [], contact_last_seen_at: 0, agent_last_seen_at: 0 });
-  t.like(conversation.contact, { id: contact.id, name: "Ann", email: "ann@example.com", phone_number: "+14155550100", account_id: w.account.id, custom_attributes: { plan: "pro" } });
+  t.like(conversation.contact, {
+    id: contact.id,
+    name: "Ann",
+    email: "ann@example.com",
+    phone_number: "+14155550100",
+    account_id: w.account.id,
+    custom_attributes: { plan: "pro" },
+  });
   const row = await h.knex("conversations").where({ account_id: w.account.id, display_id: conversation.id }).first();
   t.deepEqual(row.custom_attributes, { order: "A-1" });
 
@@ -86,11 +93,19 @@ test("contact → conversation → message: Chatwoot's public shapes, and the we
   });
   t.like(message.sender, { id: contact.id, name: "Ann", type: "contact" });
 
-  const requests = await receiver.waitFor((r) => ["contact_created", "conversation_created", "message_created"].every((e) => r.some((x) => x.body.event === e)));
+  const requests = await receiver.waitFor((r) =>
+    ["contact_created", "conversation_created", "message_created"].every((e) => r.some((x) => x.body.event === e)),
+  );
   const byEvent = (event: string) => requests.find((r) => r.body.event === event)!.body;
   t.like(byEvent("contact_created"), { id: contact.id, name: "Ann", email: "ann@example.com" });
   t.like(byEvent("conversation_created"), { id: conversation.id, inbox_id: w.inbox.id, status: "open" });
-  t.like(byEvent("message_created"), { id: message.id, content: "Hello there", message_type: "incoming", sender: { id: contact.id, name: "Ann" }, conversation: { id: conversation.id } });
+  t.like(byEvent("message_created"), {
+    id: message.id,
+    content: "Hello there",
+    message_type: "incoming",
+    sender: { id: contact.id, name: "Ann" },
+    conversation: { id: conversation.id },
+  });
 
   // The account API sees the same conversation, waiting for a reply.
   const seen = await ok(h.request("GET", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}`, { token: w.account.admin.token }), "show");
@@ -123,7 +138,10 @@ test("an unknown inbox identifier, source_id or conversation is a 404; a web wid
   }
 
   const widget = await ok(
-    h.request("POST", `/api/v1/accounts/${w.account.id}/inboxes`, { token: w.account.admin.token, body: { name: "Site", channel: { type: "web_widget", website_url: "https://example.com" } } }),
+    h.request("POST", `/api/v1/accounts/${w.account.id}/inboxes`, {
+      token: w.account.admin.token,
+      body: { name: "Site", channel: { type: "web_widget", website_url: "https://example.com" } },
+    }),
     "widget inbox",
   );
   t.is((await h.request("POST", `/public/api/v1/inboxes/${widget.website_token}/contacts`, { body: {} })).status, 404);
@@ -161,7 +179,11 @@ test("create finds the contact by source_id, identifier, email or phone before m
   t.is(byEmail.source_id, "wa-2");
 
   const phone = "+14155550199";
-  const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => h.request("POST", `${w.base}/contacts`, { body: { name: `P${i}`, phone_number: phone, source_id: i % 2 ? "shared" : undefined } })));
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, (_, i) =>
+      h.request("POST", `${w.base}/contacts`, { body: { name: `P${i}`, phone_number: phone, source_id: i % 2 ? "shared" : undefined } }),
+    ),
+  );
   t.deepEqual([...new Set(responses.map((r) => r.status))], [200]);
   t.is(new Set(responses.map((r) => r.body.id)).size, 1, "one contact for the phone number");
   const [{ count }] = await h.knex("contacts").where({ account_id: w.account.id, phone_number: phone }).count();
@@ -175,9 +197,18 @@ test("update merges custom attributes, leaves the identifier alone, answers the 
   await defineAttribute(h, w.account, "contact_attribute", "a", "number");
   await defineAttribute(h, w.account, "contact_attribute", "b", "number");
   const contact = await publicContact(w, { custom_attributes: { a: 1 } });
-  const response = await h.request("PATCH", `${w.base}/contacts/${contact.source_id}`, { body: { name: "Ann Lee", identifier: "crm-9", custom_attributes: { b: 2 } } });
+  const response = await h.request("PATCH", `${w.base}/contacts/${contact.source_id}`, {
+    body: { name: "Ann Lee", identifier: "crm-9", custom_attributes: { b: 2 } },
+  });
   t.is(response.status, 200);
-  t.like(response.body, { id: contact.id, name: "Ann Lee", identifier: null, custom_attributes: { a: 1, b: 2 }, account_id: w.account.id, contact_type: "visitor" });
+  t.like(response.body, {
+    id: contact.id,
+    name: "Ann Lee",
+    identifier: null,
+    custom_attributes: { a: 1, b: 2 },
+    account_id: w.account.id,
+    contact_type: "visitor",
+  });
   t.regex(response.body.created_at, /^\d{4}-\d\d-\d\dT/);
   const shown = await ok(h.request("GET", `${w.base}/contacts/${contact.source_id}`), "show");
   t.deepEqual(shown, { ...contact, name: "Ann Lee" });
@@ -218,7 +249,8 @@ test("hmac: optional on a normal inbox, but a wrong hash still fails; a verified
   const a = await publicConversation(w, "s-1");
   const b = await publicConversation(w, "s-2");
 
-  const listOf = async (sourceId: string) => (await ok(h.request("GET", `${w.base}/contacts/${sourceId}/conversations`), "list")).map((c: { id: number }) => c.id);
+  const listOf = async (sourceId: string) =>
+    (await ok(h.request("GET", `${w.base}/contacts/${sourceId}/conversations`), "list")).map((c: { id: number }) => c.id);
   t.deepEqual(await listOf("s-1"), [a.id]);
   t.is((await h.request("GET", `${w.base}/contacts/s-1/conversations/${b.id}`)).status, 404);
 
@@ -258,11 +290,17 @@ test("toggle_status resolves once with the contact's activity and events; typing
 
   // An agent's reply, then the contact reads it.
   const reply = await ok(
-    h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, { token: w.account.admin.token, body: { content: "We are on it" } }),
+    h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, {
+      token: w.account.admin.token,
+      body: { content: "We are on it" },
+    }),
     "agent reply",
   );
   const note = await ok(
-    h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, { token: w.account.admin.token, body: { content: "internal", private: true } }),
+    h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, {
+      token: w.account.admin.token,
+      body: { content: "internal", private: true },
+    }),
     "private note",
   );
   t.is((await h.request("POST", `${base}/update_last_seen`)).status, 200);
@@ -272,7 +310,11 @@ test("toggle_status resolves once with the contact's activity and events; typing
 
   const shown = await ok(h.request("GET", base), "show");
   t.true(shown.contact_last_seen_at > 0);
-  t.deepEqual(shown.messages.map((m: { id: number }) => m.id), [reply.id], "no activities, no private notes");
+  t.deepEqual(
+    shown.messages.map((m: { id: number }) => m.id),
+    [reply.id],
+    "no activities, no private notes",
+  );
   t.false(shown.messages.some((m: { id: number }) => m.id === note.id));
 });
 
@@ -284,15 +326,24 @@ test("messages: the list leaves out private notes and activities and pages with 
   const ids: number[] = [];
   for (let i = 0; i < 22; i++) ids.push((await publicMessage(w, contact.source_id, conversation.id, `m${i}`)).id);
   await ok(
-    h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, { token: w.account.admin.token, body: { content: "secret", private: true } }),
+    h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, {
+      token: w.account.admin.token,
+      body: { content: "secret", private: true },
+    }),
     "note",
   );
   const latest = await ok(h.request("GET", base), "list");
   t.is(latest.length, 20);
-  t.deepEqual(latest.map((m: { id: number }) => m.id), ids.slice(2));
+  t.deepEqual(
+    latest.map((m: { id: number }) => m.id),
+    ids.slice(2),
+  );
   t.false(latest.some((m: { content: string }) => m.content === "secret"));
   const earlier = await ok(h.request("GET", `${base}?before=${ids[2]}`), "before");
-  t.deepEqual(earlier.map((m: { id: number }) => m.id), ids.slice(0, 2));
+  t.deepEqual(
+    earlier.map((m: { id: number }) => m.id),
+    ids.slice(0, 2),
+  );
 
   const select = await ok(
     h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, {

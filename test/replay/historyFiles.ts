@@ -36,6 +36,9 @@ export function loadHistory(file: string): History {
   return History.fromObject(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), "utf8")));
 }
 
-export const historyFiles = () => readdirSync(HISTORIES_DIR).filter((file) => file.endsWith(".json")).sort();
+export const historyFiles = () =>
+  readdirSync(HISTORIES_DIR)
+    .filter((file) => file.endsWith(".json"))
+    .sort();
 
 export const workflowTypeOf = (history: History) => history.events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;

@@ -27,7 +27,11 @@ async function timerThatResolves(h: Harness) {
   await setupSettled(h, s);
   await deadlineIn(h, s, 60 * SECOND);
   await deadlineIn(h, s, 3 * SECOND);
-  await until(() => show(h, s), (c) => c.status === "resolved", 60 * SECOND);
+  await until(
+    () => show(h, s),
+    (c) => c.status === "resolved",
+    60 * SECOND,
+  );
   await timerHandle(h, s).result();
 }
 
@@ -36,7 +40,13 @@ async function webhookWithARetry(h: Harness) {
   const account = await createAccount(h);
   const receiver = await new Receiver((attempt) => (attempt === 1 ? 500 : 200)).start();
   try {
-    await ok(h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, { token: account.admin.token, body: { url: receiver.url, subscriptions: ["contact_created"] } }), "webhook");
+    await ok(
+      h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, {
+        token: account.admin.token,
+        body: { url: receiver.url, subscriptions: ["contact_created"] },
+      }),
+      "webhook",
+    );
     await createContact(h, account, { name: "First" });
     await createContact(h, account, { name: "Second" });
     await receiver.waitFor((requests) => requests.length >= 3);
@@ -49,7 +59,8 @@ async function webhookWithARetry(h: Harness) {
 async function automationThatActs(h: Harness) {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
-  const api = (method: string, url: string, body?: unknown) => ok(h.request(method, `/api/v1/accounts/${account.id}${url}`, { token: account.admin.token, body }), `${method} ${url}`);
+  const api = (method: string, url: string, body?: unknown) =>
+    ok(h.request(method, `/api/v1/accounts/${account.id}${url}`, { token: account.admin.token, body }), `${method} ${url}`);
   await api("POST", "/automation_rules", {
     name: "refunds",
     event_name: "message_created",
@@ -63,9 +74,21 @@ async function automationThatActs(h: Harness) {
   const conversation = await api("POST", "/conversations", { inbox_id: inbox.id, contact_id: contact.id });
   await api("POST", `/conversations/${conversation.id}/messages`, { content: "I want a refund", message_type: "incoming" });
   const row = await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first("id");
-  const event: { uid: string } = await until(() => h.knex("events").where({ conversation_id: row.id, name: "message_created" }).first("uid"), Boolean, 30 * SECOND);
+  const event: { uid: string } = await until(
+    () => h.knex("events").where({ conversation_id: row.id, name: "message_created" }).first("uid"),
+    Boolean,
+    30 * SECOND,
+  );
   const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(h.deps.temporal.installationId, event.uid));
-  await until(() => handle.describe().then(() => true, () => false), Boolean, 30 * SECOND);
+  await until(
+    () =>
+      handle.describe().then(
+        () => true,
+        () => false,
+      ),
+    Boolean,
+    30 * SECOND,
+  );
   await handle.result();
 }
 
@@ -74,7 +97,10 @@ async function accountDeletion(h: Harness) {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   const { contact } = await createContact(h, account, { inbox_id: inbox.id });
-  await ok(h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation");
+  await ok(
+    h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { inbox_id: inbox.id, contact_id: contact.id } }),
+    "conversation",
+  );
   await ok(h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken }), "delete account");
 }
 
@@ -86,7 +112,11 @@ async function appointmentSagas(h: Harness) {
   const held = await book(c.api, { ...base, starts_at: inMs(3 * 60 * 60 * SECOND), hold_until: inMs(4 * SECOND) });
   const later = await book(c.api, { ...base, starts_at: inMs(2 * 24 * 60 * 60 * SECOND) });
   await c.api.post(`/appointments/${later.id}/cancel`, {});
-  await until(() => c.api.get(`/appointments/${held.id}`), (r) => r.body.payload.status === "cancelled", 60 * SECOND);
+  await until(
+    () => c.api.get(`/appointments/${held.id}`),
+    (r) => r.body.payload.status === "cancelled",
+    60 * SECOND,
+  );
 }
 
 async function main() {

@@ -41,7 +41,14 @@ const SCENARIOS = {
         syncAppointment: async () =>
           over
             ? { status: "over", appointmentStatus: "booked", resourceId: 5, startsAt: Date.now(), details: "started" }
-            : { status: "waiting", appointmentStatus: "booked", next: { kind: "reminder", at: (at ??= Date.now() + 300), offsetMinutes: 60, startsAt: Date.now() + 3_600_000 }, resourceId: 5, startsAt: Date.now() + 3_600_000, details: "waiting" },
+            : {
+                status: "waiting",
+                appointmentStatus: "booked",
+                next: { kind: "reminder", at: (at ??= Date.now() + 300), offsetMinutes: 60, startsAt: Date.now() + 3_600_000 },
+                resourceId: 5,
+                startsAt: Date.now() + 3_600_000,
+                details: "waiting",
+              },
         fireAppointmentStep: async () => {
           if (Date.now() - SKEW_MS < at!) return null;
           over = true;

@@ -17,7 +17,10 @@ async function replay(histories: { workflowId: string; history: History }[]): Pr
 
 test("every long-lived workflow has a recorded history", (t) => {
   const recorded = new Set(files.map((file) => typeOf(load(file))));
-  t.deepEqual(LONG_LIVED.filter((type) => !recorded.has(type)), []);
+  t.deepEqual(
+    LONG_LIVED.filter((type) => !recorded.has(type)),
+    [],
+  );
 });
 
 test("runs recorded with earlier workflow code replay with the current code (runs in flight survive a deploy)", async (t) => {

@@ -31,7 +31,10 @@ const ENDPOINTS: [string, Record<string, string | number>][] = [
 ];
 
 test("reports are for administrators: agents, bots, outsiders and anonymous callers get Chatwoot's 401s", async (t) => {
-  const bot = await ok(h.request("POST", `${world.base}/agent_bots`, { token: world.account.admin.token, body: { name: "Bot", outgoing_url: "https://bot.test" } }), "bot");
+  const bot = await ok(
+    h.request("POST", `${world.base}/agent_bots`, { token: world.account.admin.token, body: { name: "Bot", outgoing_url: "https://bot.test" } }),
+    "bot",
+  );
   const outsider = await createUser(h);
   for (const [path, query] of ENDPOINTS) {
     t.is((await report(h, world, path, query)).status, 200, `administrator: ${path}`);
@@ -59,8 +62,16 @@ test("a metric, type, group_by, time or offset the reports do not know answers 4
     ["reports", { metric: "conversations_count", type: "campaign", ...range }, invalid("type", "Type is not included in the list")],
     ["reports", { metric: "conversations_count", type: "account", group_by: "quarter", ...range }, invalid("group_by", "Group by is not included in the list")],
     ["reports", { metric: "conversations_count", type: "account", since: "yesterday", until: range.until }, invalid("since", "Since is invalid")],
-    ["reports", { metric: "conversations_count", type: "account", ...range, timezone_offset: "east" }, invalid("timezone_offset", "Timezone offset is invalid")],
-    ["reports", { metric: "conversations_count", type: "account", ...range, timezone_offset: 20 }, invalid("timezone_offset", "Timezone offset must be less than or equal to 14")],
+    [
+      "reports",
+      { metric: "conversations_count", type: "account", ...range, timezone_offset: "east" },
+      invalid("timezone_offset", "Timezone offset is invalid"),
+    ],
+    [
+      "reports",
+      { metric: "conversations_count", type: "account", ...range, timezone_offset: 20 },
+      invalid("timezone_offset", "Timezone offset must be less than or equal to 14"),
+    ],
     [
       "reports",
       { metric: "conversations_count", type: "account", group_by: "hour", since: 0, until: unix(at(0)) },

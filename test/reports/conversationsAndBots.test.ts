@@ -43,7 +43,10 @@ async function botWorld() {
     h.request("POST", `${world.base}/agent_bots`, { token: world.account.admin.token, body: { name: "Triage", outgoing_url: "https://bot.test/hook" } }),
     "create bot",
   );
-  await ok(h.request("POST", `${world.base}/inboxes/${world.inbox.id}/set_agent_bot`, { token: world.account.admin.token, body: { agent_bot: bot.id } }), "set bot");
+  await ok(
+    h.request("POST", `${world.base}/inboxes/${world.inbox.id}/set_agent_bot`, { token: world.account.admin.token, body: { agent_bot: bot.id } }),
+    "set bot",
+  );
   return { world, botToken: bot.access_token as string };
 }
 
@@ -85,14 +88,30 @@ test("bot resolutions and handoffs, and first responses timed from the handoff",
   t.deepEqual(statuses, ["resolved", "open", "resolved"], "conversations in the bot's inbox start pending and move as the timeline says");
 
   const summary = await report(h, world, "reports/bot_summary", { type: "account", ...threeDays });
-  t.deepEqual([summary.status, summary.body], [200, { bot_resolutions_count: 1, bot_handoffs_count: 2, previous: { bot_resolutions_count: 0, bot_handoffs_count: 0 } }]);
+  t.deepEqual(
+    [summary.status, summary.body],
+    [200, { bot_resolutions_count: 1, bot_handoffs_count: 2, previous: { bot_resolutions_count: 0, bot_handoffs_count: 0 } }],
+  );
   const series = async (metric: string) => (await report(h, world, "reports", { metric, type: "account", ...threeDays })).body;
-  t.deepEqual(await series("bot_resolutions_count"), [1, 0, 0].map((value, i) => ({ value, timestamp: days[i] })));
-  t.deepEqual(await series("bot_handoffs_count"), [1, 1, 0].map((value, i) => ({ value, timestamp: days[i] })));
-  t.deepEqual(await series("resolutions_count"), [1, 1, 0].map((value, i) => ({ value, timestamp: days[i] })));
+  t.deepEqual(
+    await series("bot_resolutions_count"),
+    [1, 0, 0].map((value, i) => ({ value, timestamp: days[i] })),
+  );
+  t.deepEqual(
+    await series("bot_handoffs_count"),
+    [1, 1, 0].map((value, i) => ({ value, timestamp: days[i] })),
+  );
+  t.deepEqual(
+    await series("resolutions_count"),
+    [1, 1, 0].map((value, i) => ({ value, timestamp: days[i] })),
+  );
   t.deepEqual(
     await series("avg_first_response_time"),
-    [[600, 1], [1800, 1], [0, 0]].map(([value, count], i) => ({ value, timestamp: days[i], count })),
+    [
+      [600, 1],
+      [1800, 1],
+      [0, 0],
+    ].map(([value, count], i) => ({ value, timestamp: days[i], count })),
     "a bot's answer is no first response; a human's is timed from the handoff",
   );
 });
@@ -101,7 +120,10 @@ test("bot metrics: conversations in the bot's inboxes, their outgoing messages, 
   const { world, botToken } = await botWorld();
   await botTimeline(world, botToken);
   // A conversation in an inbox without a bot is not the bot's.
-  const sales = await ok(h.request("POST", `${world.base}/inboxes`, { token: world.account.admin.token, body: { name: "Sales", channel: { type: "api" } } }), "inbox");
+  const sales = await ok(
+    h.request("POST", `${world.base}/inboxes`, { token: world.account.admin.token, body: { name: "Sales", channel: { type: "api" } } }),
+    "inbox",
+  );
   await happenedAt(h, world.account.id, at(0, 12), () => createConversation(h, world, { inbox_id: sales.id }));
 
   const metrics = await report(h, world, "reports/bot_metrics", threeDays);

@@ -42,7 +42,14 @@ test("a reply is timed from the first contact message since the last public repl
 
   const day = { type: "account", since: unix(at(0)), until: unix(at(1)) };
   const summary = await report(h, world, "reports/summary", day);
-  t.like(summary.body, { avg_first_response_time: 300, reply_time: 450, resolutions_count: 1, avg_resolution_time: 2400, outgoing_messages_count: 4, incoming_messages_count: 5 });
+  t.like(summary.body, {
+    avg_first_response_time: 300,
+    reply_time: 450,
+    resolutions_count: 1,
+    avg_resolution_time: 2400,
+    outgoing_messages_count: 4,
+    incoming_messages_count: 5,
+  });
   const hourly = (await report(h, world, "reports", { ...day, metric: "reply_time", group_by: "hour" })).body;
   t.deepEqual(
     hourly,
@@ -53,7 +60,10 @@ test("a reply is timed from the first contact message since the last public repl
 test("a bot's public reply ends the wait too, and a campaign's or automation's message is no human reply", async (t) => {
   const world = await conversationWorld(h, "Bot waits");
   const { account } = world;
-  const bot = await ok(h.request("POST", `${world.base}/agent_bots`, { token: account.admin.token, body: { name: "Helper", outgoing_url: "https://bot.test" } }), "bot");
+  const bot = await ok(
+    h.request("POST", `${world.base}/agent_bots`, { token: account.admin.token, body: { name: "Helper", outgoing_url: "https://bot.test" } }),
+    "bot",
+  );
   const step = <T>(minute: number, calls: () => Promise<T>) => happenedAt(h, account.id, at(0, 9, minute), calls);
   const contact = (id: number, content: string) => ok(postMessage(h, world, id, { content, message_type: "incoming" }), "contact writes");
 

@@ -80,7 +80,13 @@ export async function reportWorld(h: Harness): Promise<ReportWorld> {
 }
 
 /** GET a v2 report of the world's account, as its administrator unless another token (or null, none) is given. */
-export function report(h: Harness, world: ConversationWorld, path: string, query: Record<string, string | number | boolean>, token: string | null = world.account.admin.token) {
+export function report(
+  h: Harness,
+  world: ConversationWorld,
+  path: string,
+  query: Record<string, string | number | boolean>,
+  token: string | null = world.account.admin.token,
+) {
   const search = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]));
   return h.request("GET", `/api/v2/accounts/${world.account.id}/${path}?${search}`, { token: token ?? undefined });
 }

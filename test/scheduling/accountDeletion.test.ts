@@ -89,7 +89,9 @@ async function fillScheduling(account: TestAccount) {
     paid_at: new Date(),
     paid_by_id: account.admin.id,
   });
-  await h.knex("scheduling_appointment_notices").insert({ account_id: account.id, appointment_id: appointment.id, kind: "confirmation", key: "1:confirmation" });
+  await h
+    .knex("scheduling_appointment_notices")
+    .insert({ account_id: account.id, appointment_id: appointment.id, kind: "confirmation", key: "1:confirmation" });
   await api.patch("/settings", { reminder_offsets_minutes: [60] });
   return { contact };
 }

@@ -77,8 +77,20 @@ test("POST appointments books with the fork's defaults; S2 shows it; an idempote
 test("client fields fall back to the contact; the price comes from the resource's own price with its compensation", async (t) => {
   const { api, resource, service, contact } = await clinic(h);
   await api.patch(`/services/${service.id}`, { prices: [{ resource_id: resource.id, price: 12_000, compensation_type: "fixed", compensation_value: 2500 }] });
-  const own = await book(api, { resource_id: resource.id, service_id: service.id, contact_id: contact.id, starts_at: at("09:00"), client_name: "Override Name" });
-  t.like(own, { client_name: "Override Name", client_phone: "+77012345678", service_amount: 12_000, compensation_type_snapshot: "fixed", compensation_value_snapshot: 2500 });
+  const own = await book(api, {
+    resource_id: resource.id,
+    service_id: service.id,
+    contact_id: contact.id,
+    starts_at: at("09:00"),
+    client_name: "Override Name",
+  });
+  t.like(own, {
+    client_name: "Override Name",
+    client_phone: "+77012345678",
+    service_amount: 12_000,
+    compensation_type_snapshot: "fixed",
+    compensation_value_snapshot: 2500,
+  });
 
   // An explicit amount wins; the snapshot still comes from the price.
   const explicit = await book(api, { resource_id: resource.id, service_id: service.id, starts_at: at("09:30"), client_name: "Walk-in", service_amount: 7000 });
@@ -92,10 +104,24 @@ test("client fields fall back to the contact; the price comes from the resource'
   // Without a service: the resource's compensation, and the amount must be given.
   const free = await api.post("/appointments", { resource_id: resource.id, starts_at: at("10:00"), client_name: "No service" });
   t.deepEqual([free.status, free.body], [422, { error: "service_amount is required and must be greater than 0", code: "VALIDATION_ERROR" }]);
-  const priced = await book(api, { resource_id: resource.id, starts_at: at("10:00"), ends_at: at("10:45"), client_name: "No service", service_amount: 5000, client_identifier: "A-17" });
+  const priced = await book(api, {
+    resource_id: resource.id,
+    starts_at: at("10:00"),
+    ends_at: at("10:45"),
+    client_name: "No service",
+    service_amount: 5000,
+    client_identifier: "A-17",
+  });
   t.like(priced, { duration_min: 45, compensation_type_snapshot: "percent", compensation_value_snapshot: 40, client_identifier: "A-17" });
 
-  const explicitDuration = await book(api, { resource_id: resource.id, starts_at: at("11:00"), ends_at: at("11:20"), duration_min: 60, client_name: "Odd", service_amount: 1 });
+  const explicitDuration = await book(api, {
+    resource_id: resource.id,
+    starts_at: at("11:00"),
+    ends_at: at("11:20"),
+    duration_min: 60,
+    client_name: "Odd",
+    service_amount: 1,
+  });
   t.is(explicitDuration.duration_min, 60, "an explicit duration is kept as given");
 });
 
@@ -104,25 +130,46 @@ test("refusals before the calendar: missing client, bad IIN, unavailable service
   const base = { resource_id: resource.id, service_id: service.id, starts_at: at("10:00") };
 
   const noName = await api.post("/appointments", base);
-  t.deepEqual([noName.status, noName.body], [422, { error: "Validation failed: client_name is required", code: "VALIDATION_ERROR", details: { client_name: ["is required"] } }]);
+  t.deepEqual(
+    [noName.status, noName.body],
+    [422, { error: "Validation failed: client_name is required", code: "VALIDATION_ERROR", details: { client_name: ["is required"] } }],
+  );
 
   const badIin = await api.post("/appointments", { ...base, client_name: "X", client_identifier: "123456789012" });
   t.deepEqual([badIin.status, badIin.body], [422, { error: "IIN checksum is invalid", code: "INVALID_IIN" }]);
 
   await api.patch(`/services/${service.id}`, { active: false });
   const inactive = await api.post("/appointments", { ...base, client_name: "X" });
-  t.deepEqual([inactive.status, inactive.body], [422, { error: "Service is not available for the selected resource", code: "SERVICE_NOT_AVAILABLE_FOR_RESOURCE" }]);
+  t.deepEqual(
+    [inactive.status, inactive.body],
+    [422, { error: "Service is not available for the selected resource", code: "SERVICE_NOT_AVAILABLE_FOR_RESOURCE" }],
+  );
 
   const missingResource = await api.post("/appointments", { ...base, resource_id: resource.id + 10_000, client_name: "X" });
   t.deepEqual([missingResource.status, missingResource.body], [404, { error: "Resource not found", code: "NOT_FOUND" }]);
-  const missingConversation = await api.post("/appointments", { resource_id: resource.id, starts_at: at("10:00"), client_name: "X", service_amount: 1, conversation_id: 999_999 });
+  const missingConversation = await api.post("/appointments", {
+    resource_id: resource.id,
+    starts_at: at("10:00"),
+    client_name: "X",
+    service_amount: 1,
+    conversation_id: 999_999,
+  });
   t.deepEqual([missingConversation.status, missingConversation.body], [404, { error: "Conversation not found", code: "NOT_FOUND" }]);
 
   const required = await api.post("/appointments", { client_name: "X" });
-  t.deepEqual([required.status, required.body.code, required.body.details], [422, "VALIDATION_ERROR", { resource_id: ["can't be blank"], starts_at: ["can't be blank"] }]);
+  t.deepEqual(
+    [required.status, required.body.code, required.body.details],
+    [422, "VALIDATION_ERROR", { resource_id: ["can't be blank"], starts_at: ["can't be blank"] }],
+  );
   const badEnum = await api.post("/appointments", { ...base, client_name: "X", status: "done", starts_at: "tomorrow" });
   t.deepEqual(badEnum.body.details, { status: ["is not included in the list"], starts_at: ["is not a valid date-time"] });
-  const noContact = await api.post("/appointments", { resource_id: resource.id, starts_at: at("10:00"), client_name: "X", service_amount: 1, inbox_id: 999_999 });
+  const noContact = await api.post("/appointments", {
+    resource_id: resource.id,
+    starts_at: at("10:00"),
+    client_name: "X",
+    service_amount: 1,
+    inbox_id: 999_999,
+  });
   t.deepEqual([noContact.status, noContact.body], [404, { error: "Inbox not found", code: "NOT_FOUND" }]);
   t.is(await count(resource.id), 0, "nothing was written");
 });
@@ -133,20 +180,33 @@ async function count(resourceId: number): Promise<number> {
 
 test("each booking rule answers with its code, in the fork's order", async (t) => {
   const { api, resource } = await clinic(h);
-  const attempt = (startsAt: string, endsAt: string) => api.post("/appointments", { resource_id: resource.id, starts_at: startsAt, ends_at: endsAt, client_name: "Client", service_amount: 1000 });
+  const attempt = (startsAt: string, endsAt: string) =>
+    api.post("/appointments", { resource_id: resource.id, starts_at: startsAt, ends_at: endsAt, client_name: "Client", service_amount: 1000 });
   const refusal = async (startsAt: string, endsAt: string) => {
     const response = await attempt(startsAt, endsAt);
     return [response.status, response.body];
   };
 
-  t.deepEqual(await refusal(at("10:00"), at("10:00")), [422, { error: "ends_at must be after starts_at", code: "VALIDATION_ERROR", details: { ends_at: ["must be after starts_at"] } }]);
-  t.deepEqual(await refusal(at("17:30"), at("00:30", "2030-03-05")), [409, { error: "Appointment must fit into one local day", code: "OUTSIDE_WORKING_HOURS" }]);
-  t.deepEqual(await refusal(at("10:00", "2030-03-09"), at("10:30", "2030-03-09")), [409, { error: "No working rules configured for this day", code: "OUTSIDE_WORKING_HOURS" }]);
+  t.deepEqual(await refusal(at("10:00"), at("10:00")), [
+    422,
+    { error: "ends_at must be after starts_at", code: "VALIDATION_ERROR", details: { ends_at: ["must be after starts_at"] } },
+  ]);
+  t.deepEqual(await refusal(at("17:30"), at("00:30", "2030-03-05")), [
+    409,
+    { error: "Appointment must fit into one local day", code: "OUTSIDE_WORKING_HOURS" },
+  ]);
+  t.deepEqual(await refusal(at("10:00", "2030-03-09"), at("10:30", "2030-03-09")), [
+    409,
+    { error: "No working rules configured for this day", code: "OUTSIDE_WORKING_HOURS" },
+  ]);
   t.deepEqual(await refusal(at("08:45"), at("09:15")), [409, { error: "Appointment is outside working hours", code: "OUTSIDE_WORKING_HOURS" }]);
   t.deepEqual(await refusal(at("12:45"), at("13:15")), [409, { error: "Appointment overlaps a break", code: "BLOCKED_BY_BREAK" }]);
 
   await api.create("/holidays", { date: "2030-03-05", title: "Clinic day" });
-  t.deepEqual(await refusal(at("10:00", "2030-03-05"), at("10:30", "2030-03-05")), [409, { error: "The resource does not work on this holiday", code: "BLOCKED_BY_HOLIDAY" }]);
+  t.deepEqual(await refusal(at("10:00", "2030-03-05"), at("10:30", "2030-03-05")), [
+    409,
+    { error: "The resource does not work on this holiday", code: "BLOCKED_BY_HOLIDAY" },
+  ]);
   await api.create("/time_offs", { resource_id: resource.id, kind: "vacation", starts_at: at("15:00"), ends_at: at("16:00") });
   t.deepEqual(await refusal(at("15:30"), at("16:30")), [409, { error: "The resource is off at this time", code: "BLOCKED_BY_VACATION" }]);
 
@@ -209,10 +269,27 @@ test("PATCH reschedules (keeping the length), refuses conflicts, and changes not
 test("external_ref is unique per account; DELETE only takes cancelled bookings without money history", async (t) => {
   const { api, resource } = await clinic(h);
   const first = await book(api, { resource_id: resource.id, starts_at: at("09:00"), client_name: "A", service_amount: 1000, external_ref: "crm-1" });
-  const duplicate = await api.post("/appointments", { resource_id: resource.id, starts_at: at("10:00"), client_name: "B", service_amount: 1000, external_ref: "crm-1" });
+  const duplicate = await api.post("/appointments", {
+    resource_id: resource.id,
+    starts_at: at("10:00"),
+    client_name: "B",
+    service_amount: 1000,
+    external_ref: "crm-1",
+  });
   t.deepEqual([duplicate.status, duplicate.body], [409, { error: "external_ref has already been taken", code: "DUPLICATE_EXTERNAL_REF" }]);
   const other = await clinic(h, "Other clinic");
-  t.is((await other.api.post("/appointments", { resource_id: other.resource.id, starts_at: at("09:00"), client_name: "A", service_amount: 1000, external_ref: "crm-1" })).status, 201);
+  t.is(
+    (
+      await other.api.post("/appointments", {
+        resource_id: other.resource.id,
+        starts_at: at("09:00"),
+        client_name: "A",
+        service_amount: 1000,
+        external_ref: "crm-1",
+      })
+    ).status,
+    201,
+  );
 
   const live = await api.delete(`/appointments/${first.id}`);
   t.deepEqual([live.status, live.body], [422, { error: "Only cancelled appointments can be deleted", code: "APPOINTMENT_DELETE_REQUIRES_CANCELLED" }]);
@@ -222,7 +299,14 @@ test("external_ref is unique per account; DELETE only takes cancelled bookings w
   t.is((await api.get(`/appointments/${first.id}`)).status, 404);
   t.is((await api.delete(`/appointments/${first.id}`)).body.code, "APPOINTMENT_NOT_FOUND");
 
-  const paid = await book(api, { resource_id: resource.id, starts_at: at("11:00"), client_name: "C", service_amount: 1000, prepaid_amount: 1000, prepaid_payment_method: "cash" });
+  const paid = await book(api, {
+    resource_id: resource.id,
+    starts_at: at("11:00"),
+    client_name: "C",
+    service_amount: 1000,
+    prepaid_amount: 1000,
+    prepaid_payment_method: "cash",
+  });
   await api.patch(`/appointments/${paid.id}`, { status: "cancelled" });
   const kept = await api.delete(`/appointments/${paid.id}`);
   t.deepEqual([kept.status, kept.body], [422, { error: "Historical finance data prevents appointment deletion", code: "HISTORICAL_DATA_RETAINED" }]);
@@ -234,17 +318,31 @@ test("the index filters by resource, status, payment status, contact and start, 
   await api.patch(`/resources/${second.id}/work_rules`, { rules: [{ weekday: 1, start_minute: 540, end_minute: 1080 }] });
   const booked: { id: number }[] = [];
   for (const [i, time] of ["09:00", "09:30", "10:00", "10:30", "11:00"].entries()) {
-    booked.push(await book(api, { resource_id: i % 2 ? second.id : resource.id, starts_at: at(time), client_name: `C${i}`, service_amount: 1000, ...(i === 4 ? { contact_id: contact.id } : {}) }));
+    booked.push(
+      await book(api, {
+        resource_id: i % 2 ? second.id : resource.id,
+        starts_at: at(time),
+        client_name: `C${i}`,
+        service_amount: 1000,
+        ...(i === 4 ? { contact_id: contact.id } : {}),
+      }),
+    );
   }
   await api.post(`/appointments/${booked[2].id}/cancel`, {});
   const ids = (response: { body: { payload: { id: number }[] } }) => response.body.payload.map((a) => a.id);
 
   const all = await api.get("/appointments");
-  t.deepEqual(ids(all), booked.map((a) => a.id));
+  t.deepEqual(
+    ids(all),
+    booked.map((a) => a.id),
+  );
   t.deepEqual(all.body.meta, { count: 5, current_page: 1, per_page: 100 });
   t.deepEqual(ids(await api.get(`/appointments?resource_ids=${second.id}`)), [booked[1].id, booked[3].id]);
   t.deepEqual(ids(await api.get("/appointments?status=cancelled")), [booked[2].id]);
-  t.deepEqual(ids(await api.get("/appointments?status=scheduled,confirmed&payment_status=awaiting_payment")), [0, 1, 3, 4].map((i) => booked[i].id));
+  t.deepEqual(
+    ids(await api.get("/appointments?status=scheduled,confirmed&payment_status=awaiting_payment")),
+    [0, 1, 3, 4].map((i) => booked[i].id),
+  );
   t.deepEqual(ids(await api.get(`/appointments?contact_id=${contact.id}`)), [booked[4].id]);
   t.deepEqual(ids(await api.get(`/appointments?from=${encodeURIComponent(at("09:30"))}&to=${encodeURIComponent(at("10:30"))}`)), [booked[1].id, booked[2].id]);
   const page = await api.get("/appointments?per_page=2&page=2");
@@ -253,7 +351,11 @@ test("the index filters by resource, status, payment status, contact and start, 
   const bad = await api.get("/appointments?status=done&per_page=0");
   t.deepEqual([bad.status, bad.body.details], [422, { status: ["is not included in the list (done)"], per_page: ["must be greater than or equal to 1"] }]);
   const other = await createAccount(h, "Nosy");
-  t.deepEqual((await schedulingApi(h, other).get(`/appointments/${booked[0].id}`)).body.code, "APPOINTMENT_NOT_FOUND", "another account's booking is not found");
+  t.deepEqual(
+    (await schedulingApi(h, other).get(`/appointments/${booked[0].id}`)).body.code,
+    "APPOINTMENT_NOT_FOUND",
+    "another account's booking is not found",
+  );
   void account;
 });
 
@@ -261,24 +363,62 @@ test("the calendar shows bookings with their money, and its slots leave out book
   const { api, resource } = await clinic(h);
   const day = `from=${MONDAY}&to=2030-03-05&include_slots=true`;
   const before = (await api.get(`/calendar?${day}`)).body.payload.slots.length;
-  const paid = await book(api, { resource_id: resource.id, starts_at: at("09:00"), client_name: "Paid", service_amount: 10_000, prepaid_amount: 4000, prepaid_payment_method: "kaspi_qr", settlement_amount: 6000, settlement_payment_method: "cash" });
+  const paid = await book(api, {
+    resource_id: resource.id,
+    starts_at: at("09:00"),
+    client_name: "Paid",
+    service_amount: 10_000,
+    prepaid_amount: 4000,
+    prepaid_payment_method: "kaspi_qr",
+    settlement_amount: 6000,
+    settlement_payment_method: "cash",
+  });
   const cancelled = await book(api, { resource_id: resource.id, starts_at: at("16:00"), client_name: "Gone", service_amount: 1000 });
   await api.post(`/appointments/${cancelled.id}/cancel`, {});
 
   const calendar = (await api.get(`/calendar?${day}`)).body.payload;
-  t.deepEqual(calendar.appointments.map((a: { id: number }) => a.id), [paid.id, cancelled.id]);
-  t.deepEqual(calendar.appointments[0].payments.map((p: { payment_kind: string; amount: number }) => [p.payment_kind, p.amount]), [["prepaid", 4000], ["adjustment", 6000]]);
-  t.deepEqual(calendar.payments.map((p: { appointment_id: number }) => p.appointment_id), [paid.id, paid.id]);
+  t.deepEqual(
+    calendar.appointments.map((a: { id: number }) => a.id),
+    [paid.id, cancelled.id],
+  );
+  t.deepEqual(
+    calendar.appointments[0].payments.map((p: { payment_kind: string; amount: number }) => [p.payment_kind, p.amount]),
+    [
+      ["prepaid", 4000],
+      ["adjustment", 6000],
+    ],
+  );
+  t.deepEqual(
+    calendar.payments.map((p: { appointment_id: number }) => p.appointment_id),
+    [paid.id, paid.id],
+  );
   t.like(calendar.expenses[0], { appointment_id: paid.id, resource_id: resource.id, amount: 4000, status: "unpaid", paid_at: null });
   const slots: { starts_at: string; ends_at: string }[] = calendar.slots;
-  t.false(slots.some((s) => s.starts_at < "2030-03-04T09:30:00+05:00"), "nothing overlaps the 09:00 booking");
+  t.false(
+    slots.some((s) => s.starts_at < "2030-03-04T09:30:00+05:00"),
+    "nothing overlaps the 09:00 booking",
+  );
   t.is(slots[0].starts_at, "2030-03-04T09:30:00+05:00");
-  t.true(slots.some((s) => s.starts_at === "2030-03-04T16:00:00+05:00"), "a cancelled booking's time is offered again");
+  t.true(
+    slots.some((s) => s.starts_at === "2030-03-04T16:00:00+05:00"),
+    "a cancelled booking's time is offered again",
+  );
   t.is(before - slots.length, 6, "six 5-minute-step windows overlapped 09:00–09:30");
 
   // Every offered slot is bookable.
   const offered = slots[17];
-  t.is((await api.post("/appointments", { resource_id: resource.id, starts_at: offered.starts_at, ends_at: offered.ends_at, client_name: "Slot", service_amount: 1 })).status, 201);
+  t.is(
+    (
+      await api.post("/appointments", {
+        resource_id: resource.id,
+        starts_at: offered.starts_at,
+        ends_at: offered.ends_at,
+        client_name: "Slot",
+        service_amount: 1,
+      })
+    ).status,
+    201,
+  );
 });
 
 test("feature flags and roles: scheduling and scheduling_finance gate, journals and payouts are for administrators", async (t) => {
@@ -287,18 +427,32 @@ test("feature flags and roles: scheduling and scheduling_finance gate, journals 
   const agent = (method: "get" | "post", path: string) => (method === "get" ? api.get(path, account.agent.token) : api.post(path, {}, account.agent.token));
 
   // Agents book and take payments; journals, payouts and settings changes are administrators'.
-  t.is((await api.post("/appointments", { resource_id: resource.id, starts_at: at("10:00"), client_name: "B", service_amount: 1000 }, account.agent.token)).status, 201);
+  t.is(
+    (await api.post("/appointments", { resource_id: resource.id, starts_at: at("10:00"), client_name: "B", service_amount: 1000 }, account.agent.token)).status,
+    201,
+  );
   t.is((await api.post(`/appointments/${appointment.id}/payments`, { amount: 100, payment_method: "cash" }, account.agent.token)).status, 200);
-  for (const [method, path] of [["get", "/payments"], ["get", "/expenses"], ["post", "/expenses/pay_all"], ["post", "/expenses/1/pay"]] as const) {
+  for (const [method, path] of [
+    ["get", "/payments"],
+    ["get", "/expenses"],
+    ["post", "/expenses/pay_all"],
+    ["post", "/expenses/1/pay"],
+  ] as const) {
     const denied = await agent(method, path);
     t.deepEqual([denied.status, denied.body], [401, { error: "You are not authorized to do this action" }], `${method} ${path}`);
   }
   t.is((await api.patch("/settings", { prepayment_hold_minutes: 15 }, account.agent.token)).status, 401);
 
-  const toggle = (features: Record<string, boolean>) => h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { features } });
+  const toggle = (features: Record<string, boolean>) =>
+    h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { features } });
   await toggle({ scheduling_finance: false });
   const financeOff = { error: "Scheduling finance is not enabled for this account", code: "FEATURE_DISABLED" };
-  for (const [method, path] of [["get", "/payments"], ["get", "/expenses"], ["post", "/expenses/pay_all"], ["post", `/appointments/${appointment.id}/payments`]] as const) {
+  for (const [method, path] of [
+    ["get", "/payments"],
+    ["get", "/expenses"],
+    ["post", "/expenses/pay_all"],
+    ["post", `/appointments/${appointment.id}/payments`],
+  ] as const) {
     const refusedBody = method === "get" ? await api.get(path) : await api.post(path, { payment_method: "cash" });
     t.deepEqual([refusedBody.status, refusedBody.body], [403, financeOff], `${method} ${path}`);
   }
@@ -318,6 +472,9 @@ test("scheduling settings: defaults, changes, validation", async (t) => {
   const hold = await api.patch("/settings", { settings: { prepayment_hold_minutes: 45 } });
   t.deepEqual(hold.body.payload, { reminder_offsets_minutes: [1440, 60], prepayment_hold_minutes: 45 });
   const bad = await api.patch("/settings", { reminder_offsets_minutes: [0], prepayment_hold_minutes: 20_000 });
-  t.deepEqual([bad.status, bad.body.details], [422, { "reminder_offsets_minutes.0": ["must be greater than or equal to 1"], prepayment_hold_minutes: ["must be less than or equal to 10080"] }]);
+  t.deepEqual(
+    [bad.status, bad.body.details],
+    [422, { "reminder_offsets_minutes.0": ["must be greater than or equal to 1"], prepayment_hold_minutes: ["must be less than or equal to 10080"] }],
+  );
   t.deepEqual((await api.get("/settings")).body.payload, { reminder_offsets_minutes: [1440, 60], prepayment_hold_minutes: 45 });
 });

@@ -10,12 +10,15 @@ test.after.always(async () => {
   await h?.close();
 });
 
-const liveIn = async (resourceId: number) => h.knex("scheduling_appointments").where("resource_id", resourceId).whereNot("status", "cancelled").select("id", "starts_at");
+const liveIn = async (resourceId: number) =>
+  h.knex("scheduling_appointments").where("resource_id", resourceId).whereNot("status", "cancelled").select("id", "starts_at");
 
 test("30 simultaneous requests for one slot create exactly one appointment; the rest get 409 SLOT_CONFLICT", async (t) => {
   const { api, resource } = await clinic(h);
   const responses = await Promise.all(
-    Array.from({ length: 30 }, (_, i) => api.post("/appointments", { resource_id: resource.id, starts_at: at("10:00"), client_name: `Client ${i}`, service_amount: 1000 })),
+    Array.from({ length: 30 }, (_, i) =>
+      api.post("/appointments", { resource_id: resource.id, starts_at: at("10:00"), client_name: `Client ${i}`, service_amount: 1000 }),
+    ),
   );
   t.deepEqual(responses.filter((r) => r.status === 201).length, 1);
   for (const refused of responses.filter((r) => r.status !== 201)) {
@@ -29,9 +32,19 @@ test("overlapping (not identical) requests and reschedules race into one slot: t
   // Fifteen bookings a few minutes apart, all overlapping 11:00–11:30, and fifteen moves into it from Tuesday.
   const tuesday = ["09:00", "09:30", "10:00", "10:30", "11:00", "11:30", "12:00", "12:30", "14:00", "14:30", "15:00", "15:30", "16:00", "16:30", "17:00"];
   const movers: { id: number }[] = [];
-  for (const [i, time] of tuesday.entries()) movers.push(await api.create("/appointments", { resource_id: resource.id, starts_at: at(time, "2030-03-05"), client_name: `Mover ${i}`, service_amount: 1000 }));
+  for (const [i, time] of tuesday.entries())
+    movers.push(
+      await api.create("/appointments", { resource_id: resource.id, starts_at: at(time, "2030-03-05"), client_name: `Mover ${i}`, service_amount: 1000 }),
+    );
   const responses = await Promise.all([
-    ...Array.from({ length: 15 }, (_, i) => api.post("/appointments", { resource_id: resource.id, starts_at: at(`10:${String(35 + i).padStart(2, "0")}`), client_name: `New ${i}`, service_amount: 1000 })),
+    ...Array.from({ length: 15 }, (_, i) =>
+      api.post("/appointments", {
+        resource_id: resource.id,
+        starts_at: at(`10:${String(35 + i).padStart(2, "0")}`),
+        client_name: `New ${i}`,
+        service_amount: 1000,
+      }),
+    ),
     ...movers.map((m) => api.patch(`/appointments/${m.id}`, { starts_at: at("11:00") })),
   ]);
   const winners = responses.filter((r) => r.status === 200 || r.status === 201);
@@ -68,7 +81,14 @@ test("racing creates with one external_ref make one appointment; the others get 
   const { api, resource } = await clinic(h);
   const responses = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      api.post("/appointments", { resource_id: resource.id, starts_at: new Date(Date.parse(at("09:00")) + i * 5 * 60_000).toISOString(), duration_min: 5, client_name: "Ref", service_amount: 1000, external_ref: "medical-card-7" }),
+      api.post("/appointments", {
+        resource_id: resource.id,
+        starts_at: new Date(Date.parse(at("09:00")) + i * 5 * 60_000).toISOString(),
+        duration_min: 5,
+        client_name: "Ref",
+        service_amount: 1000,
+        external_ref: "medical-card-7",
+      }),
     ),
   );
   t.is(responses.filter((r) => r.status === 201).length, 1);
@@ -79,11 +99,23 @@ test("a booking the application check cannot see yet (uncommitted) is caught by 
   const { account, api, resource } = await clinic(h);
   const trx = await h.knex.transaction();
   try {
-    await trx("scheduling_appointments").insert({ account_id: account.id, resource_id: resource.id, starts_at: at("16:00"), ends_at: at("16:30"), duration_min: 30, client_name: "Invisible" });
+    await trx("scheduling_appointments").insert({
+      account_id: account.id,
+      resource_id: resource.id,
+      starts_at: at("16:00"),
+      ends_at: at("16:30"),
+      duration_min: 30,
+      client_name: "Invisible",
+    });
     const pending = api.post("/appointments", { resource_id: resource.id, starts_at: at("16:15"), client_name: "Racer", service_amount: 1000 });
     // The request passed its own check and now waits on the constraint for our transaction.
     const blocked = await until(
-      () => h.knex("pg_stat_activity").where({ datname: h.knex.raw("current_database()"), wait_event_type: "Lock" }).whereILike("query", "insert into \"scheduling_appointments\"%").first("pid"),
+      () =>
+        h
+          .knex("pg_stat_activity")
+          .where({ datname: h.knex.raw("current_database()"), wait_event_type: "Lock" })
+          .whereILike("query", 'insert into "scheduling_appointments"%')
+          .first("pid"),
       Boolean,
     );
     t.truthy(blocked, "the booking reached the insert");
@@ -93,5 +125,8 @@ test("a booking the application check cannot see yet (uncommitted) is caught by 
   } finally {
     if (!trx.isCompleted()) await trx.rollback();
   }
-  t.deepEqual((await liveIn(resource.id)).map((a) => a.starts_at.toISOString()), ["2030-03-04T11:00:00.000Z"]);
+  t.deepEqual(
+    (await liveIn(resource.id)).map((a) => a.starts_at.toISOString()),
+    ["2030-03-04T11:00:00.000Z"],
+  );
 });

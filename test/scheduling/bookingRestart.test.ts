@@ -21,7 +21,13 @@ test("a booking's hold survives its worker going away: the next worker cancels i
   // A queue of its own, so no other test's worker can stand in while this one is down.
   const deps: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, taskQueue: `booking-restart-${randomUUID()}` } };
   const startWorker = () =>
-    createWorker({ address: process.env.TEMPORAL_ADDRESS!, namespace: "default", taskQueue: deps.temporal.taskQueue, deps, workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH });
+    createWorker({
+      address: process.env.TEMPORAL_ADDRESS!,
+      namespace: "default",
+      taskQueue: deps.temporal.taskQueue,
+      deps,
+      workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
+    });
 
   const holdUntil = new Date(Date.now() + 25_000);
   const appointment = await c.api.create("/appointments", {
@@ -35,12 +41,25 @@ test("a booking's hold survives its worker going away: the next worker cancels i
 
   // The relay started its workflow on the shared queue: once every event of the setup has gone
   // through (so no late one starts it there again), end it and run it on this test's queue.
-  const pending = await until(() => h.knex("events").where("account_id", c.account.id).whereNull("dispatched_at").first("id"), (row) => !row);
+  const pending = await until(
+    () => h.knex("events").where("account_id", c.account.id).whereNull("dispatched_at").first("id"),
+    (row) => !row,
+  );
   t.falsy(pending, "the setup's events were dispatched");
   const handle = h.deps.temporal.client.workflow.getHandle(appointmentWorkflowId(h.deps.temporal.installationId, c.account.id, appointment.id));
-  await until(() => handle.describe().then(() => true, () => false), Boolean);
+  await until(
+    () =>
+      handle.describe().then(
+        () => true,
+        () => false,
+      ),
+    Boolean,
+  );
   await handle.terminate("moved to the restart test's queue").catch(() => undefined);
-  const row = await h.knex("scheduling_appointments").join("scheduling_resources", "scheduling_resources.id", "scheduling_appointments.resource_id").where("scheduling_appointments.id", appointment.id)
+  const row = await h
+    .knex("scheduling_appointments")
+    .join("scheduling_resources", "scheduling_resources.id", "scheduling_appointments.resource_id")
+    .where("scheduling_appointments.id", appointment.id)
     .first("scheduling_appointments.*", "scheduling_resources.name as resource_name", "scheduling_resources.timezone");
 
   const first = await startWorker();
@@ -49,19 +68,34 @@ test("a booking's hold survives its worker going away: the next worker cancels i
     // Waiting for the hold: its look at the database is done and nothing is in flight.
     await until(
       () => handle.describe(),
-      (d) => d.status.name === "RUNNING" && Boolean(d.typedSearchAttributes.get(AppointmentStartsAtAttribute)) && !d.raw.pendingWorkflowTask && !d.raw.pendingActivities?.length,
+      (d) =>
+        d.status.name === "RUNNING" &&
+        Boolean(d.typedSearchAttributes.get(AppointmentStartsAtAttribute)) &&
+        !d.raw.pendingWorkflowTask &&
+        !d.raw.pendingActivities?.length,
     );
   });
   t.true(Date.now() < holdUntil.getTime(), "the worker went away before the hold ran out");
 
   await sleep(holdUntil.getTime() - Date.now() + 3000);
-  t.like((await c.api.get(`/appointments/${appointment.id}`)).body.payload, { status: "scheduled", payment_status: "awaiting_payment" }, "nothing happens while no worker runs");
+  t.like(
+    (await c.api.get(`/appointments/${appointment.id}`)).body.payload,
+    { status: "scheduled", payment_status: "awaiting_payment" },
+    "nothing happens while no worker runs",
+  );
 
   const second = await startWorker();
   await second.runUntil(async () => {
-    const cancelled = await until(() => c.api.get(`/appointments/${appointment.id}`), (r) => r.body.payload.status === "cancelled", 30_000);
+    const cancelled = await until(
+      () => c.api.get(`/appointments/${appointment.id}`),
+      (r) => r.body.payload.status === "cancelled",
+      30_000,
+    );
     t.like(cancelled.body.payload, { status: "cancelled", payment_status: "cancelled", cancellation_reason: "prepayment_not_received" });
-    const messages = await until(() => conversationMessages(h, c.account, appointment.conversation_id), (m) => m.some((x) => x.content.includes("prepayment was not received")));
+    const messages = await until(
+      () => conversationMessages(h, c.account, appointment.conversation_id),
+      (m) => m.some((x) => x.content.includes("prepayment was not received")),
+    );
     t.true(messages.some((m) => m.content.includes("prepayment was not received")));
     t.is(await handle.result(), "cancelled");
   });

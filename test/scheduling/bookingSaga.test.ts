@@ -21,7 +21,11 @@ const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 /** The contents of the booking's conversation, once it has at least `n` messages (or the wait ran out). */
 async function messagesOnce(c: LiveClinic, displayId: number, n: number, timeoutMs = 20_000): Promise<string[]> {
-  const messages = await until(() => conversationMessages(h, c.account, displayId), (m) => m.length >= n, timeoutMs);
+  const messages = await until(
+    () => conversationMessages(h, c.account, displayId),
+    (m) => m.length >= n,
+    timeoutMs,
+  );
   return messages.map((m) => m.content);
 }
 
@@ -29,14 +33,18 @@ const bookFor = (c: LiveClinic, startsAt: string, extra: Record<string, unknown>
   book(c.api, { resource_id: c.resource.id, service_id: c.service.id, contact_id: c.contact.id, inbox_id: c.inbox.id, starts_at: startsAt, ...extra });
 
 const when = (c: LiveClinic, iso: string) => localTimeText(Date.parse(iso), c.resource.timezone);
-const workflowOf = (c: LiveClinic, id: number) => h.deps.temporal.client.workflow.getHandle(appointmentWorkflowId(h.deps.temporal.installationId, c.account.id, id));
+const workflowOf = (c: LiveClinic, id: number) =>
+  h.deps.temporal.client.workflow.getHandle(appointmentWorkflowId(h.deps.temporal.installationId, c.account.id, id));
 
 test("a booking with an inbox opens a conversation and is confirmed there; its workflow is findable by account, resource, id and start", async (t) => {
   const c = await liveClinic(h);
   const startsAt = inMs(2 * 24 * 60 * MINUTE);
   const appointment = await bookFor(c, startsAt);
   t.is(typeof appointment.conversation_id, "number");
-  const conversation = await ok(h.request("GET", `/api/v1/accounts/${c.account.id}/conversations/${appointment.conversation_id}`, { token: c.account.admin.token }), "conversation");
+  const conversation = await ok(
+    h.request("GET", `/api/v1/accounts/${c.account.id}/conversations/${appointment.conversation_id}`, { token: c.account.admin.token }),
+    "conversation",
+  );
   t.is(conversation.meta.sender.id, c.contact.id);
 
   t.deepEqual(await messagesOnce(c, appointment.conversation_id, 1), [`Your appointment with Dr. Now on ${when(c, startsAt)} is confirmed.`]);
@@ -50,7 +58,13 @@ test("a booking with an inbox opens a conversation and is confirmed there; its w
   t.is(await description.staticSummary(), `Appointment #${appointment.id}: Dr. Now with Dana Client, ${when(c, startsAt)}`);
 
   // Linking an existing conversation (by display id) confirms the next booking there too.
-  const second = await book(c.api, { resource_id: c.resource.id, service_id: c.service.id, client_name: "Walk-in", starts_at: inMs(2 * 24 * 60 * MINUTE + 10 * MINUTE), conversation_id: appointment.conversation_id });
+  const second = await book(c.api, {
+    resource_id: c.resource.id,
+    service_id: c.service.id,
+    client_name: "Walk-in",
+    starts_at: inMs(2 * 24 * 60 * MINUTE + 10 * MINUTE),
+    conversation_id: appointment.conversation_id,
+  });
   t.is(second.conversation_id, appointment.conversation_id);
   const messages = await messagesOnce(c, appointment.conversation_id, 2);
   t.is(messages.filter((m) => m.includes("is confirmed")).length, 2);
@@ -71,15 +85,26 @@ test("an unpaid hold runs out: the booking is cancelled, the slot freed, the con
     `Your appointment with Dr. Now on ${when(c, startsAt)} is booked. Please make the prepayment by ${when(c, holdUntil)} to keep it.`,
   ]);
 
-  const cancelled = await until(() => c.api.get(`/appointments/${appointment.id}`), (r) => r.body.payload.status === "cancelled", 30_000);
+  const cancelled = await until(
+    () => c.api.get(`/appointments/${appointment.id}`),
+    (r) => r.body.payload.status === "cancelled",
+    30_000,
+  );
   t.like(cancelled.body.payload, { status: "cancelled", payment_status: "cancelled", cancellation_reason: HOLD_EXPIRED_REASON });
   t.true(Date.parse(cancelled.body.payload.cancelled_at) >= Date.parse(holdUntil), "not before the hold ran out");
 
   const messages = await messagesOnce(c, appointment.conversation_id, 2);
-  t.is(messages[1], `Your appointment with Dr. Now on ${when(c, startsAt)} has been cancelled because the prepayment was not received in time. The time is free again; write to us to book anew.`);
+  t.is(
+    messages[1],
+    `Your appointment with Dr. Now on ${when(c, startsAt)} has been cancelled because the prepayment was not received in time. The time is free again; write to us to book anew.`,
+  );
   const events = await h.knex("events").where({ account_id: c.account.id }).where("name", "like", "appointment.%").orderBy("id").pluck("name");
   t.deepEqual(events, ["appointment.created", "appointment.cancelled"]);
-  t.is((await c.api.post("/appointments", { resource_id: c.resource.id, starts_at: startsAt, client_name: "Next", service_amount: 100 })).status, 201, "the slot is free again");
+  t.is(
+    (await c.api.post("/appointments", { resource_id: c.resource.id, starts_at: startsAt, client_name: "Next", service_amount: 100 })).status,
+    201,
+    "the slot is free again",
+  );
   t.is(await workflowOf(c, appointment.id).result(), "cancelled");
 });
 
@@ -103,9 +128,22 @@ test("a prepayment in time ends the hold; a service that requires prepayment hol
   const prepaidUpFront = await bookFor(c, inMs(6 * 60 * MINUTE), { prepaid_amount: 1000, prepaid_payment_method: "cash" });
   t.is(prepaidUpFront.hold_expires_at, null, "nothing to hold for when the prepayment came with the booking");
 
-  const invalid = await c.api.post("/appointments", { resource_id: c.resource.id, starts_at: inMs(7 * 60 * MINUTE), client_name: "X", service_amount: 1, hold_until: inMs(-MINUTE), hold_minutes: 5 });
+  const invalid = await c.api.post("/appointments", {
+    resource_id: c.resource.id,
+    starts_at: inMs(7 * 60 * MINUTE),
+    client_name: "X",
+    service_amount: 1,
+    hold_until: inMs(-MINUTE),
+    hold_minutes: 5,
+  });
   t.deepEqual([invalid.status, invalid.body.details], [422, { hold_until: ["cannot be given together with hold_minutes"] }]);
-  const past = await c.api.post("/appointments", { resource_id: c.resource.id, starts_at: inMs(7 * 60 * MINUTE), client_name: "X", service_amount: 1, hold_until: inMs(-MINUTE) });
+  const past = await c.api.post("/appointments", {
+    resource_id: c.resource.id,
+    starts_at: inMs(7 * 60 * MINUTE),
+    client_name: "X",
+    service_amount: 1,
+    hold_until: inMs(-MINUTE),
+  });
   t.deepEqual(past.body.details, { hold_until: ["must be in the future"] });
 });
 
@@ -128,12 +166,18 @@ test("reminders come at the account's offsets and move with a reschedule; a move
   const moved = await c.api.patch(`/appointments/${first.id}`, { starts_at: newStart });
   t.is(moved.status, 200);
   const messages = await messagesOnce(c, first.conversation_id, 3, 30_000);
-  t.deepEqual(messages.slice(1), [`Your appointment with Dr. Now has been moved to ${when(c, newStart)}.`, `Reminder: your appointment with Dr. Now is on ${when(c, newStart)}.`]);
+  t.deepEqual(messages.slice(1), [
+    `Your appointment with Dr. Now has been moved to ${when(c, newStart)}.`,
+    `Reminder: your appointment with Dr. Now is on ${when(c, newStart)}.`,
+  ]);
 
   await sleep(Math.max(0, Date.parse(second.starts_at) - MINUTE + 3 * SECOND - Date.now()));
   for (const { conversation_id } of [second, third]) {
     const contents = (await conversationMessages(h, c.account, conversation_id)).map((m) => m.content);
-    t.false(contents.some((m) => m.startsWith("Reminder")), contents.join(" | "));
+    t.false(
+      contents.some((m) => m.startsWith("Reminder")),
+      contents.join(" | "),
+    );
   }
   t.is(await workflowOf(c, third.id).result(), "cancelled", "a cancelled booking's workflow ends");
   await sleep(2 * SECOND);
@@ -156,8 +200,14 @@ test("appointment events reach subscribed webhooks, signed, with the booking and
   const receiver = await new Receiver().start();
   t.teardown(() => receiver.stop());
   const events = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.completed"];
-  const hook = await ok(h.request("POST", `/api/v1/accounts/${c.account.id}/webhooks`, { token: c.account.admin.token, body: { url: receiver.url, subscriptions: events } }), "webhook");
-  const unknown = await h.request("POST", `/api/v1/accounts/${c.account.id}/webhooks`, { token: c.account.admin.token, body: { url: receiver.url, subscriptions: ["appointment.deleted"] } });
+  const hook = await ok(
+    h.request("POST", `/api/v1/accounts/${c.account.id}/webhooks`, { token: c.account.admin.token, body: { url: receiver.url, subscriptions: events } }),
+    "webhook",
+  );
+  const unknown = await h.request("POST", `/api/v1/accounts/${c.account.id}/webhooks`, {
+    token: c.account.admin.token,
+    body: { url: receiver.url, subscriptions: ["appointment.deleted"] },
+  });
   t.is(unknown.status, 422);
 
   const a = await book(c.api, { resource_id: c.resource.id, service_id: c.service.id, client_name: "Hooked", starts_at: inMs(4 * 60 * MINUTE) });
@@ -169,7 +219,16 @@ test("appointment events reach subscribed webhooks, signed, with the booking and
   const received = await receiver.waitFor((r) => r.length >= 5);
   await sleep(1000);
   const names = receiver.requests.map((r) => `${r.body.event}#${r.body.id}`);
-  t.deepEqual(names.sort(), [`appointment.cancelled#${b.id}`, `appointment.completed#${a.id}`, `appointment.created#${a.id}`, `appointment.created#${b.id}`, `appointment.updated#${a.id}`].sort());
+  t.deepEqual(
+    names.sort(),
+    [
+      `appointment.cancelled#${b.id}`,
+      `appointment.completed#${a.id}`,
+      `appointment.created#${a.id}`,
+      `appointment.created#${b.id}`,
+      `appointment.updated#${a.id}`,
+    ].sort(),
+  );
   for (const request of received) t.true(signatureValid(request, hook.payload.webhook.secret));
   const updated = receiver.requests.find((r) => r.body.event === "appointment.updated")!.body;
   t.like(updated, { id: a.id, payment_status: "prepaid", settlement_amount: 2500, account: { id: c.account.id } });
@@ -177,6 +236,9 @@ test("appointment events reach subscribed webhooks, signed, with the booking and
     updated.changed_attributes.filter((change: Record<string, unknown>) => "settlement_amount" in change),
     [{ settlement_amount: { previous_value: 0, current_value: 2500 } }],
   );
-  const deliveries = await ok(h.request("GET", `/api/v1/accounts/${c.account.id}/webhooks/${hook.payload.webhook.id}/deliveries`, { token: c.account.admin.token }), "deliveries");
+  const deliveries = await ok(
+    h.request("GET", `/api/v1/accounts/${c.account.id}/webhooks/${hook.payload.webhook.id}/deliveries`, { token: c.account.admin.token }),
+    "deliveries",
+  );
   t.is(deliveries.payload.filter((d: { status: string }) => d.status === "delivered").length, 5, "the delivery log has them");
 });

@@ -58,7 +58,12 @@ test("S1 payload: every key, the echoed range, and slots in the resource's offse
   t.is(payload.break_rules.length, 5);
   t.deepEqual([payload.appointments, payload.payments, payload.expenses], [[], [], []]);
   t.is(payload.slots.length, 86);
-  t.deepEqual(payload.slots[0], { resource_id: resource.id, starts_at: "2026-03-02T09:00:00+05:00", ends_at: "2026-03-02T09:30:00+05:00", status: "available" });
+  t.deepEqual(payload.slots[0], {
+    resource_id: resource.id,
+    starts_at: "2026-03-02T09:00:00+05:00",
+    ends_at: "2026-03-02T09:30:00+05:00",
+    status: "available",
+  });
   t.deepEqual(payload.slots[1].starts_at, "2026-03-02T09:05:00+05:00");
   t.is(payload.slots.at(-1).ends_at, "2026-03-02T18:00:00+05:00");
 
@@ -87,7 +92,9 @@ test("slots honour holidays, overrides cancelling them, time off and live appoin
   const { account, api, resource } = await clinic();
   const other = await api.create("/resources", { name: "Other" });
   const slotsOn = async (query = MONDAY) =>
-    (await api.get(`/calendar?${query}&include_slots=true&resource_ids=${resource.id}`)).body.payload.slots.map((s: { starts_at: string }) => s.starts_at.slice(11, 16));
+    (await api.get(`/calendar?${query}&include_slots=true&resource_ids=${resource.id}`)).body.payload.slots.map((s: { starts_at: string }) =>
+      s.starts_at.slice(11, 16),
+    );
 
   const holiday = await api.create("/holidays", { date: "2020-03-02", title: "Yearly", recurring_yearly: true });
   t.deepEqual(await slotsOn(), [], "a recurring holiday closes the day in any year");
@@ -123,7 +130,10 @@ test("an inactive resource is listed and slotted like any other selected resourc
   const { api, resource } = await clinic();
   await api.patch(`/resources/${resource.id}`, { active: false });
   const payload = (await api.get(`/calendar?${MONDAY}&include_slots=true`)).body.payload;
-  t.deepEqual(payload.resources.map((r: { id: number; active: boolean }) => [r.id, r.active]), [[resource.id, false]]);
+  t.deepEqual(
+    payload.resources.map((r: { id: number; active: boolean }) => [r.id, r.active]),
+    [[resource.id, false]],
+  );
   t.is(payload.slots.length, 86);
   t.true(payload.slots.every((s: { resource_id: number }) => s.resource_id === resource.id));
 });

@@ -83,7 +83,13 @@ test("the IIN's birth date and gender never replace values the contact already h
   const known = await own.create("/contacts", { name: "Known", phone: "7012220000", birth_date: "1990-01-31", gender: "female" });
   const enriched = await own.post("/contacts", { phone: "7012220000", iin: "940720300129" });
   t.is(enriched.status, 200);
-  t.like(enriched.body.payload, { id: known.id, identifier: "940720300129", birth_date: "1990-01-31", gender: "female", custom_attributes: { iin: "940720300129" } });
+  t.like(enriched.body.payload, {
+    id: known.id,
+    identifier: "940720300129",
+    birth_date: "1990-01-31",
+    gender: "female",
+    custom_attributes: { iin: "940720300129" },
+  });
 
   const genderOnly = await own.create("/contacts", { name: "Gender only", custom_attributes: { gender: "other" } });
   const patched = await own.patch(`/contacts/${genderOnly.id}`, { iin: "911211-300456" });
@@ -96,7 +102,10 @@ test("the IIN's birth date and gender never replace values the contact already h
 
 test("contact validation errors", async (t) => {
   const phone = await api.post("/contacts", { name: "X", phone: "12345" });
-  t.deepEqual([phone.status, phone.body], [422, { error: "Validation failed: phone is invalid", code: "VALIDATION_ERROR", details: { phone: ["is invalid"] } }]);
+  t.deepEqual(
+    [phone.status, phone.body],
+    [422, { error: "Validation failed: phone is invalid", code: "VALIDATION_ERROR", details: { phone: ["is invalid"] } }],
+  );
   t.deepEqual((await api.post("/contacts", { name: "X", birth_date: "1990-02-30" })).body.details, { birth_date: ["is not a valid date"] });
   for (const birth_date of ["tomorrow", "", "1990/02/01", "1990-2-1"]) {
     const created = await api.post("/contacts", { name: "X", birth_date });
@@ -120,8 +129,15 @@ test("list and search: name, phone or identifier; limit clamped to 1..100", asyn
   t.is(byName.status, 200);
   t.deepEqual(byName.body.payload.map((c: { full_name: string }) => c.full_name).sort(), ["Madina Ospanova", "Marat Ospanov"]);
   t.is(byName.body.meta.count, 2);
-  t.deepEqual((await search.get("/contacts?search=0000003")).body.payload.map((c: { full_name: string }) => c.full_name), ["Zarina"]);
-  t.deepEqual((await search.get("/contacts?search=100%25")).body.payload.map((c: { full_name: string }) => c.full_name), ["Marat Ospanov"], "% is literal");
+  t.deepEqual(
+    (await search.get("/contacts?search=0000003")).body.payload.map((c: { full_name: string }) => c.full_name),
+    ["Zarina"],
+  );
+  t.deepEqual(
+    (await search.get("/contacts?search=100%25")).body.payload.map((c: { full_name: string }) => c.full_name),
+    ["Marat Ospanov"],
+    "% is literal",
+  );
   t.is((await search.get("/contacts")).body.meta.count, 3);
   t.is((await search.get("/contacts?limit=0")).body.meta.count, 1);
   t.is((await search.get("/contacts?limit=1000")).body.meta.count, 3);
@@ -164,7 +180,10 @@ test("contacts raise Chatwoot's contact_created and contact_updated in the outbo
   t.deepEqual(moreUpdated, []);
   t.like(updatedEvent.payload, { event: "contact_updated", id: contactId, name: "Aidos Seitkali", custom_attributes: { company_id: 7, vip: true } });
   const entries = updatedEvent.payload.changed_attributes as Record<string, unknown>[];
-  t.deepEqual(entries.map((entry) => Object.keys(entry)), [["custom_attributes"], ["updated_at"]]);
+  t.deepEqual(
+    entries.map((entry) => Object.keys(entry)),
+    [["custom_attributes"], ["updated_at"]],
+  );
   t.deepEqual(entries[0]!.custom_attributes, {
     previous_value: { iin: "940720300129", birth_date: "1994-07-20", gender: "male" },
     current_value: { iin: "940720300129", birth_date: "1994-07-20", gender: "male", company_id: 7, vip: true },
@@ -189,10 +208,10 @@ test("enriching a contact with another contact's phone is refused in the schedul
   const before = await h.knex("events").where({ account_id: own.id }).count<{ count: string }[]>("* as count");
 
   const response = await ownApi.post("/contacts", { identifier: "card-1", phone: "7011111111" });
-  t.deepEqual([response.status, response.body], [
-    422,
-    { error: "Validation failed: phone_number has already been taken", code: "VALIDATION_ERROR", details: { phone_number: ["has already been taken"] } },
-  ]);
+  t.deepEqual(
+    [response.status, response.body],
+    [422, { error: "Validation failed: phone_number has already been taken", code: "VALIDATION_ERROR", details: { phone_number: ["has already been taken"] } }],
+  );
   t.like(await h.knex("contacts").where("id", other.id).first(), { phone_number: null });
   t.deepEqual(await h.knex("events").where({ account_id: own.id }).count<{ count: string }[]>("* as count"), before);
 });

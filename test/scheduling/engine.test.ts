@@ -182,7 +182,13 @@ function randomSchedule(random: () => number, timezone: string): ResourceSchedul
       const start = int(0, 1000);
       const end = Math.min(1440, start + int(30, 400));
       const hasBreak = random() > 0.5;
-      return { date: `2026-03-${int(23, 31)}`, start_minute: start, end_minute: end, break_start_minute: hasBreak ? start + 10 : null, break_end_minute: hasBreak ? start + 25 : null };
+      return {
+        date: `2026-03-${int(23, 31)}`,
+        start_minute: start,
+        end_minute: end,
+        break_start_minute: hasBreak ? start + 10 : null,
+        break_end_minute: hasBreak ? start + 25 : null,
+      };
     }),
     timeOffs: Array.from({ length: int(0, 3) }, interval),
     appointments: Array.from({ length: int(0, 8) }, (_, id) => ({ id, status: random() > 0.8 ? "cancelled" : "scheduled", ...interval() })),

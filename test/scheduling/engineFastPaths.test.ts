@@ -33,7 +33,13 @@ function randomSchedule(random: () => number, timezone: string, firstDay: string
     overrides: Array.from({ length: int(0, 2) }, () => {
       const start = int(0, 1000);
       const hasBreak = random() > 0.5;
-      return { date: date(int(0, 9)), start_minute: start, end_minute: Math.min(1440, start + int(30, 400)), break_start_minute: hasBreak ? start + 10 : null, break_end_minute: hasBreak ? start + 25 : null };
+      return {
+        date: date(int(0, 9)),
+        start_minute: start,
+        end_minute: Math.min(1440, start + int(30, 400)),
+        break_start_minute: hasBreak ? start + 10 : null,
+        break_end_minute: hasBreak ? start + 25 : null,
+      };
     }),
     timeOffs: Array.from({ length: int(0, 3) }, interval),
     appointments: Array.from({ length: int(0, 40) }, (_, id) => ({ id, status: random() > 0.8 ? "cancelled" : "scheduled", ...interval() })),
@@ -93,7 +99,9 @@ test("isoWriter writes isoFormatter's text as ASCII, DST changes and six-digit y
     const iso = isoFormatter(timeZone);
     const write = isoWriter(timeZone);
     const buffer = Buffer.alloc(MAX_ISO_BYTES + 4);
-    const instants = ["2026-03-29", "2026-10-25", "2026-11-01"].flatMap((day) => Array.from({ length: 600 }, (_, i) => at(`${day}T00:00:00Z`) - 6 * 3600_000 + i * 151_000));
+    const instants = ["2026-03-29", "2026-10-25", "2026-11-01"].flatMap((day) =>
+      Array.from({ length: 600 }, (_, i) => at(`${day}T00:00:00Z`) - 6 * 3600_000 + i * 151_000),
+    );
     for (const ms of [...instants, at("+010000-01-01T00:00:00Z") + 17_000, at("0999-12-31T23:59:59Z")]) {
       const end = write(ms, buffer, 2);
       t.true(end - 2 <= MAX_ISO_BYTES);

@@ -64,7 +64,10 @@ test("malformed dates on holidays and workday overrides answer 422 on create and
       t.truthy(response.body.details?.date, JSON.stringify(date));
     }
   }
-  t.like((await api.get("/holidays")).body.payload.find((row: { id: number }) => row.id === holiday.id), { date: "2026-05-01" });
+  t.like(
+    (await api.get("/holidays")).body.payload.find((row: { id: number }) => row.id === holiday.id),
+    { date: "2026-05-01" },
+  );
 });
 
 test("workday overrides: one per resource and date, break inside the hours", async (t) => {
@@ -78,12 +81,26 @@ test("workday overrides: one per resource and date, break inside the hours", asy
     break_title: "Lunch",
   });
   t.is(create.status, 201);
-  t.like(create.body.payload, { resource_id: resourceId, date: "2026-03-10", start_minute: 600, end_minute: 900, break_start_minute: 720, break_end_minute: 750, break_title: "Lunch" });
+  t.like(create.body.payload, {
+    resource_id: resourceId,
+    date: "2026-03-10",
+    start_minute: 600,
+    end_minute: 900,
+    break_start_minute: 720,
+    break_end_minute: 750,
+    break_title: "Lunch",
+  });
 
   const duplicate = await api.post("/workday_overrides", { resource_id: resourceId, date: "2026-03-10", start_minute: 600, end_minute: 700 });
   t.deepEqual([duplicate.status, duplicate.body.code, duplicate.body.details], [422, "VALIDATION_ERROR", { date: ["has already been taken"] }]);
 
-  const halfBreak = await api.post("/workday_overrides", { resource_id: resourceId, date: "2026-03-11", start_minute: 600, end_minute: 900, break_start_minute: 700 });
+  const halfBreak = await api.post("/workday_overrides", {
+    resource_id: resourceId,
+    date: "2026-03-11",
+    start_minute: 600,
+    end_minute: 900,
+    break_start_minute: 700,
+  });
   t.deepEqual(halfBreak.body.details, { break_end_minute: ["must be given together with the other break minute"] });
   const outside = await api.post("/workday_overrides", {
     resource_id: resourceId,
@@ -152,9 +169,19 @@ test("time off: per resource or account-wide; S5 update keeps starts before ends
 test("time off list filters as the fork's: exactly that resource_id, and starts_at within [from, to)", async (t) => {
   const own = schedulingApi(h, await createAccount(h, "Time off filters"));
   const resource = await own.create("/resources", { name: "Filtered" });
-  const mine = await own.create("/time_offs", { resource_id: resource.id, kind: "vacation", starts_at: "2026-04-01T09:00:00+05:00", ends_at: "2026-04-03T09:00:00+05:00" });
+  const mine = await own.create("/time_offs", {
+    resource_id: resource.id,
+    kind: "vacation",
+    starts_at: "2026-04-01T09:00:00+05:00",
+    ends_at: "2026-04-03T09:00:00+05:00",
+  });
   const global = await own.create("/time_offs", { kind: "day_off", starts_at: "2026-04-02T00:00:00+05:00", ends_at: "2026-04-05T00:00:00+05:00" });
-  const later = await own.create("/time_offs", { resource_id: resource.id, kind: "other", starts_at: "2026-05-01T09:00:00+05:00", ends_at: "2026-05-01T10:00:00+05:00" });
+  const later = await own.create("/time_offs", {
+    resource_id: resource.id,
+    kind: "other",
+    starts_at: "2026-05-01T09:00:00+05:00",
+    ends_at: "2026-05-01T10:00:00+05:00",
+  });
   const ids = async (query: string) => (await own.get(`/time_offs${query}`)).body.payload.map((row: { id: number }) => row.id);
 
   t.deepEqual(await ids(""), [mine.id, global.id, later.id], "ordered by starts_at");

@@ -60,7 +60,9 @@ test("payments: partial, then the remaining balance by default, then nothing mor
 
 test("the journal mirrors prepaid and settlement amounts; totals and methods are checked; a fixed compensation is the expense", async (t) => {
   const c = await clinic(h);
-  await c.api.patch(`/services/${c.service.id}`, { prices: [{ resource_id: c.resource.id, price: 8000, compensation_type: "fixed", compensation_value: 2500 }] });
+  await c.api.patch(`/services/${c.service.id}`, {
+    prices: [{ resource_id: c.resource.id, price: 8000, compensation_type: "fixed", compensation_value: 2500 }],
+  });
   const appointment = await consultation(c, "10:00", { prepaid_amount: 2000, prepaid_payment_method: "kaspi_transfer" });
   t.like(appointment, { service_amount: 8000, payment_status: "prepaid" });
   t.deepEqual(journal(appointment), ["prepaid:2000:kaspi_transfer"]);
@@ -98,7 +100,15 @@ test("refund removes the payments and the unpaid expense and cancels the payment
 
   const refunded = await c.api.delete(`/appointments/${appointment.id}/payments`);
   t.is(refunded.status, 200);
-  t.like(refunded.body.payload, { payment_status: "cancelled", prepaid_amount: 0, settlement_amount: 0, prepaid_payment_method: null, settlement_payment_method: null, payments: [], expense: null });
+  t.like(refunded.body.payload, {
+    payment_status: "cancelled",
+    prepaid_amount: 0,
+    settlement_amount: 0,
+    prepaid_payment_method: null,
+    settlement_payment_method: null,
+    payments: [],
+    expense: null,
+  });
   t.is((await h.knex("scheduling_expenses").where("appointment_id", appointment.id)).length, 0);
   const afterRefund = await c.api.post(`/appointments/${appointment.id}/payments`, { payment_method: "card" });
   t.deepEqual(afterRefund.body, { error: "Cancelled payments cannot be updated", code: "VALIDATION_ERROR" });
@@ -108,7 +118,10 @@ test("refund removes the payments and the unpaid expense and cancels the payment
   const payout = await c.api.post(`/expenses/${paid.expense.id}/pay`, {});
   t.is(payout.status, 200);
   const refusedRefund = await c.api.delete(`/appointments/${second.id}/payments`);
-  t.deepEqual([refusedRefund.status, refusedRefund.body], [422, { error: "Cannot cancel payment after the resource's expense has been paid", code: "VALIDATION_ERROR" }]);
+  t.deepEqual(
+    [refusedRefund.status, refusedRefund.body],
+    [422, { error: "Cannot cancel payment after the resource's expense has been paid", code: "VALIDATION_ERROR" }],
+  );
   t.like((await c.api.get(`/appointments/${second.id}`)).body.payload, { payment_status: "paid", settlement_amount: 10_000, expense: { status: "paid" } });
 });
 
@@ -132,9 +145,22 @@ test("payments and expenses journals: filters, pay one, paying again keeps who a
   t.deepEqual((await c.api.get("/payments?payment_kinds=refund")).body.details, { payment_kinds: ["is not included in the list (refund)"] });
 
   const expenses = await c.api.get("/expenses");
-  t.deepEqual(expenses.body.payload.map((e: { appointment_id: number; amount: number }) => [e.appointment_id, e.amount]), [[a.id, 4000], [b.id, 1500]]);
-  t.deepEqual((await c.api.get(`/expenses?resource_ids=${other.id}`)).body.payload.map((e: { appointment_id: number }) => e.appointment_id), [b.id]);
-  t.deepEqual((await c.api.get(`/expenses?from=2030-03-05&to=2030-03-06`)).body.payload.map((e: { appointment_id: number }) => e.appointment_id), [b.id], "from/to apply to the appointment's start");
+  t.deepEqual(
+    expenses.body.payload.map((e: { appointment_id: number; amount: number }) => [e.appointment_id, e.amount]),
+    [
+      [a.id, 4000],
+      [b.id, 1500],
+    ],
+  );
+  t.deepEqual(
+    (await c.api.get(`/expenses?resource_ids=${other.id}`)).body.payload.map((e: { appointment_id: number }) => e.appointment_id),
+    [b.id],
+  );
+  t.deepEqual(
+    (await c.api.get(`/expenses?from=2030-03-05&to=2030-03-06`)).body.payload.map((e: { appointment_id: number }) => e.appointment_id),
+    [b.id],
+    "from/to apply to the appointment's start",
+  );
 
   const expenseId = expenses.body.payload[0].id;
   const paid = await c.api.post(`/expenses/${expenseId}/pay`, {});
@@ -143,7 +169,10 @@ test("payments and expenses journals: filters, pay one, paying again keeps who a
   const secondAdmin = await createSecondAdmin(c);
   const again = await c.api.post(`/expenses/${expenseId}/pay`, {}, secondAdmin);
   t.deepEqual(again.body.payload, paid.body.payload, "paid_at and paid_by are kept");
-  t.deepEqual((await c.api.get("/expenses?status=unpaid")).body.payload.map((e: { appointment_id: number }) => e.appointment_id), [b.id]);
+  t.deepEqual(
+    (await c.api.get("/expenses?status=unpaid")).body.payload.map((e: { appointment_id: number }) => e.appointment_id),
+    [b.id],
+  );
   const missing = await c.api.post(`/expenses/${expenseId + 1000}/pay`, {});
   t.deepEqual([missing.status, missing.body], [404, { error: "Expense not found", code: "EXPENSE_NOT_FOUND" }]);
 });
@@ -179,7 +208,10 @@ test("pay_all pays the matching unpaid expenses in batches through a workflow, k
   t.is(workflow_id, expensePayoutWorkflowId(h.deps.temporal.installationId, c.account.id, payout_id));
   t.deepEqual(await h.deps.temporal.client.workflow.getHandle(workflow_id).result(), { paid: 4 });
 
-  const rows = await h.knex("scheduling_expenses").whereIn("appointment_id", [...monday, tuesday!]).orderBy("appointment_id");
+  const rows = await h
+    .knex("scheduling_expenses")
+    .whereIn("appointment_id", [...monday, tuesday!])
+    .orderBy("appointment_id");
   t.deepEqual(
     rows.map((e) => [e.appointment_id, e.status, e.payout_id]),
     [...monday.map((id) => [id, "paid", id === monday[1] ? null : payout_id]), [tuesday!, "unpaid", null]],
@@ -200,7 +232,15 @@ test("a payout batch retried after it committed pays nothing twice and reports t
   await paidAppointments(c, ["09:00", "09:30", "10:00"]);
   const [{ max }] = await h.knex("scheduling_expenses").where("account_id", c.account.id).max<{ max: number }[]>("id as max");
   const maxExpenseId = Number(max);
-  const input: PayoutInput = { accountId: c.account.id, payoutId: "retry-test", userId: c.account.admin.id, filters: {}, paidAt: new Date().toISOString(), maxExpenseId, batchSize: 2 };
+  const input: PayoutInput = {
+    accountId: c.account.id,
+    payoutId: "retry-test",
+    userId: c.account.admin.id,
+    filters: {},
+    paidAt: new Date().toISOString(),
+    maxExpenseId,
+    batchSize: 2,
+  };
 
   const first = await payExpenseBatch(h.knex, input, 0);
   const snapshot = await h.knex("scheduling_expenses").where("account_id", c.account.id).orderBy("id").select("id", "status", "paid_at", "payout_id");
@@ -216,7 +256,9 @@ test("a payout batch retried after it committed pays nothing twice and reports t
 test("50 simultaneous payments never take more than the price; refunds racing payouts never leave a paid expense on a refunded booking", async (t) => {
   const c = await clinic(h);
   const appointment = await consultation(c, "09:00");
-  const results = await Promise.all(Array.from({ length: 50 }, () => c.api.post(`/appointments/${appointment.id}/payments`, { amount: 300, payment_method: "cash" })));
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () => c.api.post(`/appointments/${appointment.id}/payments`, { amount: 300, payment_method: "cash" })),
+  );
   t.is(results.filter((r) => r.status === 200).length, 33);
   t.true(results.filter((r) => r.status !== 200).every((r) => r.status === 422 && r.body.error === "Payment amount exceeds remaining balance"));
   const settled = (await c.api.get(`/appointments/${appointment.id}`)).body.payload;

@@ -40,7 +40,13 @@ test("resource CRUD: defaults, envelope, update and delete", async (t) => {
     resource: { timezone: "europe/berlin", slot_duration_min: 45, compensation_type: "fixed", compensation_value: 5000, user_id: account.agent.id },
   });
   t.is(updated.status, 200);
-  t.like(updated.body.payload, { timezone: "Europe/Berlin", slot_duration_min: 45, compensation_type: "fixed", compensation_value: 5000, user_id: account.agent.id });
+  t.like(updated.body.payload, {
+    timezone: "Europe/Berlin",
+    slot_duration_min: 45,
+    compensation_type: "fixed",
+    compensation_value: 5000,
+    user_id: account.agent.id,
+  });
 
   const listed = await api.get("/resources");
   t.is(listed.status, 200);
@@ -89,7 +95,11 @@ test("resource validations answer 422 VALIDATION_ERROR with details per field", 
 
   const stranger = await createAccount(h, "Other");
   const foreignUser = await api.post("/resources", { name: "X", user_id: stranger.agent.id });
-  t.deepEqual(foreignUser.body, { error: "Validation failed: user_id must belong to the account", code: "VALIDATION_ERROR", details: { user_id: ["must belong to the account"] } });
+  t.deepEqual(foreignUser.body, {
+    error: "Validation failed: user_id must belong to the account",
+    code: "VALIDATION_ERROR",
+    details: { user_id: ["must belong to the account"] },
+  });
 
   const resource = await api.create("/resources", { name: "Y", compensation_type: "fixed", compensation_value: 500 });
   const switched = await api.patch(`/resources/${resource.id}`, { compensation_type: "percent" });

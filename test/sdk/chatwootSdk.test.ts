@@ -43,7 +43,10 @@ test("account API through the SDK: contacts create/get/update/search/filter, con
   const sdk = sdkFor(account.admin.token);
   const accountId = account.id;
 
-  const created: any = await sdk.contacts.create({ accountId, data: { inbox_id: inbox.id, name: "Ann Lee", phone_number: "+5511999990001", identifier: "5511999990001@s.whatsapp.net" } });
+  const created: any = await sdk.contacts.create({
+    accountId,
+    data: { inbox_id: inbox.id, name: "Ann Lee", phone_number: "+5511999990001", identifier: "5511999990001@s.whatsapp.net" },
+  });
   const contact = created.payload.contact;
   const sourceId = created.payload.contact_inbox.source_id;
   t.like(contact, { name: "Ann Lee", phone_number: "+5511999990001" });
@@ -76,12 +79,17 @@ test("account API through the SDK: contacts create/get/update/search/filter, con
     filtered.payload[0].contact_inboxes.map((ci: { inbox: { id: number } }) => ci.inbox.id),
     [inbox.id],
   );
-  const refused = await t.throwsAsync(sdk.contacts.filter({ accountId, payload: [{ attribute_key: "shoe_size", filter_operator: "equal_to", values: ["42"] }] as never }));
+  const refused = await t.throwsAsync(
+    sdk.contacts.filter({ accountId, payload: [{ attribute_key: "shoe_size", filter_operator: "equal_to", values: ["42"] }] as never }),
+  );
   t.true(refused instanceof ApiError);
   t.is((refused as ApiError).status, 422);
   t.regex((refused as ApiError).body.error, /^Invalid attribute key - \[shoe_size\]/);
 
-  const conversation: any = await sdk.conversations.create({ accountId, data: { source_id: sourceId, inbox_id: String(inbox.id), contact_id: String(contact.id) } as never });
+  const conversation: any = await sdk.conversations.create({
+    accountId,
+    data: { source_id: sourceId, inbox_id: String(inbox.id), contact_id: String(contact.id) } as never,
+  });
   t.like(conversation, { inbox_id: inbox.id, status: "open", account_id: accountId });
 
   const list: any = await sdk.conversations.list({ accountId });
@@ -97,7 +105,10 @@ test("account API through the SDK: contacts create/get/update/search/filter, con
   const toggled: any = await sdk.conversations.toggleStatus({ accountId, conversationId: conversation.id, data: { status: "resolved" } as never });
   t.like(toggled.payload, { success: true, conversation_id: conversation.id, current_status: "resolved" });
 
-  const resolved: any = await sdk.conversations.filter({ accountId, payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["resolved"] }] as never });
+  const resolved: any = await sdk.conversations.filter({
+    accountId,
+    payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["resolved"] }] as never,
+  });
   t.deepEqual(
     resolved.payload.map((c: { id: number }) => c.id),
     [conversation.id],
@@ -128,14 +139,25 @@ test("public client API through the SDK: contact, conversation, messages", async
     [conversation.id],
   );
 
-  const message: any = await client.messages.create({ inboxIdentifier, contactIdentifier, conversationId: conversation.id, data: { content: "Oi, tudo bem?", echo_id: "e-1" } });
+  const message: any = await client.messages.create({
+    inboxIdentifier,
+    contactIdentifier,
+    conversationId: conversation.id,
+    data: { content: "Oi, tudo bem?", echo_id: "e-1" },
+  });
   t.like(message, { content: "Oi, tudo bem?", message_type: 0, conversation_id: conversation.id, sender: { id: contact.id } });
   const messages: any = await client.messages.list({ inboxIdentifier, contactIdentifier, conversationId: conversation.id });
   t.deepEqual(
     messages.map((m: { id: number }) => m.id),
     [message.id],
   );
-  const answered: any = await client.messages.update({ inboxIdentifier, contactIdentifier, conversationId: conversation.id, messageId: message.id, data: { submitted_values: [{ value: "yes" }] } });
+  const answered: any = await client.messages.update({
+    inboxIdentifier,
+    contactIdentifier,
+    conversationId: conversation.id,
+    messageId: message.id,
+    data: { submitted_values: [{ value: "yes" }] },
+  });
   t.deepEqual(answered.content_attributes, { submitted_values: [{ value: "yes" }] });
 
   const missing = await t.throwsAsync(client.contacts.get({ inboxIdentifier: "no-such-inbox", contactIdentifier }));

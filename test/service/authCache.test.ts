@@ -65,7 +65,12 @@ test.serial("a repeated request is authenticated and scoped from the cache, with
   const path = `/api/v1/accounts/${account.id}/inboxes`;
   t.is((await onOther(path, account.agent.token)).status, 200);
   // The setup's own changes announce themselves a moment later and empty the cache once more.
-  await eventually(() => authQueriesOf(path, account.agent.token), (n) => n === 0, "a request served from the cache", 3000);
+  await eventually(
+    () => authQueriesOf(path, account.agent.token),
+    (n) => n === 0,
+    "a request served from the cache",
+    3000,
+  );
   t.is(await authQueriesOf(path, account.agent.token), 0);
 });
 
@@ -77,7 +82,12 @@ test.serial("a role change made through one instance holds on the other at once"
   t.is((await onOther(adminOnly, user.token)).status, 401);
 
   await addToAccount(h, account.id, user.id, "administrator");
-  await eventually(() => onOther(adminOnly, user.token), (r) => r.status === 200, "the promotion on the other instance", 2000);
+  await eventually(
+    () => onOther(adminOnly, user.token),
+    (r) => r.status === 200,
+    "the promotion on the other instance",
+    2000,
+  );
 });
 
 test.serial("a token changed or an account suspended behind the API's back stops working on every instance", async (t) => {
@@ -85,13 +95,26 @@ test.serial("a token changed or an account suspended behind the API's back stops
   const path = `/api/v1/accounts/${account.id}/inboxes`;
   t.is((await onOther(path, account.agent.token)).status, 200);
 
-  await h.knex("access_tokens").where({ token: account.agent.token }).update({ token: `rotated-${account.agent.token}` });
-  const revoked = await eventually(() => onOther(path, account.agent.token), (r) => r.status === 401, "the rotated token's refusal", 2000);
+  await h
+    .knex("access_tokens")
+    .where({ token: account.agent.token })
+    .update({ token: `rotated-${account.agent.token}` });
+  const revoked = await eventually(
+    () => onOther(path, account.agent.token),
+    (r) => r.status === 401,
+    "the rotated token's refusal",
+    2000,
+  );
   t.deepEqual(revoked.body, { error: "Invalid Access Token" });
 
   t.is((await onOther(path, account.admin.token)).status, 200);
   await h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { status: "suspended" } });
-  const suspended = await eventually(() => onOther(path, account.admin.token), (r) => r.status === 401, "the suspension", 2000);
+  const suspended = await eventually(
+    () => onOther(path, account.admin.token),
+    (r) => r.status === 401,
+    "the suspension",
+    2000,
+  );
   t.deepEqual(suspended.body, { error: "Account is suspended" });
 });
 
@@ -103,12 +126,22 @@ test.serial("while its LISTEN connection is down the cache keeps nothing, so no 
   await h.knex.raw("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN convo_sched_auth'");
   const restoreLogs = redirectLogs(() => undefined);
   try {
-    await eventually(async () => authQueriesOf(adminOnly, account.agent.token), (n) => n > 0, "the cache to stop caching", 2000);
+    await eventually(
+      async () => authQueriesOf(adminOnly, account.agent.token),
+      (n) => n > 0,
+      "the cache to stop caching",
+      2000,
+    );
     // No notification can arrive now: only not caching keeps this promotion from being missed.
     await h.knex("account_users").where({ account_id: account.id, user_id: account.agent.id }).update({ role: "administrator" });
     t.is((await onOther(adminOnly, account.agent.token)).status, 200);
     // Back after its retry: caching again.
-    await eventually(async () => authQueriesOf(adminOnly, account.agent.token), (n) => n === 0, "the cache to listen again", 5000);
+    await eventually(
+      async () => authQueriesOf(adminOnly, account.agent.token),
+      (n) => n === 0,
+      "the cache to listen again",
+      5000,
+    );
   } finally {
     restoreLogs();
   }

@@ -90,18 +90,32 @@ test.serial("without the relay's connection health answers 503, though other con
   await withRelay(async () => {
     const back = await h.request("GET", "/health");
     t.like(back.body, { status: "ok", relay: "listening", events: "flowing" });
-    const relays = await h.knex("pg_stat_activity").where({ application_name: RELAY_APPLICATION_NAME, datname: h.knex.raw("current_database()") }).count<{ count: string }[]>("* as count");
+    const relays = await h
+      .knex("pg_stat_activity")
+      .where({ application_name: RELAY_APPLICATION_NAME, datname: h.knex.raw("current_database()") })
+      .count<{ count: string }[]>("* as count");
     t.is(Number(relays[0]!.count), 1);
   });
-  const gone = await eventually(() => h.request("GET", "/health"), (r) => r.body.relay === "not listening", "health to see the relay stop");
+  const gone = await eventually(
+    () => h.request("GET", "/health"),
+    (r) => r.body.relay === "not listening",
+    "health to see the relay stop",
+  );
   t.is(gone.status, 503);
 });
 
 test.serial("health answers 503 when the oldest undispatched event is older than the limit, and 200 once it goes out", async (t) => {
   const account = await createAccount(h);
   // Committed an hour ago and postponed for a day: the relay listens, but events have stopped flowing.
-  const [event] = await h.knex("events")
-    .insert({ account_id: account.id, name: "contact_created", payload: {}, created_at: h.knex.raw("now() - interval '1 hour'"), dispatch_after: h.knex.raw("now() + interval '1 day'") })
+  const [event] = await h
+    .knex("events")
+    .insert({
+      account_id: account.id,
+      name: "contact_created",
+      payload: {},
+      created_at: h.knex.raw("now() - interval '1 hour'"),
+      dispatch_after: h.knex.raw("now() + interval '1 day'"),
+    })
     .returning("id");
   await withRelay(async () => {
     const stalled = await h.request("GET", "/health");
@@ -111,7 +125,11 @@ test.serial("health answers 503 when the oldest undispatched event is older than
     t.true(stalled.body.outbox.oldest_undispatched_age_seconds >= 3600);
 
     await h.knex("events").where("id", event.id).update({ dispatched_at: new Date() });
-    const flowing = await eventually(() => h.request("GET", "/health"), (r) => r.status === 200, "health to recover");
+    const flowing = await eventually(
+      () => h.request("GET", "/health"),
+      (r) => r.status === 200,
+      "health to recover",
+    );
     t.like(flowing.body, { events: "flowing", relay: "listening" });
     t.true(flowing.body.outbox.oldest_undispatched_age_seconds < 3600);
   });
@@ -119,11 +137,25 @@ test.serial("health answers 503 when the oldest undispatched event is older than
 
 test.serial("health answers 503 and names the database when PostgreSQL is unreachable", async (t) => {
   // Built directly rather than with connectDatabase, which would rebind every model to it.
-  const deadDatabase = knexFactory({ client: "pg", connection: "postgres://postgres@127.0.0.1:1/none", pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000, log: { error: () => undefined } });
+  const deadDatabase = knexFactory({
+    client: "pg",
+    connection: "postgres://postgres@127.0.0.1:1/none",
+    pool: { min: 0, max: 1 },
+    acquireConnectionTimeout: 3000,
+    log: { error: () => undefined },
+  });
   try {
     const response = await withApp({ ...h.deps, knex: deadDatabase }, async (base) => fetch(`${base}/health`));
     t.is(response.status, 503);
-    t.deepEqual(await response.json(), { ...installationOf(h), status: "degraded", database: "unreachable", temporal: "ok", events: "stalled", relay: "unknown", outbox: "unknown" });
+    t.deepEqual(await response.json(), {
+      ...installationOf(h),
+      status: "degraded",
+      database: "unreachable",
+      temporal: "ok",
+      events: "stalled",
+      relay: "unknown",
+      outbox: "unknown",
+    });
   } finally {
     await deadDatabase.destroy();
   }

@@ -53,7 +53,8 @@ const received = (receiver: Receiver, marker: string) => receiver.requests.filte
  */
 async function workload(h: Harness, marker: string) {
   const account = await createAccount(h);
-  const api = (method: string, path: string, body?: unknown) => ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
+  const api = (method: string, path: string, body?: unknown) =>
+    ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
   await api("PATCH", "", { auto_resolve_after: 10 });
   await api("POST", "/webhooks", { url: receivers.webhook.url, subscriptions: ["message_created"] });
   const inbox = await createInbox(h, account, { channel: { type: "api", webhook_url: receivers.apiInbox.url } });
@@ -70,7 +71,11 @@ async function workload(h: Harness, marker: string) {
   for (let i = 0; i < 3; i++) await api("POST", `/conversations/${conversation.id}/messages`, { content: `${marker} message ${i}`, message_type: "incoming" });
 
   for (const [name, receiver] of Object.entries(receivers)) {
-    await eventually(async () => received(receiver, marker).length, (n) => n >= 3, `${name} deliveries of ${marker}`);
+    await eventually(
+      async () => received(receiver, marker).length,
+      (n) => n >= 3,
+      `${name} deliveries of ${marker}`,
+    );
   }
   const row = await eventually(
     () => h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first(),
@@ -79,10 +84,21 @@ async function workload(h: Harness, marker: string) {
   );
 
   // Due in a second: the timer must resolve it, not another installation's run of the same number.
-  await eventually(() => h.knex("events").where("account_id", account.id).whereNull("dispatched_at").first("id"), (e) => !e, "dispatch of the setup");
-  await h.knex("conversations").where("id", row.id).update({ status: "open", last_activity_at: new Date(Date.now() + 1000 - 10 * 60_000) });
+  await eventually(
+    () => h.knex("events").where("account_id", account.id).whereNull("dispatched_at").first("id"),
+    (e) => !e,
+    "dispatch of the setup",
+  );
+  await h
+    .knex("conversations")
+    .where("id", row.id)
+    .update({ status: "open", last_activity_at: new Date(Date.now() + 1000 - 10 * 60_000) });
   await touchConversationTimer(h.deps, { accountId: account.id, conversationId: row.id, conversationUuid: row.uuid, displayId: conversation.id });
-  await eventually(() => h.knex("conversations").where("id", row.id).first("status"), (c) => c.status === "resolved", `the timer of ${marker}`);
+  await eventually(
+    () => h.knex("conversations").where("id", row.id).first("status"),
+    (c) => c.status === "resolved",
+    `the timer of ${marker}`,
+  );
 
   const eventIds: number[] = await h.knex("events").orderBy("id").pluck("id");
   return { account, eventIds };
@@ -107,7 +123,13 @@ test.serial("a database restored to an earlier point delivers the events it is g
   const live = await ownDatabase("live");
   const setup = await withService(live.url, async (h) => {
     const account = await createAccount(h);
-    await ok(h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, { token: account.admin.token, body: { url: receivers.webhook.url, subscriptions: ["contact_created"] } }), "webhook");
+    await ok(
+      h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, {
+        token: account.admin.token,
+        body: { url: receivers.webhook.url, subscriptions: ["contact_created"] },
+      }),
+      "webhook",
+    );
     return { account, installation: h.deps.temporal.installationId };
   });
   const backup = await copyDatabase(live.url, `backup_${randomUUID().slice(0, 8)}`);
@@ -117,7 +139,11 @@ test.serial("a database restored to an earlier point delivers the events it is g
     ok(h.request("POST", `/api/v1/accounts/${setup.account.id}/contacts`, { token: setup.account.admin.token, body: { name } }), `contact ${name}`);
   const beforeRestore = await withService(live.url, async (h) => {
     await contactNamed(h, "lost-by-the-restore");
-    await eventually(async () => received(receivers.webhook, "lost-by-the-restore").length, (n) => n === 1, "delivery before the restore");
+    await eventually(
+      async () => received(receivers.webhook, "lost-by-the-restore").length,
+      (n) => n === 1,
+      "delivery before the restore",
+    );
     return h.knex("events").orderBy("id", "desc").first("id", "uid");
   });
 
@@ -125,7 +151,11 @@ test.serial("a database restored to an earlier point delivers the events it is g
   const afterRestore = await withService(live.url, async (h) => {
     t.is(h.deps.temporal.installationId, setup.installation, "a restore keeps the installation");
     await contactNamed(h, "made-after-the-restore");
-    await eventually(async () => received(receivers.webhook, "made-after-the-restore").length, (n) => n === 1, "delivery after the restore");
+    await eventually(
+      async () => received(receivers.webhook, "made-after-the-restore").length,
+      (n) => n === 1,
+      "delivery after the restore",
+    );
     return h.knex("events").orderBy("id", "desc").first("id", "uid");
   });
   t.is(afterRestore.id, beforeRestore.id, "the restored database numbered the new event as the forgotten one");
@@ -134,30 +164,42 @@ test.serial("a database restored to an earlier point delivers the events it is g
 
 test.serial("a start whose workflow id is held by other work is an error the relay retries and reports, never a silent success", async (t) => {
   const database = await ownDatabase("taken");
-  await withService(database.url, async (h) => {
-    const account = await createAccount(h);
-    const uid = randomUUID();
-    const workflowId = accountTimersWorkflowId(h.deps.temporal.installationId, account.id, uid);
-    // Another installation's run under the same id, waiting on a queue no worker polls.
-    const stranger: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, installationId: "stranger", taskQueue: `nobody-${randomUUID()}` } };
-    await startOnce(stranger, "accountTimersWorkflow", { workflowId, work: "someone else's timers", args: [account.id] });
-    await t.throwsAsync(startOnce(h.deps, "accountTimersWorkflow", { workflowId, work: "my timers", args: [account.id] }), { instanceOf: WorkflowIdTakenError });
-    await t.notThrowsAsync(startOnce(stranger, "accountTimersWorkflow", { workflowId, work: "someone else's timers", args: [account.id] }), "its own repeat is success");
+  await withService(
+    database.url,
+    async (h) => {
+      const account = await createAccount(h);
+      const uid = randomUUID();
+      const workflowId = accountTimersWorkflowId(h.deps.temporal.installationId, account.id, uid);
+      // Another installation's run under the same id, waiting on a queue no worker polls.
+      const stranger: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, installationId: "stranger", taskQueue: `nobody-${randomUUID()}` } };
+      await startOnce(stranger, "accountTimersWorkflow", { workflowId, work: "someone else's timers", args: [account.id] });
+      await t.throwsAsync(startOnce(h.deps, "accountTimersWorkflow", { workflowId, work: "my timers", args: [account.id] }), {
+        instanceOf: WorkflowIdTakenError,
+      });
+      await t.notThrowsAsync(
+        startOnce(stranger, "accountTimersWorkflow", { workflowId, work: "someone else's timers", args: [account.id] }),
+        "its own repeat is success",
+      );
 
-    const [event] = await h.knex("events").insert({ account_id: account.id, name: "account_auto_resolve_changed", payload: JSON.stringify({}), uid }).returning("id");
-    const relay = new EventRelay(h.deps, { consumers: eventConsumers() });
-    const restoreLogs = redirectLogs(() => undefined);
-    try {
-      await t.throwsAsync(relay.drain(), { instanceOf: WorkflowIdTakenError }, "the drain reports it");
-    } finally {
-      restoreLogs();
-    }
-    const row = await h.knex("events").where("id", event.id).first();
-    t.is(row.dispatched_at, null, "not counted as handed over");
-    t.true(row.dispatch_attempts >= 1);
-    t.regex(row.last_dispatch_error, /held by other work/);
-    await h.deps.temporal.client.workflow.getHandle(workflowId).terminate("test over");
-  }, {}); // no relay of the harness's own: this test's drain is the only one
+      const [event] = await h
+        .knex("events")
+        .insert({ account_id: account.id, name: "account_auto_resolve_changed", payload: JSON.stringify({}), uid })
+        .returning("id");
+      const relay = new EventRelay(h.deps, { consumers: eventConsumers() });
+      const restoreLogs = redirectLogs(() => undefined);
+      try {
+        await t.throwsAsync(relay.drain(), { instanceOf: WorkflowIdTakenError }, "the drain reports it");
+      } finally {
+        restoreLogs();
+      }
+      const row = await h.knex("events").where("id", event.id).first();
+      t.is(row.dispatched_at, null, "not counted as handed over");
+      t.true(row.dispatch_attempts >= 1);
+      t.regex(row.last_dispatch_error, /held by other work/);
+      await h.deps.temporal.client.workflow.getHandle(workflowId).terminate("test over");
+    },
+    {},
+  ); // no relay of the harness's own: this test's drain is the only one
 });
 
 async function admin(sql: string): Promise<void> {
@@ -188,21 +230,35 @@ async function restoreDatabase(liveUrl: string, backupUrl: string): Promise<void
 
 test.serial("the first worker start after the upgrade gives every pending conversation a timer of this installation, once", async (t) => {
   const database = await ownDatabase("adopt");
-  await withService(database.url, async (h) => {
-    const account = await createAccount(h);
-    await ok(h.request("PATCH", `/api/v1/accounts/${account.id}`, { token: account.admin.token, body: { auto_resolve_after: 10 } }), "settings");
-    const inbox = await createInbox(h, account);
-    const { contact } = await createContact(h, account, { inbox_id: inbox.id });
-    const conversation = await ok(
-      h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { inbox_id: inbox.id, contact_id: contact.id, status: "open" } }),
-      "conversation",
-    );
-    // No relay ran, as for a conversation whose timer lived under the ids from before installations.
-    await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).update({ last_activity_at: new Date(Date.now() + 1000 - 10 * 60_000) });
+  await withService(
+    database.url,
+    async (h) => {
+      const account = await createAccount(h);
+      await ok(h.request("PATCH", `/api/v1/accounts/${account.id}`, { token: account.admin.token, body: { auto_resolve_after: 10 } }), "settings");
+      const inbox = await createInbox(h, account);
+      const { contact } = await createContact(h, account, { inbox_id: inbox.id });
+      const conversation = await ok(
+        h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
+          token: account.admin.token,
+          body: { inbox_id: inbox.id, contact_id: contact.id, status: "open" },
+        }),
+        "conversation",
+      );
+      // No relay ran, as for a conversation whose timer lived under the ids from before installations.
+      await h
+        .knex("conversations")
+        .where({ account_id: account.id, display_id: conversation.id })
+        .update({ last_activity_at: new Date(Date.now() + 1000 - 10 * 60_000) });
 
-    t.is(await adoptTimers(h.deps), 1, "one account has pending conversations");
-    await eventually(() => h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first("status"), (c) => c.status === "resolved", "the adopted timer");
-    t.not((await h.knex("installation").first()).timers_adopted_at, null);
-    t.is(await adoptTimers(h.deps), 0, "later starts leave timers alone");
-  }, { worker: true });
+      t.is(await adoptTimers(h.deps), 1, "one account has pending conversations");
+      await eventually(
+        () => h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first("status"),
+        (c) => c.status === "resolved",
+        "the adopted timer",
+      );
+      t.not((await h.knex("installation").first()).timers_adopted_at, null);
+      t.is(await adoptTimers(h.deps), 0, "later starts leave timers alone");
+    },
+    { worker: true },
+  );
 });

@@ -53,7 +53,17 @@ test("it lists the platform and account paths of the foundation with their metho
 test("request bodies carry the zod schemas that validate them", (t) => {
   const accountUpdate = requestSchema("/api/v1/accounts/{id}", "patch");
   t.like(accountUpdate.properties.auto_resolve_after, { minimum: 10, maximum: 1439856 });
-  for (const key of ["name", "locale", "domain", "support_email", "auto_resolve_message", "auto_resolve_ignore_waiting", "industry", "company_size", "timezone"]) {
+  for (const key of [
+    "name",
+    "locale",
+    "domain",
+    "support_email",
+    "auto_resolve_message",
+    "auto_resolve_ignore_waiting",
+    "industry",
+    "company_size",
+    "timezone",
+  ]) {
     t.truthy(accountUpdate.properties[key], key);
   }
 

@@ -31,7 +31,9 @@ test("a trip answers each queued select with its own rows, typed and hydrated as
   const inbox = await createInbox(h, account);
   const trip = new Trip(h.knex);
   const models = trip.models(Inbox.query(h.knex).findByIds([inbox.id]));
-  const counted = trip.rows<{ n: number; at: Date }>(h.knex("inboxes").where("account_id", account.id).select(h.knex.raw("count(*)::bigint AS n"), h.knex.raw("now() AS at")));
+  const counted = trip.rows<{ n: number; at: Date }>(
+    h.knex("inboxes").where("account_id", account.id).select(h.knex.raw("count(*)::bigint AS n"), h.knex.raw("now() AS at")),
+  );
   const skipped = trip.modelsFor([], () => Inbox.query(h.knex).findByIds([inbox.id]));
   const sent = await statementsDuring(() => trip.run());
 
@@ -50,14 +52,16 @@ test("a trip answers each queued select with its own rows, typed and hydrated as
 
 test("a trip inside a transaction sees the transaction's writes; an empty trip sends nothing", async (t) => {
   const account = await createAccount(h);
-  await h.knex.transaction(async (trx) => {
-    await trx("accounts").where("id", account.id).update({ name: "Renamed in the transaction" });
-    const trip = new Trip(trx);
-    const name = trip.rows<{ name: string }>(trx("accounts").where("id", account.id).select("name"));
-    await trip.run();
-    t.is((await name)[0]!.name, "Renamed in the transaction");
-    await trx.rollback();
-  }).catch(() => undefined);
+  await h.knex
+    .transaction(async (trx) => {
+      await trx("accounts").where("id", account.id).update({ name: "Renamed in the transaction" });
+      const trip = new Trip(trx);
+      const name = trip.rows<{ name: string }>(trx("accounts").where("id", account.id).select("name"));
+      await trip.run();
+      t.is((await name)[0]!.name, "Renamed in the transaction");
+      await trx.rollback();
+    })
+    .catch(() => undefined);
   t.deepEqual(await statementsDuring(() => new Trip(h.knex).run()), []);
 });
 

@@ -48,5 +48,7 @@ export async function leftoverUploads(dir: string): Promise<string[]> {
 
 /** A real PNG of the given size. */
 export function pngOf(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+    .png()
+    .toBuffer();
 }

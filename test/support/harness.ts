@@ -51,7 +51,6 @@ function env(name: string): string {
   return value;
 }
 
-
 /**
  * The real API on an ephemeral port against the real PostgreSQL and Temporal, and (with worker: true)
  * a real worker on a task queue of its own, so test files never pick up each other's workflows.

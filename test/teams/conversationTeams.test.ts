@@ -18,7 +18,8 @@ test.after.always(async () => {
 
 const api = (account: TestAccount, method: string, path: string, body?: unknown, token = account.admin.token) =>
   h.request(method, `/api/v1/accounts/${account.id}${path}`, { token, body });
-const okApi = (account: TestAccount, method: string, path: string, body?: unknown, token?: string) => ok(api(account, method, path, body, token), `${method} ${path}`);
+const okApi = (account: TestAccount, method: string, path: string, body?: unknown, token?: string) =>
+  ok(api(account, method, path, body, token), `${method} ${path}`);
 
 async function world() {
   const account = await createAccount(h);
@@ -42,7 +43,10 @@ const changedTeams = async (account: TestAccount, displayId: number) => {
   const conversation = await row(account, displayId);
   const events = await h.knex("events").where({ conversation_id: conversation.id, name: "conversation_updated" }).orderBy("id");
   return events
-    .map((event) => (event.payload.changed_attributes as Record<string, { previous_value: unknown; current_value: unknown }>[]).find((c) => "team_id" in c)?.team_id)
+    .map(
+      (event) =>
+        (event.payload.changed_attributes as Record<string, { previous_value: unknown; current_value: unknown }>[]).find((c) => "team_id" in c)?.team_id,
+    )
     .filter(Boolean);
 };
 
@@ -60,14 +64,25 @@ test("a conversation created with a team shows it in meta.team and the list filt
   t.true(seenByAgent.meta.team.is_member);
 
   const filtered = await okApi(account, "GET", `/conversations?team_id=${team.id}`);
-  t.deepEqual(filtered.data.payload.map((c: { id: number }) => c.id), [withTeam.id]);
+  t.deepEqual(
+    filtered.data.payload.map((c: { id: number }) => c.id),
+    [withTeam.id],
+  );
   t.like(filtered.data.meta, { all_count: 1, unassigned_count: 1 });
-  t.deepEqual((await okApi(account, "GET", `/conversations/meta?team_id=${team.id}`)).meta, { mine_count: 0, assigned_count: 0, unassigned_count: 1, all_count: 1 });
+  t.deepEqual((await okApi(account, "GET", `/conversations/meta?team_id=${team.id}`)).meta, {
+    mine_count: 0,
+    assigned_count: 0,
+    unassigned_count: 1,
+    all_count: 1,
+  });
   t.is((await okApi(account, "GET", "/conversations")).data.payload.length, 2);
 
   const other = await createAccount(h);
   const foreign = await okApi(other, "POST", "/teams", { name: "Elsewhere" });
-  t.deepEqual(await api(account, "GET", `/conversations?team_id=${foreign.id}`).then((r) => [r.status, r.body]), [404, { error: "Resource could not be found" }]);
+  t.deepEqual(await api(account, "GET", `/conversations?team_id=${foreign.id}`).then((r) => [r.status, r.body]), [
+    404,
+    { error: "Resource could not be found" },
+  ]);
   const refused = await createContact(h, account, { inbox_id: inbox.id, email: `c-${randomUUID()}@example.com` });
   const bad = await api(account, "POST", "/conversations", { inbox_id: inbox.id, contact_id: refused.contact.id, team_id: foreign.id });
   t.deepEqual([bad.status, bad.body], [422, { message: "Team must exist", attributes: ["team"] }]);
@@ -135,7 +150,10 @@ test("conversation_updated webhooks carry the team change and meta.team", async 
   t.deepEqual(created.meta.team, { id: team.id, name: "support" });
   const [update] = updates();
   t.is(update.meta.team, null);
-  t.deepEqual(update.changed_attributes.find((c: Record<string, unknown>) => "team_id" in c), { team_id: { previous_value: team.id, current_value: null } });
+  t.deepEqual(
+    update.changed_attributes.find((c: Record<string, unknown>) => "team_id" in c),
+    { team_id: { previous_value: team.id, current_value: null } },
+  );
 });
 
 test("deleting a team takes it off its conversations without events", async (t) => {
@@ -148,10 +166,28 @@ test("deleting a team takes it off its conversations without events", async (t) 
   t.deepEqual(await h.knex("events").where("account_id", account.id).count("* as n"), eventsBefore);
 });
 
-async function runActionOn(account: TestAccount, displayId: number, ruleId: number, event: { id: number; uid: string }, action_name: string, action_params: unknown[]) {
+async function runActionOn(
+  account: TestAccount,
+  displayId: number,
+  ruleId: number,
+  event: { id: number; uid: string },
+  action_name: string,
+  action_params: unknown[],
+) {
   const conversation = await row(account, displayId);
   const { installationId } = h.deps.temporal;
-  const input = { accountId: account.id, ruleId, installationId, eventId: event.id, eventUid: event.uid, eventName: "conversation_created" as const, conversationId: conversation.id, displayId, messageId: null, changedAttributes: {} };
+  const input = {
+    accountId: account.id,
+    ruleId,
+    installationId,
+    eventId: event.id,
+    eventUid: event.uid,
+    eventName: "conversation_created" as const,
+    conversationId: conversation.id,
+    displayId,
+    messageId: null,
+    changedAttributes: {},
+  };
   return runAction(h.knex, { timeoutMs: 1000, allowPrivateNetworks: true }, input, { action_name, action_params }, 0);
 }
 
@@ -160,26 +196,54 @@ interface RuleSpec {
   conditions: Record<string, unknown>[];
   actions: { action_name: string; action_params?: unknown[] }[];
 }
-const condition = (attribute_key: string, filter_operator: string, values: unknown[] = []) => ({ attribute_key, filter_operator, values, query_operator: null });
+const condition = (attribute_key: string, filter_operator: string, values: unknown[] = []) => ({
+  attribute_key,
+  filter_operator,
+  values,
+  query_operator: null,
+});
 
 test("automation rules assign and remove teams and match on team_id", async (t) => {
   const { account, inbox, team } = await world();
   const other = await okApi(account, "POST", "/teams", { name: "Escalations" });
   const rule = (spec: RuleSpec) => okApi(account, "POST", "/automation_rules", { name: `rule on ${spec.event_name}`, ...spec });
   // New conversations without a team go to Support.
-  const onCreate = await rule({ event_name: "conversation_created", conditions: [condition("team_id", "is_not_present")], actions: [{ action_name: "assign_team", action_params: [team.id] }] });
+  const onCreate = await rule({
+    event_name: "conversation_created",
+    conditions: [condition("team_id", "is_not_present")],
+    actions: [{ action_name: "assign_team", action_params: [team.id] }],
+  });
   // A conversation moved to Escalations loses its team again; one moved elsewhere is left alone.
-  await rule({ event_name: "conversation_updated", conditions: [condition("team_id", "equal_to", [other.id])], actions: [{ action_name: "remove_assigned_team" }] });
+  await rule({
+    event_name: "conversation_updated",
+    conditions: [condition("team_id", "equal_to", [other.id])],
+    actions: [{ action_name: "remove_assigned_team" }],
+  });
 
   const conversation = await conversationIn(account, inbox.id);
-  await eventually(() => row(account, conversation.id), (c) => c.team_id === team.id, "the rule assigns Support");
+  await eventually(
+    () => row(account, conversation.id),
+    (c) => c.team_id === team.id,
+    "the rule assigns Support",
+  );
   t.deepEqual(await activities(account, conversation.id), ["Assigned to support by Automation System"]);
 
   // Created with a team already: the condition does not match.
   const withTeam = await conversationIn(account, inbox.id, { team_id: other.id });
-  const createdEvent = await h.knex("events").where({ conversation_id: (await row(account, withTeam.id)).id, name: "conversation_created" }).first();
+  const createdEvent = await h
+    .knex("events")
+    .where({ conversation_id: (await row(account, withTeam.id)).id, name: "conversation_created" })
+    .first();
   const handle = h.deps.temporal.client.workflow.getHandle(automationRuleWorkflowId(h.deps.temporal.installationId, createdEvent.uid, onCreate.id));
-  await eventually(() => handle.describe().then(() => true, () => false), Boolean, "the rule's run on the second conversation");
+  await eventually(
+    () =>
+      handle.describe().then(
+        () => true,
+        () => false,
+      ),
+    Boolean,
+    "the rule's run on the second conversation",
+  );
   t.deepEqual(await handle.result(), { matched: false, reason: "conditions do not match" });
   t.is((await row(account, withTeam.id)).team_id, other.id);
 
@@ -192,6 +256,13 @@ test("automation rules assign and remove teams and match on team_id", async (t) 
   t.is((await row(account, withTeam.id)).team_id, null);
 
   await okApi(account, "POST", `/conversations/${conversation.id}/assignments`, { team_id: other.id });
-  await eventually(() => row(account, conversation.id), (c) => c.team_id === null, "the update rule removes the team");
-  t.deepEqual((await activities(account, conversation.id)).slice(-2), ["Assigned to escalations by Admin Person", "Unassigned from escalations by Automation System"]);
+  await eventually(
+    () => row(account, conversation.id),
+    (c) => c.team_id === null,
+    "the update rule removes the team",
+  );
+  t.deepEqual((await activities(account, conversation.id)).slice(-2), [
+    "Assigned to escalations by Admin Person",
+    "Unassigned from escalations by Automation System",
+  ]);
 });

@@ -26,11 +26,18 @@ async function count(query: PromiseLike<unknown> & { count: (c: string) => Promi
 }
 
 const auditRows = (account: TestAccount, type: string) =>
-  h.knex("audit_logs").where({ account_id: account.id, auditable_type: type }).orderBy("id").select("auditable_id", "action", "audited_changes", "associated_type", "associated_id", "username");
+  h
+    .knex("audit_logs")
+    .where({ account_id: account.id, auditable_type: type })
+    .orderBy("id")
+    .select("auditable_id", "action", "audited_changes", "associated_type", "associated_id", "username");
 
 test("administrators create, show, list, update and delete teams in Chatwoot's shape", async (t) => {
   const account = await createAccount(h);
-  const created = await h.request("POST", teams(account), { token: account.admin.token, body: { team: { name: "Billing Desk", description: "Money", allow_auto_assign: false } } });
+  const created = await h.request("POST", teams(account), {
+    token: account.admin.token,
+    body: { team: { name: "Billing Desk", description: "Money", allow_auto_assign: false } },
+  });
   t.is(created.status, 200);
   const team = created.body;
   t.deepEqual(team, { id: team.id, name: "billing desk", description: "Money", allow_auto_assign: false, account_id: account.id, is_member: false });
@@ -44,7 +51,10 @@ test("administrators create, show, list, update and delete teams in Chatwoot's s
     t.deepEqual(await h.request("GET", `${teams(account)}/${team.id}`, { token }).then((r) => [r.status, r.body]), [200, team]);
   }
 
-  const updated = await h.request("PATCH", `${teams(account)}/${team.id}`, { token: account.admin.token, body: { team: { name: "Billing", allow_auto_assign: "true" } } });
+  const updated = await h.request("PATCH", `${teams(account)}/${team.id}`, {
+    token: account.admin.token,
+    body: { team: { name: "Billing", allow_auto_assign: "true" } },
+  });
   t.deepEqual([updated.status, updated.body], [200, { ...team, name: "billing", allow_auto_assign: true }]);
   const put = await h.request("PUT", `${teams(account)}/${team.id}`, { token: account.admin.token, body: { description: null } });
   t.deepEqual(put.body, { ...updated.body, description: null });
@@ -100,7 +110,9 @@ test("names are required and unique per account whatever their case", async (t) 
   t.is(wrongType.status, 422);
 
   // Ten racing creations of one name leave one team.
-  const racing = await Promise.all(Array.from({ length: 10 }, () => h.request("POST", teams(account), { token: account.admin.token, body: { name: "Racing" } })));
+  const racing = await Promise.all(
+    Array.from({ length: 10 }, () => h.request("POST", teams(account), { token: account.admin.token, body: { name: "Racing" } })),
+  );
   t.deepEqual(racing.map((r) => r.status).sort(), [200, ...Array(9).fill(422)]);
   t.is(await count(h.knex("teams").where({ account_id: account.id, name: "racing" })), 1);
 });
@@ -145,8 +157,24 @@ test("members are added, listed, replaced and removed, each change audited", asy
 
   const added = await h.request("POST", path, { token: admin, body: { user_ids: [account.agent.id, account.admin.id] } });
   t.is(added.status, 200);
-  t.deepEqual(added.body.map((a: { id: number }) => a.id), [account.agent.id, account.admin.id]);
-  t.deepEqual(Object.keys(added.body[0]), ["id", "account_id", "availability_status", "auto_offline", "confirmed", "email", "provider", "available_name", "name", "role", "thumbnail", "custom_role_id"]);
+  t.deepEqual(
+    added.body.map((a: { id: number }) => a.id),
+    [account.agent.id, account.admin.id],
+  );
+  t.deepEqual(Object.keys(added.body[0]), [
+    "id",
+    "account_id",
+    "availability_status",
+    "auto_offline",
+    "confirmed",
+    "email",
+    "provider",
+    "available_name",
+    "name",
+    "role",
+    "thumbnail",
+    "custom_role_id",
+  ]);
   t.like(added.body[0], { id: account.agent.id, account_id: account.id, role: "agent", email: account.agent.email, name: "Agent Person" });
 
   // Adding members again adds nothing, and Chatwoot's view of nothing is an empty object.
@@ -154,7 +182,10 @@ test("members are added, listed, replaced and removed, each change audited", asy
   t.deepEqual([again.status, again.body], [200, {}]);
 
   const list = await h.request("GET", path, { token: account.agent.token });
-  t.deepEqual(list.body.map((a: { id: number }) => a.id), [account.agent.id, account.admin.id]);
+  t.deepEqual(
+    list.body.map((a: { id: number }) => a.id),
+    [account.agent.id, account.admin.id],
+  );
 
   // Team membership shows in is_member for the caller.
   t.true((await h.request("GET", `${teams(account)}/${team.id}`, { token: account.agent.token })).body.is_member);
@@ -163,12 +194,18 @@ test("members are added, listed, replaced and removed, each change audited", asy
   await addToAccount(h, account.id, third.id, "agent");
   const replaced = await h.request("PATCH", path, { token: admin, body: { user_ids: [third.id, account.admin.id] } });
   t.is(replaced.status, 200);
-  t.deepEqual(replaced.body.map((a: { id: number }) => a.id), [account.admin.id, third.id]);
+  t.deepEqual(
+    replaced.body.map((a: { id: number }) => a.id),
+    [account.admin.id, third.id],
+  );
   t.false((await h.request("GET", `${teams(account)}/${team.id}`, { token: account.agent.token })).body.is_member);
 
   const removed = await h.request("DELETE", path, { token: admin, body: { user_ids: [third.id] } });
   t.deepEqual([removed.status, removed.body], [200, undefined]);
-  t.deepEqual((await h.request("GET", path, { token: admin })).body.map((a: { id: number }) => a.id), [account.admin.id]);
+  t.deepEqual(
+    (await h.request("GET", path, { token: admin })).body.map((a: { id: number }) => a.id),
+    [account.admin.id],
+  );
   const emptied = await h.request("PATCH", path, { token: admin, body: { user_ids: [] } });
   t.deepEqual([emptied.status, emptied.body], [200, {}]);
 
@@ -226,27 +263,42 @@ test("deleting a team removes its members and takes it off its conversations", a
   t.is(deleted.status, 200);
   t.is(await count(h.knex("team_members").where("team_id", team.id)), 0);
   const audits = await auditRows(account, "TeamMember");
-  t.deepEqual(audits.map((row) => row.action), ["create", "destroy"]);
+  t.deepEqual(
+    audits.map((row) => row.action),
+    ["create", "destroy"],
+  );
 });
 
 test("a user removed from the account leaves its teams", async (t) => {
   const account = await createAccount(h);
   const team = await createTeam(account, { name: "Support" });
   await h.request("POST", members(account, team.id), { token: account.admin.token, body: { user_ids: [account.agent.id, account.admin.id] } });
-  const removed = await h.request("DELETE", `/platform/api/v1/accounts/${account.id}/account_users`, { token: h.platformToken, body: { user_id: account.agent.id } });
+  const removed = await h.request("DELETE", `/platform/api/v1/accounts/${account.id}/account_users`, {
+    token: h.platformToken,
+    body: { user_id: account.agent.id },
+  });
   t.is(removed.status, 200);
-  t.deepEqual((await h.request("GET", members(account, team.id), { token: account.admin.token })).body.map((a: { id: number }) => a.id), [account.admin.id]);
+  t.deepEqual(
+    (await h.request("GET", members(account, team.id), { token: account.admin.token })).body.map((a: { id: number }) => a.id),
+    [account.admin.id],
+  );
   t.is(await count(h.knex("team_members").where({ team_id: team.id, user_id: account.agent.id })), 0);
-  t.deepEqual((await auditRows(account, "TeamMember")).map((row) => [row.action, row.audited_changes.user_id]), [
-    ["create", account.agent.id],
-    ["create", account.admin.id],
-    ["destroy", account.agent.id],
-  ]);
+  t.deepEqual(
+    (await auditRows(account, "TeamMember")).map((row) => [row.action, row.audited_changes.user_id]),
+    [
+      ["create", account.agent.id],
+      ["create", account.admin.id],
+      ["destroy", account.agent.id],
+    ],
+  );
 
   // Removing an agent through the agents API does the same.
   const third = await createUser(h, { name: "Third Person" });
   await addToAccount(h, account.id, third.id, "agent");
   await h.request("POST", members(account, team.id), { token: account.admin.token, body: { user_ids: [third.id] } });
   t.is((await h.request("DELETE", `/api/v1/accounts/${account.id}/agents/${third.id}`, { token: account.admin.token })).status, 200);
-  t.deepEqual((await h.request("GET", members(account, team.id), { token: account.admin.token })).body.map((a: { id: number }) => a.id), [account.admin.id]);
+  t.deepEqual(
+    (await h.request("GET", members(account, team.id), { token: account.admin.token })).body.map((a: { id: number }) => a.id),
+    [account.admin.id],
+  );
 });

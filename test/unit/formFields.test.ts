@@ -46,7 +46,16 @@ test("strings are cast where the schema wants booleans and numbers, as ActiveRec
       .partial(),
   );
   t.deepEqual(
-    coerceFormValues(schema, { blocked: "false", private: "1", inbox_id: "12", count: "7", name: "true", bot_type: "0", flags: ["off", "t"], custom_attributes: { n: "1" } }),
+    coerceFormValues(schema, {
+      blocked: "false",
+      private: "1",
+      inbox_id: "12",
+      count: "7",
+      name: "true",
+      bot_type: "0",
+      flags: ["off", "t"],
+      custom_attributes: { n: "1" },
+    }),
     { blocked: false, private: true, inbox_id: 12, count: 7, name: "true", bot_type: 0, flags: [false, true], custom_attributes: { n: "1" } },
   );
   // Under the params wrapper the same casts apply; blank is nil; what cannot be a number is left for the schema.

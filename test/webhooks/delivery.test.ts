@@ -56,9 +56,19 @@ test("an event arrives once, signed, with the payload and Chatwoot's headers", a
   t.false(signatureValid(request!, "another-secret"));
   t.true(Math.abs(Number(request!.headers["x-chatwoot-timestamp"]) - Date.now() / 1000) < 30);
 
-  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload[0]?.status === "delivered");
+  const log = await eventually(
+    () => deliveries(account, webhook.id),
+    (body) => body.payload[0]?.status === "delivered",
+  );
   t.is(log.meta.count, 1);
-  t.like(log.payload[0], { id: request!.headers["x-chatwoot-delivery"], event: "contact_created", status: "delivered", attempts: 1, last_response_code: 200, last_error: null });
+  t.like(log.payload[0], {
+    id: request!.headers["x-chatwoot-delivery"],
+    event: "contact_created",
+    status: "delivered",
+    attempts: 1,
+    last_response_code: 200,
+    last_error: null,
+  });
   await new Promise((resolve) => setTimeout(resolve, 1000));
   t.is(receiver.requests.length, 1);
 });
@@ -71,7 +81,10 @@ test("a receiver answering 500 twice then 200 gets exactly one success after thr
 
   await emit(account, "contact_created", { id: 1 });
   await receiver.waitFor((r) => r.length >= 3);
-  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload[0]?.status === "delivered");
+  const log = await eventually(
+    () => deliveries(account, webhook.id),
+    (body) => body.payload[0]?.status === "delivered",
+  );
   t.like(log.payload[0], { status: "delivered", attempts: 3, last_response_code: 200 });
   const ids = new Set(receiver.requests.map((r) => r.headers["x-chatwoot-delivery"]));
   t.is(ids.size, 1, "every attempt carries the same delivery id");
@@ -87,7 +100,9 @@ test("a receiver answering 500 twice then 200 gets exactly one success after thr
   const described = await handle.describe();
   t.regex(
     (await described.staticSummary()) ?? "",
-    new RegExp(`^contact_created → http://127\\.0\\.0\\.1:\\d+/hook \\(account webhook ${webhook.id}, account ${account.id}\\): retries after "500 Internal Server Error"$`),
+    new RegExp(
+      `^contact_created → http://127\\.0\\.0\\.1:\\d+/hook \\(account webhook ${webhook.id}, account ${account.id}\\): retries after "500 Internal Server Error"$`,
+    ),
   );
 });
 
@@ -100,13 +115,19 @@ test("a receiver that is down for a while gets every event once it is back", asy
   const webhook = await subscribe(account, url);
 
   for (let i = 1; i <= 3; i++) await emit(account, "contact_created", { id: i });
-  const failing = await eventually(() => deliveries(account, webhook.id), (body) => body.payload.length === 3 && body.payload.every((d: any) => d.attempts >= 1));
+  const failing = await eventually(
+    () => deliveries(account, webhook.id),
+    (body) => body.payload.length === 3 && body.payload.every((d: any) => d.attempts >= 1),
+  );
   t.true(failing.payload.every((d: any) => d.status === "pending" && d.last_error));
 
   const receiver = await new Receiver().start(port);
   t.teardown(() => receiver.stop());
   await receiver.waitFor((r) => new Set(r.map((x) => x.body.id)).size === 3, 30_000);
-  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload.every((d: any) => d.status === "delivered"));
+  const log = await eventually(
+    () => deliveries(account, webhook.id),
+    (body) => body.payload.every((d: any) => d.status === "delivered"),
+  );
   t.true(log.payload.every((d: any) => d.status === "delivered"));
   t.deepEqual(receiver.requests.map((r) => r.body.id).sort(), [1, 2, 3]);
 });
@@ -118,18 +139,26 @@ test("a permanent refusal (410) stops retrying and the delivery is failed", asyn
   const webhook = await subscribe(account, receiver.url);
 
   await emit(account, "contact_created", { id: 1 });
-  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload[0]?.status === "failed");
+  const log = await eventually(
+    () => deliveries(account, webhook.id),
+    (body) => body.payload[0]?.status === "failed",
+  );
   t.like(log.payload[0], { status: "failed", attempts: 1, last_response_code: 410, last_error: "410 Gone" });
   await new Promise((resolve) => setTimeout(resolve, 1000));
   t.is(receiver.requests.length, 1);
 
-  const again = await h.request("POST", `/api/v1/accounts/${account.id}/webhooks/${webhook.id}/deliveries/${log.payload[0].id}/redeliver`, { token: account.admin.token });
+  const again = await h.request("POST", `/api/v1/accounts/${account.id}/webhooks/${webhook.id}/deliveries/${log.payload[0].id}/redeliver`, {
+    token: account.admin.token,
+  });
   t.is(again.status, 200);
   t.is(again.body.payload.status, "pending");
   receiver.setResponder(() => 200);
   await receiver.waitFor((r) => r.length >= 2);
   t.is(receiver.requests[1]!.headers["x-chatwoot-delivery"], log.payload[0].id);
-  const after = await eventually(() => deliveries(account, webhook.id), (body) => body.payload[0]?.status === "delivered");
+  const after = await eventually(
+    () => deliveries(account, webhook.id),
+    (body) => body.payload[0]?.status === "delivered",
+  );
   t.is(after.payload[0].status, "delivered");
 });
 
@@ -143,7 +172,10 @@ test("nothing is delivered for an event the webhook does not subscribe to", asyn
   await emit(account, "message_created", { id: 2 });
   await receiver.waitFor((r) => r.length >= 1);
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  t.deepEqual(receiver.requests.map((r) => r.body.event), ["message_created"]);
+  t.deepEqual(
+    receiver.requests.map((r) => r.body.event),
+    ["message_created"],
+  );
   t.is((await deliveries(account, webhook.id)).meta.count, 1);
 });
 
@@ -154,14 +186,20 @@ test("an event committed while no relay ran (a crash before dispatch) is deliver
   await subscribe(account, receiver.url);
 
   // Written straight to the outbox without NOTIFY, as if the process died right after its commit.
-  const [row] = await h.knex("events").insert({ account_id: account.id, name: "contact_created", payload: JSON.stringify({ id: 99, event: "contact_created" }) }).returning("id");
+  const [row] = await h
+    .knex("events")
+    .insert({ account_id: account.id, name: "contact_created", payload: JSON.stringify({ id: 99, event: "contact_created" }) })
+    .returning("id");
   const restarted = new EventRelay(h.deps, { sweepIntervalMs: 200, consumers: eventConsumers() });
   await restarted.start();
   t.teardown(() => restarted.stop());
 
   await receiver.waitFor((r) => r.length >= 1);
   t.is(receiver.requests[0]!.body.id, 99);
-  const event = await eventually(() => h.knex("events").where("id", row.id).first(), (e) => Boolean(e.dispatched_at));
+  const event = await eventually(
+    () => h.knex("events").where("id", row.id).first(),
+    (e) => Boolean(e.dispatched_at),
+  );
   t.truthy(event.dispatched_at);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   t.is(receiver.requests.length, 1, "two relays never deliver one event twice");
@@ -177,15 +215,23 @@ test("a burst to one webhook goes through the webhook's one lane: each event arr
   await Promise.all(Array.from({ length: n }, (_, i) => emit(account, "contact_created", { id: 1000 + i })));
   await receiver.waitFor((r) => r.length >= n);
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  t.deepEqual(receiver.requests.map((r) => r.body.id).sort(), Array.from({ length: n }, (_, i) => 1000 + i));
+  t.deepEqual(
+    receiver.requests.map((r) => r.body.id).sort(),
+    Array.from({ length: n }, (_, i) => 1000 + i),
+  );
 
   const lane = h.deps.temporal.client.workflow.getHandle(webhookLaneWorkflowId(h.deps.temporal.installationId, "account_webhook", webhook.id));
   const described = await lane.describe();
   t.is(described.type, "webhookLaneWorkflow");
   t.regex((await described.staticSummary()) ?? "", new RegExp(`^Deliveries to ${receiver.url} \\(account webhook ${webhook.id}, account ${account.id}\\)$`));
-  const log = await eventually(() => deliveries(account, webhook.id), (body) => body.payload.every((d: { status: string }) => d.status === "delivered"));
+  const log = await eventually(
+    () => deliveries(account, webhook.id),
+    (body) => body.payload.every((d: { status: string }) => d.status === "delivered"),
+  );
   t.is(log.meta.count, n);
   for (const delivery of log.payload.slice(0, 5)) {
-    await t.throwsAsync(h.deps.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(h.deps.temporal.installationId, delivery.id)).describe(), { instanceOf: WorkflowNotFoundError });
+    await t.throwsAsync(h.deps.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(h.deps.temporal.installationId, delivery.id)).describe(), {
+      instanceOf: WorkflowNotFoundError,
+    });
   }
 });

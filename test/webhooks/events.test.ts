@@ -18,7 +18,12 @@ async function world(t: { teardown(fn: () => unknown): void }, respond?: (attemp
   const account = await createAccount(h);
   const receiver = await new Receiver(respond).start();
   t.teardown(() => receiver.stop());
-  return { account, receiver, api: (method: string, path: string, body?: unknown) => ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`) };
+  return {
+    account,
+    receiver,
+    api: (method: string, path: string, body?: unknown) =>
+      ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`),
+  };
 }
 
 async function conversationIn(account: TestAccount, inboxId: number) {
@@ -34,7 +39,15 @@ const events = (requests: ReceivedRequest[]) => requests.map((r) => r.body.event
 
 test("each conversation, message and contact event arrives once, with Chatwoot's payload", async (t) => {
   const { account, receiver, api } = await world(t);
-  const all = ["conversation_created", "conversation_status_changed", "conversation_updated", "message_created", "message_updated", "contact_created", "contact_updated"];
+  const all = [
+    "conversation_created",
+    "conversation_status_changed",
+    "conversation_updated",
+    "message_created",
+    "message_updated",
+    "contact_created",
+    "contact_updated",
+  ];
   const { payload } = await api("POST", "/webhooks", { url: receiver.url, subscriptions: all });
   const inbox = await createInbox(h, account);
   const { contact, conversation } = await conversationIn(account, inbox.id);
@@ -42,7 +55,11 @@ test("each conversation, message and contact event arrives once, with Chatwoot's
   const message = await api("POST", `/conversations/${conversation.id}/messages`, { content: "Hello there", message_type: "outgoing" });
   await api("POST", `/conversations/${conversation.id}/toggle_status`, { status: "resolved" });
 
-  await receiver.waitFor((r) => ["conversation_created", "contact_created", "contact_updated", "message_created", "conversation_status_changed", "conversation_updated"].every((e) => events(r).includes(e)));
+  await receiver.waitFor((r) =>
+    ["conversation_created", "contact_created", "contact_updated", "message_created", "conversation_status_changed", "conversation_updated"].every((e) =>
+      events(r).includes(e),
+    ),
+  );
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const received = receiver.requests;
   for (const request of received) t.true(signatureValid(request, payload.webhook.secret));
@@ -69,14 +86,23 @@ test("each conversation, message and contact event arrives once, with Chatwoot's
 
   const contactUpdated = received.find((r) => r.body.event === "contact_updated")!.body;
   t.like(contactUpdated, { id: contact.id, name: "Renamed" });
-  t.deepEqual(contactUpdated.changed_attributes.find((c: Record<string, unknown>) => "name" in c), { name: { previous_value: contact.name, current_value: "Renamed" } });
+  t.deepEqual(
+    contactUpdated.changed_attributes.find((c: Record<string, unknown>) => "name" in c),
+    { name: { previous_value: contact.name, current_value: "Renamed" } },
+  );
 });
 
 test("the API inbox's webhook_url gets the conversation traffic, signed with the channel secret", async (t) => {
   const { account, receiver } = await world(t);
   const inbox = await createInbox(h, account, { channel: { type: "api", webhook_url: receiver.url } });
   const { conversation } = await conversationIn(account, inbox.id);
-  await ok(h.request("POST", `/api/v1/accounts/${account.id}/conversations/${conversation.id}/messages`, { token: account.admin.token, body: { content: "To the channel" } }), "message");
+  await ok(
+    h.request("POST", `/api/v1/accounts/${account.id}/conversations/${conversation.id}/messages`, {
+      token: account.admin.token,
+      body: { content: "To the channel" },
+    }),
+    "message",
+  );
   const requests = await receiver.waitFor((r) => events(r).includes("message_created"));
   const message = requests.find((r) => r.body.event === "message_created")!;
   t.is(message.body.content, "To the channel");
@@ -123,6 +149,9 @@ test("an agent bot gets its inbox's messages signed with its secret; when its we
     shown = await api("GET", `/conversations/${conversation.id}`);
   } while (shown.status !== "open" && Date.now() < deadline);
   t.is(shown.status, "open");
-  const activities = await h.knex("messages").where({ conversation_id: (await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).id, message_type: 2 }).pluck("content");
+  const activities = await h
+    .knex("messages")
+    .where({ conversation_id: (await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).id, message_type: 2 })
+    .pluck("content");
   t.true(activities.includes("Conversation was marked open by system due to an error with the agent bot."));
 });

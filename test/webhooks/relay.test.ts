@@ -88,7 +88,9 @@ test.serial("an event whose planning fails is postponed alone; the rest of its b
   const planner: EventConsumer = {
     async plan(trx, events) {
       for (const event of events) {
-        await trx("events").where({ id: event.id }).update({ payload: JSON.stringify({ planned: true }) });
+        await trx("events")
+          .where({ id: event.id })
+          .update({ payload: JSON.stringify({ planned: true }) });
         if (event.id === bad) throw new Error("cannot plan");
       }
       planned.push(...events.map((event) => event.id));

@@ -33,7 +33,10 @@ test("create, list, update and delete a webhook in Chatwoot's shapes", async (t)
   t.deepEqual(updated.body.payload.webhook, { ...webhook, subscriptions: ["conversation_created"] });
 
   const audits = await h.knex("audit_logs").where({ account_id: account.id, auditable_type: "Webhook", auditable_id: webhook.id }).orderBy("id");
-  t.deepEqual(audits.map((a) => a.action), ["create", "update"]);
+  t.deepEqual(
+    audits.map((a) => a.action),
+    ["create", "update"],
+  );
   t.deepEqual(audits[1].audited_changes, { subscriptions: [["message_created", "contact_created"], ["conversation_created"]] });
   t.false("secret" in audits[0].audited_changes);
 

@@ -27,7 +27,10 @@ const config = (websiteToken: string, authToken?: string) =>
   h.request("POST", `/api/v1/widget/config?website_token=${websiteToken}`, { headers: authToken ? { "X-Auth-Token": authToken } : {} });
 
 const triggered = (websiteToken: string, authToken: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
-  h.request("POST", `/api/v1/widget/events?website_token=${websiteToken}&locale=fr`, { body, headers: { ...(authToken ? { "X-Auth-Token": authToken } : {}), ...headers } });
+  h.request("POST", `/api/v1/widget/events?website_token=${websiteToken}&locale=fr`, {
+    body,
+    headers: { ...(authToken ? { "X-Auth-Token": authToken } : {}), ...headers },
+  });
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
 const webwidgetEvents = (requests: ReceivedRequest[]) => requests.filter((r) => r.body.event === "webwidget_triggered");
@@ -68,7 +71,11 @@ test("config creates a visitor with a contact inbox and a token; a second config
     [[claims.source_id, inbox.id]],
   );
   const created = await h.knex("events").where({ account_id: account.id, name: "contact_created" }).pluck("payload");
-  t.deepEqual(created.map((p) => p.id), [contact.id], "contact_created is recorded as for any new contact");
+  t.deepEqual(
+    created.map((p) => p.id),
+    [contact.id],
+    "contact_created is recorded as for any new contact",
+  );
 
   const again = await config(inbox.website_token, authToken);
   t.is(again.status, 200);
@@ -102,7 +109,11 @@ test("events records one webwidget_triggered for subscribed webhooks and the inb
   await api("POST", `/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: inboxBot.id });
 
   const session = (await ok(config(inbox.website_token), "config")) as { contact: { id: number }; auth_token: string };
-  const conversation = await api("POST", "/conversations", { inbox_id: inbox.id, contact_id: session.contact.id, source_id: claimsOf(session.auth_token).source_id });
+  const conversation = await api("POST", "/conversations", {
+    inbox_id: inbox.id,
+    contact_id: session.contact.id,
+    source_id: claimsOf(session.auth_token).source_id,
+  });
   await api("POST", `/conversations/${conversation.id}/assignments`, { assignee_type: "AgentBot", assignee_id: assigneeBot.id });
 
   const ignored = await triggered(inbox.website_token, session.auth_token, { name: "something.else" });
@@ -111,7 +122,10 @@ test("events records one webwidget_triggered for subscribed webhooks and the inb
   const response = await triggered(
     inbox.website_token,
     session.auth_token,
-    { name: "webwidget.triggered", event_info: { initiated_at: { timestamp: "Mon Jun 01 2026" }, referer: "https://shop.example/cart", widget_language: "spoofed" } },
+    {
+      name: "webwidget.triggered",
+      event_info: { initiated_at: { timestamp: "Mon Jun 01 2026" }, referer: "https://shop.example/cart", widget_language: "spoofed" },
+    },
     { "User-Agent": userAgent, "Accept-Language": "de-DE;q=0.8, en-GB, en;q=0.9" },
   );
   t.is(response.status, 204);
@@ -174,7 +188,10 @@ test("unknown website_token is 404; a missing, forged or foreign token is Chatwo
     t.deepEqual(response.body, notFound);
   }
   // Chatwoot clients may name the widget in the JSON body instead of the query.
-  const inBody = await h.request("POST", "/api/v1/widget/events", { body: { website_token: inbox.website_token, ...event }, headers: { "X-Auth-Token": authToken } });
+  const inBody = await h.request("POST", "/api/v1/widget/events", {
+    body: { website_token: inbox.website_token, ...event },
+    headers: { "X-Auth-Token": authToken },
+  });
   t.is(inBody.status, 204);
 
   await ok(h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { status: "suspended" } }), "suspend");
@@ -185,13 +202,16 @@ test("unknown website_token is 404; a missing, forged or foreign token is Chatwo
 });
 
 test("browser detection reads the user agent and Accept-Language as Chatwoot's browser gem does", (t) => {
-  t.deepEqual(browserInfo("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"), {
-    browser_name: "Safari",
-    browser_version: "17.4",
-    device_name: "iPhone",
-    platform_name: "iOS (iPhone)",
-    platform_version: "17.4",
-  });
+  t.deepEqual(
+    browserInfo("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"),
+    {
+      browser_name: "Safari",
+      browser_version: "17.4",
+      device_name: "iPhone",
+      platform_name: "iOS (iPhone)",
+      platform_version: "17.4",
+    },
+  );
   t.like(browserInfo("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 Edg/125.0.2535.67"), {
     browser_name: "Microsoft Edge",
     browser_version: "125.0.2535.67",
@@ -203,8 +223,19 @@ test("browser detection reads the user agent and Accept-Language as Chatwoot's b
     platform_name: "Android",
     platform_version: "14",
   });
-  t.like(browserInfo("Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0"), { browser_name: "Firefox", browser_version: "127.0", platform_name: "Generic Linux", platform_version: "0" });
-  t.deepEqual(browserInfo(undefined), { browser_name: "Unknown Browser", browser_version: "0.0", device_name: "Unknown", platform_name: "Other", platform_version: "0" });
+  t.like(browserInfo("Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0"), {
+    browser_name: "Firefox",
+    browser_version: "127.0",
+    platform_name: "Generic Linux",
+    platform_version: "0",
+  });
+  t.deepEqual(browserInfo(undefined), {
+    browser_name: "Unknown Browser",
+    browser_version: "0.0",
+    device_name: "Unknown",
+    platform_name: "Other",
+    platform_version: "0",
+  });
 
   t.is(browserLanguage("pt-BR,pt;q=0.9,en;q=0.8"), "pt");
   t.is(browserLanguage("en;q=0.5, DE-at"), "de");

@@ -14,7 +14,14 @@ test.after.always(async () => {
 });
 
 const input = { accountId: 1, appointmentId: 21 };
-const waiting = (next: TimelineStep): AppointmentState => ({ status: "waiting", appointmentStatus: "booked", next, resourceId: 5, startsAt: Date.now() + 3_600_000, details: "waiting" });
+const waiting = (next: TimelineStep): AppointmentState => ({
+  status: "waiting",
+  appointmentStatus: "booked",
+  next,
+  resourceId: 5,
+  startsAt: Date.now() + 3_600_000,
+  details: "waiting",
+});
 
 test("an appointment fires its step when it is due, then ends with the booking's status once nothing more can happen", async (t) => {
   const fired: TimelineStep[] = [];
@@ -23,7 +30,9 @@ test("an appointment fires its step when it is due, then ends with the booking's
     env,
     {
       syncAppointment: async (): Promise<AppointmentState> =>
-        ++syncs === 1 ? waiting({ kind: "hold", at: Date.now() + 300 }) : { status: "over", appointmentStatus: "cancelled", resourceId: 5, startsAt: Date.now(), details: "cancelled" },
+        ++syncs === 1
+          ? waiting({ kind: "hold", at: Date.now() + 300 })
+          : { status: "over", appointmentStatus: "cancelled", resourceId: 5, startsAt: Date.now(), details: "cancelled" },
       fireAppointmentStep: async (_id: number, step: TimelineStep) => {
         fired.push(step);
         return "hold expired: cancelled";
@@ -32,7 +41,10 @@ test("an appointment fires its step when it is due, then ends with the booking's
     (taskQueue) => env.client.workflow.execute("appointmentWorkflow", { taskQueue, workflowId: uniqueId("appointment"), args: [input] }),
   );
   t.is(result, "cancelled");
-  t.deepEqual(fired.map((step) => step.kind), ["hold"]);
+  t.deepEqual(
+    fired.map((step) => step.kind),
+    ["hold"],
+  );
   t.is(syncs, 2);
 });
 
@@ -76,7 +88,9 @@ test("a worker whose clock is behind the server's re-checks a due step after at 
     {
       // The activities judge "due" by their own clock, three seconds behind the server's.
       syncAppointment: async (): Promise<AppointmentState> =>
-        over ? { status: "over", appointmentStatus: "booked", resourceId: 5, startsAt: Date.now(), details: "started" } : waiting({ kind: "reminder", at: (at ??= Date.now() + 300), offsetMinutes: 60, startsAt: Date.now() + 3_600_000 }),
+        over
+          ? { status: "over", appointmentStatus: "booked", resourceId: 5, startsAt: Date.now(), details: "started" }
+          : waiting({ kind: "reminder", at: (at ??= Date.now() + 300), offsetMinutes: 60, startsAt: Date.now() + 3_600_000 }),
       fireAppointmentStep: async () => {
         if (Date.now() - skewMs < at!) return null;
         over = true;
@@ -136,10 +150,8 @@ test("account deletion removes batches until none is left, then the account row,
 });
 
 test("account deletion that continued as new carries its count on", async (t) => {
-  const result = await withWorker(
-    env,
-    { deleteAccountBatch: async () => ({ done: true, deleted: 0 }), deleteAccountRow: async () => undefined },
-    (taskQueue) => env.client.workflow.execute("accountDeletionWorkflow", { taskQueue, workflowId: uniqueId("account-deletion"), args: [8, 1234] }),
+  const result = await withWorker(env, { deleteAccountBatch: async () => ({ done: true, deleted: 0 }), deleteAccountRow: async () => undefined }, (taskQueue) =>
+    env.client.workflow.execute("accountDeletionWorkflow", { taskQueue, workflowId: uniqueId("account-deletion"), args: [8, 1234] }),
   );
   t.deepEqual(result, { deletedRows: 1234 });
 });

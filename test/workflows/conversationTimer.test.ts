@@ -24,7 +24,8 @@ test("a worker whose clock is behind the server's re-plans after at least a seco
     {
       planConversationTimer: async (): Promise<TimerPlan> => ({ kind: "resolve", at: (at ??= Date.now() + 300) }),
       // The activity judges "due" by its own clock, three seconds behind the server's.
-      fireConversationTimer: async (_timer: TimerTarget, kind: TimerPlan["kind"]) => (Date.now() - skewMs >= at! ? (kind === "resolve" ? "resolved" : "reopened") : null),
+      fireConversationTimer: async (_timer: TimerTarget, kind: TimerPlan["kind"]) =>
+        Date.now() - skewMs >= at! ? (kind === "resolve" ? "resolved" : "reopened") : null,
     },
     (taskQueue) => env.client.workflow.execute("conversationTimerWorkflow", { taskQueue, workflowId, args: [input] }),
   );

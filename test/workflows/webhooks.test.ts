@@ -56,20 +56,24 @@ test("a lane sends each delivery once, drops repeats, and hands a failed one to 
   const [ok, flaky] = [uniqueId("d"), uniqueId("d")];
   const mock = receiver({ [flaky]: [unavailable, unavailable] });
   const failures: string[] = [];
-  const { lane, retried } = await withWorker(env, { attemptDelivery: mock.attemptDelivery, handleDeliveryFailure: async (id: string) => void failures.push(id) }, async (taskQueue) => {
-    const handle = await env.client.workflow.signalWithStart("webhookLaneWorkflow", {
-      taskQueue,
-      workflowId: uniqueId("lane"),
-      args: [input],
-      signal: DELIVER_SIGNAL,
-      signalArgs: [[delivery(ok), delivery(flaky)]],
-    });
-    // A relay that re-sends after a crash: the lane has seen these ids and sends nothing again.
-    await handle.signal(DELIVER_SIGNAL, [delivery(ok)]);
-    const lane = await handle.result();
-    const retried = await env.client.workflow.getHandle(webhookDeliveryWorkflowId(input.installationId, flaky)).result();
-    return { lane, retried };
-  });
+  const { lane, retried } = await withWorker(
+    env,
+    { attemptDelivery: mock.attemptDelivery, handleDeliveryFailure: async (id: string) => void failures.push(id) },
+    async (taskQueue) => {
+      const handle = await env.client.workflow.signalWithStart("webhookLaneWorkflow", {
+        taskQueue,
+        workflowId: uniqueId("lane"),
+        args: [input],
+        signal: DELIVER_SIGNAL,
+        signalArgs: [[delivery(ok), delivery(flaky)]],
+      });
+      // A relay that re-sends after a crash: the lane has seen these ids and sends nothing again.
+      await handle.signal(DELIVER_SIGNAL, [delivery(ok)]);
+      const lane = await handle.result();
+      const retried = await env.client.workflow.getHandle(webhookDeliveryWorkflowId(input.installationId, flaky)).result();
+      return { lane, retried };
+    },
+  );
   t.deepEqual(lane, { sent: 1, retrying: 1 });
   t.is(retried, "delivered");
   t.is(mock.attempts.filter((id) => id === ok).length, 1);
@@ -82,7 +86,11 @@ test("a lane sends at most `concurrency` at once, all of them in the end", async
   const ids = Array.from({ length: 6 }, () => uniqueId("d"));
   const mock = receiver();
   const result = await withWorker(env, { attemptDelivery: mock.attemptDelivery }, (taskQueue) =>
-    env.client.workflow.execute("webhookLaneWorkflow", { taskQueue, workflowId: uniqueId("lane"), args: [laneInput({ concurrency: 2, queued: ids.map(delivery) })] }),
+    env.client.workflow.execute("webhookLaneWorkflow", {
+      taskQueue,
+      workflowId: uniqueId("lane"),
+      args: [laneInput({ concurrency: 2, queued: ids.map(delivery) })],
+    }),
   );
   t.deepEqual(result, { sent: 6, retrying: 0 });
   t.deepEqual([...mock.attempts].sort(), [...ids].sort());
@@ -93,8 +101,15 @@ test("a delivery the receiver refuses for good fails at once and runs the failur
   const id = uniqueId("d");
   const mock = receiver({ [id]: [gone] });
   const failures: string[] = [];
-  const result = await withWorker(env, { attemptDelivery: mock.attemptDelivery, handleDeliveryFailure: async (deliveryId: string) => void failures.push(deliveryId) }, (taskQueue) =>
-    env.client.workflow.execute("webhookDeliveryWorkflow", { taskQueue, workflowId: uniqueId("delivery"), args: [{ deliveryId: id, schedule, timeoutMs: 1000 }] }),
+  const result = await withWorker(
+    env,
+    { attemptDelivery: mock.attemptDelivery, handleDeliveryFailure: async (deliveryId: string) => void failures.push(deliveryId) },
+    (taskQueue) =>
+      env.client.workflow.execute("webhookDeliveryWorkflow", {
+        taskQueue,
+        workflowId: uniqueId("delivery"),
+        args: [{ deliveryId: id, schedule, timeoutMs: 1000 }],
+      }),
   );
   t.is(result, "failed");
   t.deepEqual(mock.attempts, [id]);
@@ -106,9 +121,16 @@ test("a delivery that keeps failing retries on its schedule until the window clo
   const mock = receiver({ [id]: Array.from({ length: 20 }, () => unavailable) });
   const failures: string[] = [];
   const workflowId = uniqueId("delivery");
-  const result = await withWorker(env, { attemptDelivery: mock.attemptDelivery, handleDeliveryFailure: async (deliveryId: string) => void failures.push(deliveryId) }, (taskQueue) =>
-    // Its lane already made the first attempt: the workflow goes on from there.
-    env.client.workflow.execute("webhookDeliveryWorkflow", { taskQueue, workflowId, args: [{ deliveryId: id, schedule: { ...schedule, windowMs: 1500 }, timeoutMs: 1000, firstFailure: { reason: "503", permanent: false } }] }),
+  const result = await withWorker(
+    env,
+    { attemptDelivery: mock.attemptDelivery, handleDeliveryFailure: async (deliveryId: string) => void failures.push(deliveryId) },
+    (taskQueue) =>
+      // Its lane already made the first attempt: the workflow goes on from there.
+      env.client.workflow.execute("webhookDeliveryWorkflow", {
+        taskQueue,
+        workflowId,
+        args: [{ deliveryId: id, schedule: { ...schedule, windowMs: 1500 }, timeoutMs: 1000, firstFailure: { reason: "503", permanent: false } }],
+      }),
   );
   t.is(result, "failed");
   t.deepEqual(failures, [id]);

@@ -92,15 +92,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of [
-    "access_tokens",
-    "agent_bots",
-    "platform_app_permissibles",
-    "platform_apps",
-    "account_users",
-    "users",
-    "accounts",
-  ]) {
+  for (const table of ["access_tokens", "agent_bots", "platform_app_permissibles", "platform_apps", "account_users", "users", "accounts"]) {
     await knex.schema.dropTableIfExists(table);
   }
 }

@@ -15,7 +15,9 @@ export async function up(knex: Knex): Promise<void> {
       RETURN NULL;
     END $$`);
   for (const table of STATEMENT_TABLES) {
-    await knex.raw(`CREATE TRIGGER ${table}_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION convo_sched_auth_changed()`);
+    await knex.raw(
+      `CREATE TRIGGER ${table}_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION convo_sched_auth_changed()`,
+    );
   }
   // Every new conversation bumps its account's display id counter: that alone changes nothing a
   // request's scope holds, so it must not empty every cache.
@@ -23,7 +25,9 @@ export async function up(knex: Knex): Promise<void> {
     CREATE TRIGGER accounts_auth_changed AFTER UPDATE ON accounts FOR EACH ROW
     WHEN ((to_jsonb(OLD) - 'last_conversation_display_id') IS DISTINCT FROM (to_jsonb(NEW) - 'last_conversation_display_id'))
     EXECUTE FUNCTION convo_sched_auth_changed()`);
-  await knex.raw(`CREATE TRIGGER accounts_auth_added_or_removed AFTER INSERT OR DELETE OR TRUNCATE ON accounts FOR EACH STATEMENT EXECUTE FUNCTION convo_sched_auth_changed()`);
+  await knex.raw(
+    `CREATE TRIGGER accounts_auth_added_or_removed AFTER INSERT OR DELETE OR TRUNCATE ON accounts FOR EACH STATEMENT EXECUTE FUNCTION convo_sched_auth_changed()`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -48,7 +48,9 @@ export async function up(knex: Knex): Promise<void> {
   });
 
   // The fork enables scheduling_finance wherever scheduling is on (config/features.yml).
-  await knex.raw("UPDATE accounts SET features = array_append(features, 'scheduling_finance') WHERE 'scheduling' = ANY(features) AND NOT 'scheduling_finance' = ANY(features)");
+  await knex.raw(
+    "UPDATE accounts SET features = array_append(features, 'scheduling_finance') WHERE 'scheduling' = ANY(features) AND NOT 'scheduling_finance' = ANY(features)",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

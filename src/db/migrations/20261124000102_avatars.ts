@@ -25,7 +25,9 @@ export async function up(knex: Knex): Promise<void> {
     END $$;
   `);
   for (const table of OWNERS) {
-    await knex.raw(`CREATE TRIGGER ${table}_queue_avatar_deletion AFTER UPDATE OF avatar_key OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION queue_avatar_file_deletion()`);
+    await knex.raw(
+      `CREATE TRIGGER ${table}_queue_avatar_deletion AFTER UPDATE OF avatar_key OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION queue_avatar_file_deletion()`,
+    );
   }
 }
 

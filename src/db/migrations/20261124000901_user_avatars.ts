@@ -16,7 +16,9 @@ export async function up(knex: Knex): Promise<void> {
       RETURN NULL;
     END $$;
   `);
-  await knex.raw("CREATE TRIGGER users_queue_avatar_deletion AFTER UPDATE OF avatar_key OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION queue_user_avatar_file_deletion()");
+  await knex.raw(
+    "CREATE TRIGGER users_queue_avatar_deletion AFTER UPDATE OF avatar_key OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION queue_user_avatar_file_deletion()",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

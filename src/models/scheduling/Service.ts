@@ -70,7 +70,9 @@ export class Service extends SchedulingModel {
       // Locked: concurrent price-set replacements apply one after the other instead of mixing.
       const service = existing
         ? await (await Service.lockInAccount(trx, accountId, existing.id, () => notFound("Service"))).$query(trx).patchAndFetch(attributes)
-        : await Service.query(trx).insert({ ...attributes, account_id: accountId }).returning("*");
+        : await Service.query(trx)
+            .insert({ ...attributes, account_id: accountId })
+            .returning("*");
       if (prices) await syncPrices(trx, service, prices);
       return service.id;
     });
@@ -82,7 +84,10 @@ async function syncPrices(trx: Knex.Transaction, service: Service, prices: reado
   await ServicePrice.query(trx)
     .delete()
     .where("service_id", service.id)
-    .whereNotIn("resource_id", prices.map((p) => p.resource_id));
+    .whereNotIn(
+      "resource_id",
+      prices.map((p) => p.resource_id),
+    );
   if (prices.length === 0) return;
   const rows = prices.map((p) => ({ ...p, account_id: service.account_id, service_id: service.id }));
   await trx(ServicePrice.tableName)

@@ -22,7 +22,13 @@ const signInBody = z
 export function authRouter(): ApiRouter {
   const router = new ApiRouter("/auth", { tag: "Auth", security: [] });
   router.route(
-    { method: "post", path: "/sign_in", summary: "Sign in with a password or an SSO link's token", body: signInBody, response: z.object({ data: platformUserResponse }).openapi("SignedIn") },
+    {
+      method: "post",
+      path: "/sign_in",
+      summary: "Sign in with a password or an SSO link's token",
+      body: signInBody,
+      response: z.object({ data: platformUserResponse }).openapi("SignedIn"),
+    },
     async (ctx, { body }) => {
       const user = await User.findByEmail(body.email);
       if (!user) throw BadCredentials();
@@ -31,7 +37,12 @@ export function authRouter(): ApiRouter {
       } else if (!body.password || !(await verifyPassword(body.password, user.encrypted_password))) {
         throw BadCredentials();
       } else if (!user.confirmed_at) {
-        throw new ApiError(401, { success: false, errors: [`A confirmation email was sent to your account at '${user.email}'. You must follow the instructions in the email before your account can be activated`] });
+        throw new ApiError(401, {
+          success: false,
+          errors: [
+            `A confirmation email was sent to your account at '${user.email}'. You must follow the instructions in the email before your account can be activated`,
+          ],
+        });
       }
       ctx.body = { data: await userPayload(user) };
     },

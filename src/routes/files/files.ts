@@ -41,7 +41,10 @@ export function filesRouter() {
     ctx.set("Content-Security-Policy", "default-src 'none'; sandbox");
     ctx.set("Cache-Control", "private, max-age=3600");
     const disposition = INLINE.test(contentType) ? "inline" : "attachment";
-    ctx.set("Content-Disposition", `${disposition}; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`);
+    ctx.set(
+      "Content-Disposition",
+      `${disposition}; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    );
     ctx.body = object.body;
   });
   return router;

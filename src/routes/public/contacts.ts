@@ -15,7 +15,15 @@ export function registerPublicContactRoutes(router: ApiRouter) {
   const one = `${path}/:contact_identifier`;
 
   router.route(
-    { method: "post", path, summary: "Create a contact (or find the inbox's contact with that source_id, identifier, email or phone)", multipart: true, params: inboxParams, body: publicContactCreate, response: publicContactResponse },
+    {
+      method: "post",
+      path,
+      summary: "Create a contact (or find the inbox's contact with that source_id, identifier, email or phone)",
+      multipart: true,
+      params: inboxParams,
+      body: publicContactCreate,
+      response: publicContactResponse,
+    },
     async (ctx, { body }) => {
       const scope = scopeOf(ctx);
       await processHmac(ctx.deps.knex, scope, undefined, body);
@@ -36,7 +44,15 @@ export function registerPublicContactRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: one, summary: "Update the contact of a source_id (merged into the contact that has its new email or phone); custom attributes merge", multipart: true, params: contactParams, body: publicContactUpdate, response: contactRecordResponse },
+      {
+        method,
+        path: one,
+        summary: "Update the contact of a source_id (merged into the contact that has its new email or phone); custom attributes merge",
+        multipart: true,
+        params: contactParams,
+        body: publicContactUpdate,
+        response: contactRecordResponse,
+      },
       async (ctx, { params, body }) => {
         const scope = scopeOf(ctx);
         const contactInbox = (await processHmac(ctx.deps.knex, scope, await findPublicContactInbox(ctx.deps.knex, scope, params.contact_identifier), body))!;

@@ -18,7 +18,10 @@ import { contactParams, conversationParams, publicConversationCreate, publicConv
 export async function presentPublicConversations(db: Knex, conversations: Conversation[]) {
   if (!conversations.length) return [];
   const ids = conversations.map((c) => c.id);
-  const messages = await Message.query(db).whereIn("conversation_id", ids).modify(Message.publicOnly).orderBy([{ column: "created_at" }, { column: "id" }]);
+  const messages = await Message.query(db)
+    .whereIn("conversation_id", ids)
+    .modify(Message.publicOnly)
+    .orderBy([{ column: "created_at" }, { column: "id" }]);
   const senders = await loadSenders(db, conversations[0]!.account_id, messages);
   const contacts = new Map((await Contact.query(db).findByIds([...new Set(conversations.map((c) => c.contact_id!))])).map((c) => [c.id, c]));
   const inboxes = new Map((await Inbox.query(db).findByIds([...new Set(conversations.map((c) => c.inbox_id))])).map((i) => [i.id, i]));
@@ -45,7 +48,13 @@ export function registerPublicConversationRoutes(router: ApiRouter) {
   const one = `${path}/:conversation_id`;
 
   router.route(
-    { method: "get", path, summary: "The contact's conversations (all of the contact's once HMAC-verified, else this contact inbox's)", params: contactParams, response: publicConversationResponse.array() },
+    {
+      method: "get",
+      path,
+      summary: "The contact's conversations (all of the contact's once HMAC-verified, else this contact inbox's)",
+      params: contactParams,
+      response: publicConversationResponse.array(),
+    },
     async (ctx, { params }) => {
       const contactInbox = await contactInboxOf(ctx, params.contact_identifier);
       ctx.body = await presentPublicConversations(ctx.deps.knex, await reachableConversations(ctx.deps.knex, contactInbox).orderBy("id"));
@@ -53,22 +62,42 @@ export function registerPublicConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Start a conversation for the contact", params: contactParams, body: publicConversationCreate, response: publicConversationResponse },
+    {
+      method: "post",
+      path,
+      summary: "Start a conversation for the contact",
+      params: contactParams,
+      body: publicConversationCreate,
+      response: publicConversationResponse,
+    },
     async (ctx, { params, body }) => {
       const { account, inbox } = ctx.state.apiInbox!;
       const contactInbox = await contactInboxOf(ctx, params.contact_identifier);
-      const conversation = await createConversation(ctx.deps.knex, { accountId: account.id, inbox, contactInbox, customAttributes: body.custom_attributes }, null);
+      const conversation = await createConversation(
+        ctx.deps.knex,
+        { accountId: account.id, inbox, contactInbox, customAttributes: body.custom_attributes },
+        null,
+      );
       ctx.body = await present(ctx.deps.knex, conversation);
     },
   );
 
-  router.route({ method: "get", path: one, summary: "Get a conversation of the contact", params: conversationParams, response: publicConversationResponse }, async (ctx, { params }) => {
-    const contactInbox = await contactInboxOf(ctx, params.contact_identifier);
-    ctx.body = await present(ctx.deps.knex, await findPublicConversation(ctx.deps.knex, contactInbox, params.conversation_id));
-  });
+  router.route(
+    { method: "get", path: one, summary: "Get a conversation of the contact", params: conversationParams, response: publicConversationResponse },
+    async (ctx, { params }) => {
+      const contactInbox = await contactInboxOf(ctx, params.contact_identifier);
+      ctx.body = await present(ctx.deps.knex, await findPublicConversation(ctx.deps.knex, contactInbox, params.conversation_id));
+    },
+  );
 
   router.route(
-    { method: "post", path: `${one}/toggle_status`, summary: "The contact resolves the conversation (a resolved one stays as it is)", params: conversationParams, response: publicConversationResponse },
+    {
+      method: "post",
+      path: `${one}/toggle_status`,
+      summary: "The contact resolves the conversation (a resolved one stays as it is)",
+      params: conversationParams,
+      response: publicConversationResponse,
+    },
     async (ctx, { params }) => {
       const contactInbox = await contactInboxOf(ctx, params.contact_identifier);
       let conversation = await findPublicConversation(ctx.deps.knex, contactInbox, params.conversation_id);
@@ -81,7 +110,13 @@ export function registerPublicConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${one}/toggle_typing`, summary: "Typing indicator (accepted; no live channel to relay it to)", params: conversationParams, body: publicTypingBody },
+    {
+      method: "post",
+      path: `${one}/toggle_typing`,
+      summary: "Typing indicator (accepted; no live channel to relay it to)",
+      params: conversationParams,
+      body: publicTypingBody,
+    },
     async (ctx, { params }) => {
       await findPublicConversation(ctx.deps.knex, await contactInboxOf(ctx, params.contact_identifier), params.conversation_id);
       headOk(ctx);
@@ -89,7 +124,12 @@ export function registerPublicConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${one}/update_last_seen`, summary: "The contact has read the conversation: agent messages so far read as read", params: conversationParams },
+    {
+      method: "post",
+      path: `${one}/update_last_seen`,
+      summary: "The contact has read the conversation: agent messages so far read as read",
+      params: conversationParams,
+    },
     async (ctx, { params }) => {
       const conversation = await findPublicConversation(ctx.deps.knex, await contactInboxOf(ctx, params.contact_identifier), params.conversation_id);
       await markSeenByContact(ctx.deps.knex, conversation);

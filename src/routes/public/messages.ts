@@ -26,10 +26,21 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
   const path = "/contacts/:contact_identifier/conversations/:conversation_id/messages";
 
   router.route(
-    { method: "get", path, summary: "The conversation's messages without private notes and activities: the latest 20, or 20 before `before`", params: conversationParams, query: publicMessagesQuery, response: publicMessageResponse.array() },
+    {
+      method: "get",
+      path,
+      summary: "The conversation's messages without private notes and activities: the latest 20, or 20 before `before`",
+      params: conversationParams,
+      query: publicMessagesQuery,
+      response: publicMessageResponse.array(),
+    },
     async (ctx, { params, query }) => {
       const { conversation } = await scope(ctx, params);
-      ctx.body = await presentMessages(ctx.deps.knex, conversation, await Message.page(conversation.id, { before: query.before }, ctx.deps.knex, Message.publicOnly));
+      ctx.body = await presentMessages(
+        ctx.deps.knex,
+        conversation,
+        await Message.page(conversation.id, { before: query.before }, ctx.deps.knex, Message.publicOnly),
+      );
     },
   );
 
@@ -46,7 +57,11 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
     async (ctx, { params, body }) => {
       const { contactInbox, conversation } = await scope(ctx, params);
       const sender = { type: "Contact" as const, id: contactInbox.contact_id };
-      const { message, sender: loaded, graph } = await withStagedAttachments(conversation.account_id, ctx.state.apiInbox!.inbox.channel_type, body.attachments ?? [], (attachments) =>
+      const {
+        message,
+        sender: loaded,
+        graph,
+      } = await withStagedAttachments(conversation.account_id, ctx.state.apiInbox!.inbox.channel_type, body.attachments ?? [], (attachments) =>
         createMessage(ctx.deps.knex, conversation, { content: body.content, message_type: "incoming", attachments }, sender, null),
       );
       ctx.body = publicMessage(message, graph.conversation, loaded, graph.inbox);
@@ -55,7 +70,15 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:message_id`, summary: "Submit the contact's answers to a form or choice message", multipart: true, params: messageParams, body: publicMessageUpdate, response: publicMessageResponse },
+      {
+        method,
+        path: `${path}/:message_id`,
+        summary: "Submit the contact's answers to a form or choice message",
+        multipart: true,
+        params: messageParams,
+        body: publicMessageUpdate,
+        response: publicMessageResponse,
+      },
       async (ctx, { params, body }) => {
         const { conversation } = await scope(ctx, params);
         const message = await Message.findInConversation(conversation.id, params.message_id, ctx.deps.knex);

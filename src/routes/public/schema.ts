@@ -16,11 +16,19 @@ const contactFields = {
   name: z.string().trim().max(255),
   email: z.string().trim().max(255).nullable(),
   phone_number: z.string().trim().max(255).nullable(),
-  avatar_url: z.string().trim().max(2048).url({ protocol: /^https?$/ }).nullable(),
+  avatar_url: z
+    .string()
+    .trim()
+    .max(2048)
+    .url({ protocol: /^https?$/ })
+    .nullable(),
   custom_attributes: jsonObject(),
 };
 
-export const publicContactCreate = z.object({ ...contactFields, source_id: z.string().trim().min(1).max(255) }).partial().openapi("PublicContactCreate");
+export const publicContactCreate = z
+  .object({ ...contactFields, source_id: z.string().trim().min(1).max(255) })
+  .partial()
+  .openapi("PublicContactCreate");
 export const publicContactUpdate = z.object(contactFields).partial().openapi("PublicContactUpdate");
 /** A GET carries the identity proof in its query string. */
 export const identityQuery = z.object({ identifier: z.string().optional(), identifier_hash: z.string().optional() });
@@ -38,7 +46,9 @@ export const publicMessageCreate = z
   })
   .openapi("PublicMessageCreate");
 export const publicMessageUpdate = z
-  .object({ submitted_values: z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() })).optional() })
+  .object({
+    submitted_values: z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() })).optional(),
+  })
   .openapi("PublicMessageUpdate");
 export const publicMessagesQuery = z.object({ before: id().optional() });
 

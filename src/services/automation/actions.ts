@@ -11,7 +11,18 @@ import { Team } from "../../models/Team";
 import { User } from "../../models/User";
 import { conversationWebhookData } from "../../presenters/conversation";
 import type { Actor } from "../activityMessages";
-import { assignConversation, changeConversation, inUnit, muteConversation, openConversation, resolveConversation, setLabels, setPriority, setTeam, toggleStatus } from "../conversations";
+import {
+  assignConversation,
+  changeConversation,
+  inUnit,
+  muteConversation,
+  openConversation,
+  resolveConversation,
+  setLabels,
+  setPriority,
+  setTeam,
+  toggleStatus,
+} from "../conversations";
 import { loadConversationGraph } from "../conversationGraph";
 import { createMessage } from "../messages";
 import type { DeliveryConfig } from "../webhookDeliveries";
@@ -58,7 +69,10 @@ function postMessage(privateNote: boolean): Handler {
     const content = text(ctx);
     return ctx.db.transaction(async (trx): Promise<ActionOutcome | void> => {
       await Conversation.lock(trx, ctx.conversation.id);
-      const posted = await Message.query(trx).where("conversation_id", ctx.conversation.id).whereRaw("content_attributes->>'automation_action_key' = ?", [key]).first();
+      const posted = await Message.query(trx)
+        .where("conversation_id", ctx.conversation.id)
+        .whereRaw("content_attributes->>'automation_action_key' = ?", [key])
+        .first();
       if (posted) return { status: "done", detail: "posted by an earlier attempt" };
       const content_attributes = { automation_rule_id: ctx.input.ruleId, automation_action_key: key };
       await createMessage(trx, ctx.conversation, { content, message_type: "outgoing", private: privateNote, content_attributes }, null, ctx.actor);
@@ -90,7 +104,10 @@ async function assignableAgent(ctx: ActionContext, userId: number): Promise<bool
 async function lastRespondingAgent(ctx: ActionContext): Promise<number | null> {
   const reply = await Message.query(ctx.db)
     .where({ conversation_id: ctx.conversation.id, message_type: MESSAGE_TYPE.outgoing, private: false, sender_type: "User" })
-    .orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }])
+    .orderBy([
+      { column: "created_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ])
     .first();
   return reply?.sender_id ?? null;
 }
@@ -112,7 +129,12 @@ const HANDLERS: Record<string, Handler> = {
   },
   async remove_label(ctx) {
     const removed = ctx.params.map(String);
-    await setLabels(ctx.db, ctx.conversation, ctx.conversation.labels.filter((label) => !removed.includes(label)), ctx.actor);
+    await setLabels(
+      ctx.db,
+      ctx.conversation,
+      ctx.conversation.labels.filter((label) => !removed.includes(label)),
+      ctx.actor,
+    );
   },
   async assign_agent(ctx) {
     const target = ctx.params[0];
@@ -196,7 +218,9 @@ export async function runAction(
   if (!conversation) return skipped("conversation no longer exists");
   const params = Array.isArray(action.action_params) ? action.action_params : [];
   try {
-    return (await handler({ db, webhooks, input, conversation, actor: { kind: "automation_rule", rule: { id: input.ruleId } }, params, step })) ?? { status: "done" };
+    return (
+      (await handler({ db, webhooks, input, conversation, actor: { kind: "automation_rule", rule: { id: input.ruleId } }, params, step })) ?? { status: "done" }
+    );
   } catch (err) {
     if (err instanceof ApiError) throw rejected(err.message);
     throw err;

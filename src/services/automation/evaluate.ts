@@ -8,9 +8,7 @@ import { KIND_OF_DISPLAY } from "../filters/attributes";
 import { type ConditionSnapshot, evaluateConditions, MESSAGE_ATTRIBUTES, type SnapshotMessage } from "./conditions";
 import type { AutomationWorkflowInput } from "./trigger";
 
-export type RuleEvaluation =
-  | { matched: true; ruleName: string; actions: AutomationAction[] }
-  | { matched: false; ruleName: string | null; reason: string };
+export type RuleEvaluation = { matched: true; ruleName: string; actions: AutomationAction[] } | { matched: false; ruleName: string | null; reason: string };
 
 async function customAttributeKinds(db: Knex, accountId: number): Promise<ConditionSnapshot["customAttributes"]> {
   const kinds: ConditionSnapshot["customAttributes"] = { conversation_attribute: {}, contact_attribute: {} };
@@ -38,9 +36,10 @@ export async function loadConditionSnapshot(db: Knex, input: AutomationWorkflowI
   const contact = conversation.contact_id ? await Contact.query(db).findById(conversation.contact_id) : undefined;
   let messages: Message[] = [];
   if (needsMessages) {
-    messages = input.messageId !== null
-      ? await Message.query(db).where({ id: input.messageId, conversation_id: conversation.id })
-      : await Message.query(db).where("conversation_id", conversation.id).select("content", "processed_message_content", "message_type", "private");
+    messages =
+      input.messageId !== null
+        ? await Message.query(db).where({ id: input.messageId, conversation_id: conversation.id })
+        : await Message.query(db).where("conversation_id", conversation.id).select("content", "processed_message_content", "message_type", "private");
   }
   return {
     conversation,

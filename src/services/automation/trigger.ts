@@ -29,7 +29,6 @@ export interface AutomationWorkflowInput {
   changedAttributes: Record<string, [unknown, unknown]>;
 }
 
-
 /**
  * The rule event an outbox event raises, or null when automation ignores it. As Chatwoot's listener,
  * events caused by a rule's own action raise none (no rule can loop on itself or another), and
@@ -40,7 +39,7 @@ export function automationEventOf(event: EventRow): AutomationEventName | null {
   const name =
     event.name === "conversation_status_changed"
       ? statusTransitionEventOf(event.payload.status)
-      : (["conversation_created", "conversation_updated", "message_created"] as const).find((known) => known === event.name) ?? null;
+      : ((["conversation_created", "conversation_updated", "message_created"] as const).find((known) => known === event.name) ?? null);
   const additional = event.payload.additional_attributes as Record<string, unknown> | undefined;
   if ((name === "conversation_created" || name === "conversation_opened") && additional?.auto_reply) return null;
   return name;
@@ -48,8 +47,12 @@ export function automationEventOf(event: EventRow): AutomationEventName | null {
 
 /** Webhook-shaped changed_attributes (`[{key: {previous_value, current_value}}]`) back as Chatwoot's previous_changes. */
 function changesOf(event: EventRow): Record<string, [unknown, unknown]> {
-  const changed = Array.isArray(event.payload.changed_attributes) ? (event.payload.changed_attributes as Record<string, { previous_value: unknown; current_value: unknown }>[]) : [];
-  return Object.fromEntries(changed.flatMap((entry) => Object.entries(entry).map(([key, { previous_value, current_value }]) => [key, [previous_value, current_value]])));
+  const changed = Array.isArray(event.payload.changed_attributes)
+    ? (event.payload.changed_attributes as Record<string, { previous_value: unknown; current_value: unknown }>[])
+    : [];
+  return Object.fromEntries(
+    changed.flatMap((entry) => Object.entries(entry).map(([key, { previous_value, current_value }]) => [key, [previous_value, current_value]])),
+  );
 }
 
 /** One event's automation: its matching rules, oldest first, each run after the one before. */
@@ -96,7 +99,8 @@ export function automationConsumer(): EventConsumer {
         .map((t) => ({ ...t, rules: rules.filter((rule) => rule.account_id === t.event.account_id && rule.event_name === t.name) }))
         .filter((run) => run.rules.length);
       if (!runs.length) return;
-      const conversations: { id: number; display_id: number }[] = await deps.knex("conversations")
+      const conversations: { id: number; display_id: number }[] = await deps
+        .knex("conversations")
         .whereIn("id", [...new Set(runs.map((run) => run.event.conversation_id!))])
         .select("id", "display_id");
       const displayIds = new Map(conversations.map((c) => [c.id, c.display_id]));

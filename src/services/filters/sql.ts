@@ -25,8 +25,11 @@ const TABLES: Record<FilterTarget, string> = { contact: "contacts", conversation
 
 /** CustomExceptions::CustomFilter, in the words of Chatwoot's config/locales/en.yml. */
 const InvalidAttribute = (key: string, allowed: string[]) =>
-  new ApiError(422, { error: `Invalid attribute key - [${key}]. The key should be one of [${allowed.join(",")}] or a custom attribute defined in the account.` });
-const InvalidOperator = (key: string, allowed: readonly string[]) => new ApiError(422, { error: `Invalid operator. The allowed operators for ${key} are [${allowed.join(",")}].` });
+  new ApiError(422, {
+    error: `Invalid attribute key - [${key}]. The key should be one of [${allowed.join(",")}] or a custom attribute defined in the account.`,
+  });
+const InvalidOperator = (key: string, allowed: readonly string[]) =>
+  new ApiError(422, { error: `Invalid operator. The allowed operators for ${key} are [${allowed.join(",")}].` });
 const InvalidQueryOperator = () => new ApiError(422, { error: 'Query operator must be either "AND" or "OR".' });
 const InvalidValue = (key: string) => new ApiError(422, { error: `Invalid value. The values provided for ${key} are invalid` });
 
@@ -39,7 +42,9 @@ interface Fragment {
 function valuesOf(condition: FilterCondition): unknown[] {
   const raw = condition.values;
   const list = Array.isArray(raw) ? raw : raw === undefined || raw === null || raw === "" ? [] : [raw];
-  return list.map((value) => (value && typeof value === "object" && "id" in value ? (value as { id: unknown }).id : value)).filter((value) => value !== null && value !== "");
+  return list
+    .map((value) => (value && typeof value === "object" && "id" in value ? (value as { id: unknown }).id : value))
+    .filter((value) => value !== null && value !== "");
 }
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -103,15 +108,30 @@ class ConditionBuilder {
         if (key === "phone_number" && this.target === "contact" && operator !== "contains" && operator !== "does_not_contain") texts = texts.map(phoneValue);
         switch (operator) {
           case "equal_to":
-            return at("LOWER({x}) = ANY(?::text[])", texts.map((t) => t.toLowerCase()));
+            return at(
+              "LOWER({x}) = ANY(?::text[])",
+              texts.map((t) => t.toLowerCase()),
+            );
           case "not_equal_to":
-            return at("LOWER({x}) <> ALL(?::text[])", texts.map((t) => t.toLowerCase()));
+            return at(
+              "LOWER({x}) <> ALL(?::text[])",
+              texts.map((t) => t.toLowerCase()),
+            );
           case "contains":
-            return at("{x} ILIKE ANY(?::text[])", texts.map((t) => `%${escapeLike(t.trim())}%`));
+            return at(
+              "{x} ILIKE ANY(?::text[])",
+              texts.map((t) => `%${escapeLike(t.trim())}%`),
+            );
           case "does_not_contain":
-            return at("{x} NOT ILIKE ALL(?::text[])", texts.map((t) => `%${escapeLike(t.trim())}%`));
+            return at(
+              "{x} NOT ILIKE ALL(?::text[])",
+              texts.map((t) => `%${escapeLike(t.trim())}%`),
+            );
           case "starts_with":
-            return at("{x} LIKE ANY(?::text[])", texts.map((t) => `${escapeLike(t)}%`));
+            return at(
+              "{x} LIKE ANY(?::text[])",
+              texts.map((t) => `${escapeLike(t)}%`),
+            );
         }
         break;
       }

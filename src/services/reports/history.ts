@@ -44,8 +44,7 @@ export interface HistoryQuery {
 }
 
 /** The outbox rows that record a status change, in the words of the partial indexes over them. */
-const statusChange = (e: string) =>
-  raw(`${e}.name = 'conversation_updated' AND jsonb_path_exists(${e}.payload -> 'changed_attributes', '$[*].status')`);
+const statusChange = (e: string) => raw(`${e}.name = 'conversation_updated' AND jsonb_path_exists(${e}.payload -> 'changed_attributes', '$[*].status')`);
 const statusValue = (e: string, side: "previous_value" | "current_value") =>
   raw(`(jsonb_path_query_first(${e}.payload -> 'changed_attributes', '$[*].status') ->> '${side}')`);
 const resolution = (e: string) => sql`${statusChange(e)} AND ${statusValue(e, "current_value")} = 'resolved'`;
@@ -63,7 +62,9 @@ const humanResponse = (m: string) =>
 const publicReply = (m: string) => sql`(${humanResponse(m)} AND NOT ${raw(m)}.private)`;
 /** What Message#valid_first_reply? counts: public outgoing messages of users (not bots), not campaigns'. */
 const countedOutgoing = (m: string) =>
-  raw(`(${m}.message_type = 1 AND NOT ${m}.private AND ${m}.sender_type IS NOT NULL AND ${m}.sender_type <> 'AgentBot' AND ${m}.additional_attributes -> 'campaign_id' IS NULL)`);
+  raw(
+    `(${m}.message_type = 1 AND NOT ${m}.private AND ${m}.sender_type IS NOT NULL AND ${m}.sender_type <> 'AgentBot' AND ${m}.additional_attributes -> 'campaign_id' IS NULL)`,
+  );
 /** A public reply by a human or a bot stops the wait (messages.ts replyTimes). */
 const stopsWaiting = (m: string) => sql`(${raw(m)}.message_type = 1 AND NOT ${raw(m)}.private AND (${humanResponse(m)} OR ${raw(m)}.sender_type = 'AgentBot'))`;
 /** An earlier message of r's conversation that is, or would have blocked, the first reply. */
@@ -99,8 +100,7 @@ function handoffs(query: HistoryQuery): Sql {
 
 /** Human public replies (`r`) of the account in the range, with their conversation as `c`. */
 const REPLIES = raw("FROM messages r JOIN conversations c ON c.id = r.conversation_id");
-const replyConditions = (query: HistoryQuery) =>
-  sql`r.account_id = ${query.accountId} AND ${publicReply("r")} AND ${within("r.created_at", query.range)}`;
+const replyConditions = (query: HistoryQuery) => sql`r.account_id = ${query.accountId} AND ${publicReply("r")} AND ${within("r.created_at", query.range)}`;
 const replySender = raw("CASE WHEN r.sender_type = 'User' THEN r.sender_id END");
 
 function firstResponses(query: HistoryQuery): Sql {

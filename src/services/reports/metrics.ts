@@ -139,7 +139,12 @@ async function summaryOver(knex: Knex, kind: SummaryKind, query: Omit<MetricQuer
  * reports/summary and reports/bot_summary: the range's metrics and, under `previous`, those of the
  * range of the same length just before it.
  */
-export async function summaryWithPrevious(knex: Knex, kind: SummaryKind, query: Omit<MetricQuery, "range">, range: Range | null): Promise<Record<string, number | null | Summary>> {
+export async function summaryWithPrevious(
+  knex: Knex,
+  kind: SummaryKind,
+  query: Omit<MetricQuery, "range">,
+  range: Range | null,
+): Promise<Record<string, number | null | Summary>> {
   const previousRange = range && { since: new Date(2 * range.since.getTime() - range.until.getTime()), until: range.since };
   const [current, previous] = await Promise.all([summaryOver(knex, kind, query, range), summaryOver(knex, kind, query, previousRange)]);
   return { ...current, previous };

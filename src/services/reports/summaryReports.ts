@@ -50,7 +50,12 @@ const EVENT_COLUMNS = raw(`count(*) FILTER (WHERE e.name = 'conversation_resolve
 
 /** BaseSummaryBuilder#load_reporting_events_data: the range's events grouped by one of their columns. */
 function eventsBy(key: "user_id" | "inbox_id" | "team_id", query: SummaryQuery & { range: Range }): Sql {
-  const events = reportingEvents({ accountId: query.accountId, names: ["conversation_resolved", "first_response", "reply_time"], range: query.range, businessCalendar: query.businessCalendar });
+  const events = reportingEvents({
+    accountId: query.accountId,
+    names: ["conversation_resolved", "first_response", "reply_time"],
+    range: query.range,
+    businessCalendar: query.businessCalendar,
+  });
   return sql`SELECT e.${raw(key)} AS key, ${EVENT_COLUMNS} FROM ${events} AS e GROUP BY 1`;
 }
 
@@ -118,7 +123,12 @@ export async function labelSummary(knex: Knex, query: SummaryQuery): Promise<Lab
   const created = within("c.created_at", query.range);
   const labelled = sql`SELECT c.id, c.created_at, label FROM conversations c CROSS JOIN LATERAL unnest(c.labels) AS label
     WHERE c.account_id = ${query.accountId}`;
-  const allEvents = reportingEvents({ accountId: query.accountId, names: ["conversation_resolved", "first_response", "reply_time"], range: null, businessCalendar: query.businessCalendar });
+  const allEvents = reportingEvents({
+    accountId: query.accountId,
+    names: ["conversation_resolved", "first_response", "reply_time"],
+    range: null,
+    businessCalendar: query.businessCalendar,
+  });
   const resolutionsInRange = reportingEvents({ accountId: query.accountId, names: ["conversation_resolved"], range: query.range, businessCalendar: null });
   const [counts, averages, resolved] = await Promise.all([
     rows<Grouped>(knex, sql`SELECT l.label AS key, count(*) AS conversations_count FROM (${labelled} AND ${created}) AS l GROUP BY 1`),
@@ -126,7 +136,10 @@ export async function labelSummary(knex: Knex, query: SummaryQuery): Promise<Lab
       knex,
       sql`SELECT l.label AS key, ${EVENT_COLUMNS} FROM (${labelled} AND ${created}) AS l JOIN ${allEvents} AS e ON e.conversation_id = l.id GROUP BY 1`,
     ),
-    rows<Grouped>(knex, sql`SELECT label AS key, count(*) AS resolved_count FROM ${resolutionsInRange} AS e CROSS JOIN LATERAL unnest(e.labels) AS label GROUP BY 1`),
+    rows<Grouped>(
+      knex,
+      sql`SELECT label AS key, count(*) AS resolved_count FROM ${resolutionsInRange} AS e CROSS JOIN LATERAL unnest(e.labels) AS label GROUP BY 1`,
+    ),
   ]);
   const [byCount, byAverage, byResolved] = [indexed(counts), indexed(averages), indexed(resolved)];
   return labels.map((label) => {

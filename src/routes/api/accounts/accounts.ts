@@ -30,13 +30,10 @@ function updatedAttributes(account: Account, body: AccountUpdate) {
 }
 
 export function registerAccountRoutes(router: ApiRouter) {
-  router.route(
-    { method: "get", path: "/accounts/:id", summary: "Get the account", params: idParams, response: accountResponse },
-    async (ctx, { params }) => {
-      const { account } = await memberAccount(ctx, params.id);
-      ctx.body = presentAccountWithVersion(account);
-    },
-  );
+  router.route({ method: "get", path: "/accounts/:id", summary: "Get the account", params: idParams, response: accountResponse }, async (ctx, { params }) => {
+    const { account } = await memberAccount(ctx, params.id);
+    ctx.body = presentAccountWithVersion(account);
+  });
 
   router.route(
     { method: "patch", path: "/accounts/:id", summary: "Update the account", params: idParams, body: accountUpdateSchema, response: accountResponse },

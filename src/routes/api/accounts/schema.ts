@@ -1,7 +1,12 @@
 import { z } from "zod";
 
 /** Devise.email_regexp, which Chatwoot uses for every email it stores. */
-export const email = () => z.string().trim().toLowerCase().regex(/^[^@\s]+@[^@\s]+$/);
+export const email = () =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[^@\s]+@[^@\s]+$/);
 
 /** Fields an account shares between the platform and account APIs. */
 export const accountFields = {

@@ -37,14 +37,11 @@ async function ownBot(ctx: AppContext, id: number): Promise<AgentBot> {
 export function registerAgentBotRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/agent_bots";
 
-  router.route(
-    { method: "get", path, summary: "List agent bots", params: accountParams, response: z.array(agentBotResponse) },
-    async (ctx) => {
-      authorize(ctx, "administrator", "agent");
-      const bots = await AgentBot.accessibleTo(ctx.state.account!.id);
-      ctx.body = await Promise.all(bots.map((bot) => present(ctx, bot)));
-    },
-  );
+  router.route({ method: "get", path, summary: "List agent bots", params: accountParams, response: z.array(agentBotResponse) }, async (ctx) => {
+    authorize(ctx, "administrator", "agent");
+    const bots = await AgentBot.accessibleTo(ctx.state.account!.id);
+    ctx.body = await Promise.all(bots.map((bot) => present(ctx, bot)));
+  });
 
   router.route(
     { method: "get", path: `${path}/:id`, summary: "Get an agent bot", params: accountResourceParams, response: agentBotResponse },
@@ -57,7 +54,16 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create an agent bot", multipart: true, params: accountParams, body: agentBotBody, response: agentBotResponse },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Create an agent bot",
+      multipart: true,
+      params: accountParams,
+      body: agentBotBody,
+      response: agentBotResponse,
+    },
     async (ctx, { body: { avatar, ...body } }) => {
       const accountId = ctx.state.account!.id;
       const bot = await withUploadedAvatar(accountId, "agent_bot", avatar, (stored) =>
@@ -73,7 +79,16 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update an agent bot", multipart: true, params: accountResourceParams, body: agentBotBody, response: agentBotResponse },
+    {
+      authorize: requireAdministrator,
+      method: "patch",
+      path: `${path}/:id`,
+      summary: "Update an agent bot",
+      multipart: true,
+      params: accountResourceParams,
+      body: agentBotBody,
+      response: agentBotResponse,
+    },
     async (ctx, { params, body: { avatar, ...body } }) => {
       const bot = await ownBot(ctx, params.id);
       const updated = await withUploadedAvatar(bot.account_id, "agent_bot", avatar, (stored) =>
@@ -104,7 +119,14 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path: `${path}/:id/reset_access_token`, summary: "Issue a new access token for the bot", params: accountResourceParams, response: agentBotResponse },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: `${path}/:id/reset_access_token`,
+      summary: "Issue a new access token for the bot",
+      params: accountResourceParams,
+      response: agentBotResponse,
+    },
     async (ctx, { params }) => {
       const bot = await ownBot(ctx, params.id);
       await AccessToken.rotate("AgentBot", bot.id);
@@ -113,7 +135,14 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path: `${path}/:id/reset_secret`, summary: "Issue a new webhook signing secret for the bot", params: accountResourceParams, response: agentBotResponse },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: `${path}/:id/reset_secret`,
+      summary: "Issue a new webhook signing secret for the bot",
+      params: accountResourceParams,
+      response: agentBotResponse,
+    },
     async (ctx, { params }) => {
       const bot = await ownBot(ctx, params.id);
       ctx.body = await present(ctx, await bot.resetSecret());

@@ -3,7 +3,12 @@ import { jsonObject } from "../../../http/schemas";
 import { BOT_TYPES } from "../../../models/AgentBot";
 import { uploadedFile } from "../../../http/multipart";
 
-const httpUrl = () => z.string().trim().max(2048).url({ protocol: /^https?$/ });
+const httpUrl = () =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .url({ protocol: /^https?$/ });
 
 /** Fields of an agent bot shared by the account and platform APIs. */
 export const agentBotFields = {
@@ -17,7 +22,13 @@ export const agentBotFields = {
 
 /** bot_type arrives as Chatwoot's integer code (0 webhook) or its name; stored as the code. */
 const botType = z.union(
-  [z.number().int().refine((n) => n >= 0 && n < BOT_TYPES.length, { message: "is not included in the list" }), z.enum(BOT_TYPES).transform((name) => BOT_TYPES.indexOf(name))],
+  [
+    z
+      .number()
+      .int()
+      .refine((n) => n >= 0 && n < BOT_TYPES.length, { message: "is not included in the list" }),
+    z.enum(BOT_TYPES).transform((name) => BOT_TYPES.indexOf(name)),
+  ],
   { error: "is not included in the list" },
 );
 

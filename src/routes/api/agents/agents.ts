@@ -13,14 +13,29 @@ export function registerAgentRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/agents";
 
   router.route(
-    { authorize: (ctx) => authorize(ctx, "administrator", "agent"), method: "get", path, summary: "List the account's agents", params: accountParams, response: z.array(agentResponse) },
+    {
+      authorize: (ctx) => authorize(ctx, "administrator", "agent"),
+      method: "get",
+      path,
+      summary: "List the account's agents",
+      params: accountParams,
+      response: z.array(agentResponse),
+    },
     async (ctx) => {
       ctx.body = (await listAgents(ctx.state.account!.id)).map(presentAgent);
     },
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Invite an agent by email (creating the user when new)", params: accountParams, body: agentCreate, response: agentResponse },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Invite an agent by email (creating the user when new)",
+      params: accountParams,
+      body: agentCreate,
+      response: agentResponse,
+    },
     async (ctx, { body }) => {
       const principal = ctx.state.principal;
       if (principal?.kind !== "user") throw new Error("agents reached without a user");
@@ -30,7 +45,15 @@ export function registerAgentRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Change an agent's name, role, availability or auto_offline", params: accountResourceParams, body: agentUpdate, response: agentResponse },
+      {
+        authorize: requireAdministrator,
+        method,
+        path: `${path}/:id`,
+        summary: "Change an agent's name, role, availability or auto_offline",
+        params: accountResourceParams,
+        body: agentUpdate,
+        response: agentResponse,
+      },
       async (ctx, { params, body }) => {
         ctx.body = presentAgent(await updateAgent(ctx.state.account!, params.id, body, auditActor(ctx)));
       },

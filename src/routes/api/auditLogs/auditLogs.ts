@@ -27,13 +27,19 @@ async function auditablesOf(entries: AuditLog[]): Promise<Map<string, Auditable>
 
 export function registerAuditLogRoutes(router: ApiRouter) {
   router.route(
-    { authorize: requireAdministrator, method: "get", path: "/accounts/:account_id/audit_logs", summary: "List audit logs, newest first, 25 a page", params: accountParams, query: pageQuery, response: auditLogsResponse },
+    {
+      authorize: requireAdministrator,
+      method: "get",
+      path: "/accounts/:account_id/audit_logs",
+      summary: "List audit logs, newest first, 25 a page",
+      params: accountParams,
+      query: pageQuery,
+      response: auditLogsResponse,
+    },
     async (ctx, { query }) => {
       const account = ctx.state.account!;
       // As Chatwoot: with the audit_logs feature off the list is empty, not an error.
-      const { entries, total } = account.features.includes("audit_logs")
-        ? await AuditLog.pageOf(account.id, query.page, PER_PAGE)
-        : { entries: [], total: 0 };
+      const { entries, total } = account.features.includes("audit_logs") ? await AuditLog.pageOf(account.id, query.page, PER_PAGE) : { entries: [], total: 0 };
       const auditables = await auditablesOf(entries);
       ctx.body = {
         per_page: PER_PAGE,

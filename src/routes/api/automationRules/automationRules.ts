@@ -42,7 +42,15 @@ export function registerAutomationRuleRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/automation_rules";
 
   router.route(
-    { authorize: requireAdministrator, method: "get", path, summary: "List automation rules, 25 a page", params: accountParams, query: pageQuery, response: automationRulesEnvelope },
+    {
+      authorize: requireAdministrator,
+      method: "get",
+      path,
+      summary: "List automation rules, 25 a page",
+      params: accountParams,
+      query: pageQuery,
+      response: automationRulesEnvelope,
+    },
     async (ctx, { query }) => {
       const rules = await AutomationRule.query()
         .where("account_id", ctx.state.account!.id)
@@ -54,14 +62,29 @@ export function registerAutomationRuleRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "get", path: `${path}/:id`, summary: "Get an automation rule", params: accountResourceParams, response: automationRuleEnvelope },
+    {
+      authorize: requireAdministrator,
+      method: "get",
+      path: `${path}/:id`,
+      summary: "Get an automation rule",
+      params: accountResourceParams,
+      response: automationRuleEnvelope,
+    },
     async (ctx, { params }) => {
       ctx.body = { payload: presentAutomationRule(await findRule(ctx, params.id)) };
     },
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create an automation rule", params: accountParams, body: automationRuleBody, response: automationRuleResponse },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Create an automation rule",
+      params: accountParams,
+      body: automationRuleBody,
+      response: automationRuleResponse,
+    },
     async (ctx, { body }) => {
       const attributes = await AutomationRule.validate(ctx.state.account!.id, definedOnly(body));
       ctx.body = presentAutomationRule(await insertRule(ctx, attributes));
@@ -70,7 +93,15 @@ export function registerAutomationRuleRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update an automation rule", params: accountResourceParams, body: automationRuleBody, response: automationRuleEnvelope },
+      {
+        authorize: requireAdministrator,
+        method,
+        path: `${path}/:id`,
+        summary: "Update an automation rule",
+        params: accountResourceParams,
+        body: automationRuleBody,
+        response: automationRuleEnvelope,
+      },
       async (ctx, { params, body }) => {
         const updated = await AutomationRule.transaction(async (trx) => {
           const rule = await findRule(ctx, params.id, trx);
@@ -97,7 +128,14 @@ export function registerAutomationRuleRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path: `${path}/:id/clone`, summary: "Copy an automation rule", params: accountResourceParams, response: automationRuleEnvelope },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: `${path}/:id/clone`,
+      summary: "Copy an automation rule",
+      params: accountResourceParams,
+      response: automationRuleEnvelope,
+    },
     async (ctx, { params }) => {
       const original = await findRule(ctx, params.id);
       const copy: AutomationRuleAttributes = {
@@ -112,7 +150,9 @@ export function registerAutomationRuleRoutes(router: ApiRouter) {
       // was deleted since) answers as RecordInvalid does, not in the automation-rule shape.
       const errors = await AutomationRule.errorsOf(original.account_id, copy);
       if (Object.keys(errors).length) {
-        throw new ValidationError(Object.entries(errors).flatMap(([attribute, texts]) => texts.map((text) => ({ attribute, message: fullMessage(attribute, text) }))));
+        throw new ValidationError(
+          Object.entries(errors).flatMap(([attribute, texts]) => texts.map((text) => ({ attribute, message: fullMessage(attribute, text) }))),
+        );
       }
       ctx.body = { payload: presentAutomationRule(await insertRule(ctx, copy)) };
     },

@@ -13,9 +13,7 @@ const condition = z
   })
   .openapi("AutomationRuleCondition");
 
-const action = z
-  .looseObject({ action_name: z.string(), action_params: withinJsonLimits(z.array(z.unknown())).optional() })
-  .openapi("AutomationRuleAction");
+const action = z.looseObject({ action_name: z.string(), action_params: withinJsonLimits(z.array(z.unknown())).optional() }).openapi("AutomationRuleAction");
 
 /**
  * Create and update alike: a missing or null required field is left to the model, which answers it in

@@ -5,13 +5,7 @@ import { headOk } from "../../../http/headOk";
 import { authorize } from "../../../policies";
 import type { AppContext } from "../../../http/context";
 import { auditActor } from "../../../services/audit";
-import {
-  createCannedResponse,
-  destroyCannedResponse,
-  findCannedResponse,
-  listCannedResponses,
-  updateCannedResponse,
-} from "../../../services/cannedResponses";
+import { createCannedResponse, destroyCannedResponse, findCannedResponse, listCannedResponses, updateCannedResponse } from "../../../services/cannedResponses";
 import { presentCannedResponse } from "../../../presenters/cannedResponse";
 import { cannedResponseBody, cannedResponseQuery, cannedResponseResponse } from "./schema";
 
@@ -22,14 +16,30 @@ export function registerCannedResponseRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/canned_responses";
 
   router.route(
-    { authorize: member, method: "get", path, summary: "List canned responses; `search` matches short code or content", params: accountParams, query: cannedResponseQuery, response: z.array(cannedResponseResponse) },
+    {
+      authorize: member,
+      method: "get",
+      path,
+      summary: "List canned responses; `search` matches short code or content",
+      params: accountParams,
+      query: cannedResponseQuery,
+      response: z.array(cannedResponseResponse),
+    },
     async (ctx, { query }) => {
       ctx.body = (await listCannedResponses(ctx.state.account!.id, query.search)).map(presentCannedResponse);
     },
   );
 
   router.route(
-    { authorize: member, method: "post", path, summary: "Create a canned response", params: accountParams, body: cannedResponseBody, response: cannedResponseResponse },
+    {
+      authorize: member,
+      method: "post",
+      path,
+      summary: "Create a canned response",
+      params: accountParams,
+      body: cannedResponseBody,
+      response: cannedResponseResponse,
+    },
     async (ctx, { body }) => {
       ctx.body = presentCannedResponse(await createCannedResponse(ctx.state.account!.id, body, auditActor(ctx)));
     },
@@ -37,7 +47,15 @@ export function registerCannedResponseRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: member, method, path: `${path}/:id`, summary: "Update a canned response", params: accountResourceParams, body: cannedResponseBody, response: cannedResponseResponse },
+      {
+        authorize: member,
+        method,
+        path: `${path}/:id`,
+        summary: "Update a canned response",
+        params: accountResourceParams,
+        body: cannedResponseBody,
+        response: cannedResponseResponse,
+      },
       async (ctx, { params, body }) => {
         const current = await findCannedResponse(ctx.state.account!.id, params.id);
         ctx.body = presentCannedResponse(await updateCannedResponse(current, body, auditActor(ctx)));

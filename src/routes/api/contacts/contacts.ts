@@ -95,7 +95,14 @@ export function registerContactRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/contacts";
 
   router.route(
-    { method: "get", path, summary: "List contacts with an email, phone number or identifier, 15 a page", params: accountParams, query: contactListQuery, response: contactListEnvelope },
+    {
+      method: "get",
+      path,
+      summary: "List contacts with an email, phone number or identifier, 15 a page",
+      params: accountParams,
+      query: contactListQuery,
+      response: contactListEnvelope,
+    },
     async (ctx, { query }) => {
       canUseContacts(ctx);
       const page = Number(query.page ?? 1);
@@ -106,7 +113,9 @@ export function registerContactRoutes(router: ApiRouter) {
       // tagged_with(labels, any: true)
       if (query.labels?.length) resolved.whereRaw("labels && ?::text[]", [query.labels]);
       const count = await resolved.clone().resultSize();
-      const contacts = await ordered(resolved, query.sort).limit(PER_PAGE).offset((page - 1) * PER_PAGE);
+      const contacts = await ordered(resolved, query.sort)
+        .limit(PER_PAGE)
+        .offset((page - 1) * PER_PAGE);
       ctx.body = {
         meta: { count, current_page: query.page ?? 1 },
         payload: await presentContacts(contacts, query.include_contact_inboxes !== "false"),
@@ -115,7 +124,14 @@ export function registerContactRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "get", path: `${path}/search`, summary: "Search contacts by name, email, phone number, identifier or id", params: accountParams, query: contactSearchQuery, response: contactSearchEnvelope },
+    {
+      method: "get",
+      path: `${path}/search`,
+      summary: "Search contacts by name, email, phone number, identifier or id",
+      params: accountParams,
+      query: contactSearchQuery,
+      response: contactSearchEnvelope,
+    },
     async (ctx, { query }) => {
       canUseContacts(ctx);
       const q = query.q?.trim();
@@ -129,7 +145,9 @@ export function registerContactRoutes(router: ApiRouter) {
           if (/^\d{1,15}$/.test(q)) w.orWhere("id", Number(q));
         });
       // One extra row tells whether another page follows.
-      const rows = await ordered(matches, query.sort).limit(PER_PAGE + 1).offset((page - 1) * PER_PAGE);
+      const rows = await ordered(matches, query.sort)
+        .limit(PER_PAGE + 1)
+        .offset((page - 1) * PER_PAGE);
       const contacts = rows.slice(0, PER_PAGE);
       ctx.body = {
         meta: { count: contacts.length, current_page: query.page ?? 1, has_more: rows.length > PER_PAGE },
@@ -152,20 +170,34 @@ export function registerContactRoutes(router: ApiRouter) {
       canUseContacts(ctx);
       const accountId = ctx.state.account!.id;
       const where = await filterCondition(ctx.deps.knex, accountId, "contact", body.payload);
-      const matches = Contact.query().where("contacts.account_id", accountId).whereRaw(where.sql, where.bindings as never);
+      const matches = Contact.query()
+        .where("contacts.account_id", accountId)
+        .whereRaw(where.sql, where.bindings as never);
       const count = await matches.clone().resultSize();
       const currentPage = query.page ?? body.page ?? 1;
-      const contacts = await ordered(matches, query.sort).limit(PER_PAGE).offset((Number(currentPage) - 1) * PER_PAGE);
+      const contacts = await ordered(matches, query.sort)
+        .limit(PER_PAGE)
+        .offset((Number(currentPage) - 1) * PER_PAGE);
       ctx.body = { meta: { count, current_page: currentPage }, payload: await presentContacts(contacts, query.include_contact_inboxes !== "false") };
     },
   );
 
   router.route(
-    { method: "post", path, summary: "Create a contact (with a contact inbox when inbox_id is given)", multipart: true, params: accountParams, body: contactCreate, response: contactCreateEnvelope },
+    {
+      method: "post",
+      path,
+      summary: "Create a contact (with a contact inbox when inbox_id is given)",
+      multipart: true,
+      params: accountParams,
+      body: contactCreate,
+      response: contactCreateEnvelope,
+    },
     async (ctx, { body: { avatar, ...body } }) => {
       canUseContacts(ctx);
       const account = ctx.state.account!;
-      const { contact, contactInbox } = await withUploadedAvatar(account.id, "contact", avatar, (stored) => createContact(Contact.knex(), account, { ...body, ...stored }));
+      const { contact, contactInbox } = await withUploadedAvatar(account.id, "contact", avatar, (stored) =>
+        createContact(Contact.knex(), account, { ...body, ...stored }),
+      );
       ctx.body = {
         payload: {
           contact: (await presentContacts([contact]))[0],
@@ -175,40 +207,69 @@ export function registerContactRoutes(router: ApiRouter) {
     },
   );
 
-  router.route({ method: "get", path: `${path}/:id`, summary: "Get a contact", params: accountResourceParams, response: contactEnvelope }, async (ctx, { params }) => {
-    canUseContacts(ctx);
-    // Both in one round trip: the inboxes are only shown once the contact is known to be the account's.
-    const trip = new Trip(Contact.knex());
-    const contacts = trip.models(Contact.query().where({ id: params.id, account_id: ctx.state.account!.id }));
-    const inboxes = trip.rows<SlimInboxRow>(ContactInbox.slimInboxesQuery([params.id]));
-    await trip.run();
-    const [contact] = await contacts;
-    if (!contact) throw NotFound();
-    ctx.body = { payload: presentContact(contact, ContactInbox.slimInboxesByContact([contact.id], await inboxes).get(contact.id)) };
-  });
+  router.route(
+    { method: "get", path: `${path}/:id`, summary: "Get a contact", params: accountResourceParams, response: contactEnvelope },
+    async (ctx, { params }) => {
+      canUseContacts(ctx);
+      // Both in one round trip: the inboxes are only shown once the contact is known to be the account's.
+      const trip = new Trip(Contact.knex());
+      const contacts = trip.models(Contact.query().where({ id: params.id, account_id: ctx.state.account!.id }));
+      const inboxes = trip.rows<SlimInboxRow>(ContactInbox.slimInboxesQuery([params.id]));
+      await trip.run();
+      const [contact] = await contacts;
+      if (!contact) throw NotFound();
+      ctx.body = { payload: presentContact(contact, ContactInbox.slimInboxesByContact([contact.id], await inboxes).get(contact.id)) };
+    },
+  );
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:id`, summary: "Update a contact; custom and additional attributes merge", multipart: true, params: accountResourceParams, body: contactUpdate, response: contactEnvelope },
+      {
+        method,
+        path: `${path}/:id`,
+        summary: "Update a contact; custom and additional attributes merge",
+        multipart: true,
+        params: accountResourceParams,
+        body: contactUpdate,
+        response: contactEnvelope,
+      },
       async (ctx, { params, body: { avatar, ...body } }) => {
         const contact = await findContact(ctx, params.id);
         const account = ctx.state.account!;
-        const updated = await withUploadedAvatar(account.id, "contact", avatar, (stored) => updateContact(Contact.knex(), account, contact.id, { ...body, ...stored }));
+        const updated = await withUploadedAvatar(account.id, "contact", avatar, (stored) =>
+          updateContact(Contact.knex(), account, contact.id, { ...body, ...stored }),
+        );
         if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, account.id);
         ctx.body = { payload: (await presentContacts([updated]))[0] };
       },
     );
   }
 
-  router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a contact with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
-    const contact = await findContact(ctx, params.id);
-    await Contact.transaction((trx) => contact.destroyWithDependents(trx));
-    await purgeDeletedFilesQuietly(ctx.deps.knex, contact.account_id);
-    headOk(ctx);
-  });
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: "delete",
+      path: `${path}/:id`,
+      summary: "Delete a contact with its conversations",
+      params: accountResourceParams,
+    },
+    async (ctx, { params }) => {
+      const contact = await findContact(ctx, params.id);
+      await Contact.transaction((trx) => contact.destroyWithDependents(trx));
+      await purgeDeletedFilesQuietly(ctx.deps.knex, contact.account_id);
+      headOk(ctx);
+    },
+  );
 
   router.route(
-    { method: "post", path: `${path}/:id/destroy_custom_attributes`, summary: "Remove custom attributes from a contact", params: accountResourceParams, body: removeCustomAttributesBody, response: contactEnvelope },
+    {
+      method: "post",
+      path: `${path}/:id/destroy_custom_attributes`,
+      summary: "Remove custom attributes from a contact",
+      params: accountResourceParams,
+      body: removeCustomAttributesBody,
+      response: contactEnvelope,
+    },
     async (ctx, { params, body }) => {
       const contact = await findContact(ctx, params.id);
       const updated = await removeCustomAttributes(Contact.knex(), ctx.state.account!, contact.id, body.custom_attributes);
@@ -217,7 +278,13 @@ export function registerContactRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "get", path: `${path}/:id/contactable_inboxes`, summary: "Inboxes a conversation with the contact can be started in", params: accountResourceParams, response: contactableInboxesEnvelope },
+    {
+      method: "get",
+      path: `${path}/:id/contactable_inboxes`,
+      summary: "Inboxes a conversation with the contact can be started in",
+      params: accountResourceParams,
+      response: contactableInboxesEnvelope,
+    },
     async (ctx, { params }) => {
       const contact = await findContact(ctx, params.id);
       ctx.body = { payload: await contactableInboxes(ctx, contact) };

@@ -8,7 +8,12 @@ const contactFields = {
   phone_number: z.string().trim().max(255).nullable(),
   identifier: z.string().trim().max(255).nullable(),
   blocked: z.boolean(),
-  avatar_url: z.string().trim().max(2048).url({ protocol: /^https?$/ }).nullable(),
+  avatar_url: z
+    .string()
+    .trim()
+    .max(2048)
+    .url({ protocol: /^https?$/ })
+    .nullable(),
   additional_attributes: jsonObject(),
   custom_attributes: jsonObject(),
   /** An image file, in a multipart body. */
@@ -32,7 +37,10 @@ const labelsParam = z.union([z.string().max(255), z.array(z.string().max(255)).m
 
 /** `page` is kept as sent: Chatwoot echoes it back in meta.current_page. */
 const listFields = {
-  page: z.string().regex(/^[1-9]\d{0,8}$/).optional(),
+  page: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/)
+    .optional(),
   include_contact_inboxes: z.enum(["true", "false"]).optional(),
   sort: z.enum([...CONTACT_SORTS, ...CONTACT_SORTS.map((s) => `-${s}` as const)]).optional(),
 };
@@ -50,7 +58,14 @@ export const contactSearchQuery = z.object({ ...listFields, q: z.string().option
 
 const contactInbox = z.object({
   source_id: z.string(),
-  inbox: z.object({ id: z.number(), avatar_url: z.string(), channel_id: z.number(), name: z.string(), channel_type: z.string(), provider: z.string().nullable() }),
+  inbox: z.object({
+    id: z.number(),
+    avatar_url: z.string(),
+    channel_id: z.number(),
+    name: z.string(),
+    channel_type: z.string(),
+    provider: z.string().nullable(),
+  }),
 });
 
 export const contactResponse = z

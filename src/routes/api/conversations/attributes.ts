@@ -21,7 +21,14 @@ export function registerConversationAttributeRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${one}/labels`, summary: "Replace the conversation's labels", params: accountResourceParams, body: labelsBody, response: labelsResponse },
+    {
+      method: "post",
+      path: `${one}/labels`,
+      summary: "Replace the conversation's labels",
+      params: accountResourceParams,
+      body: labelsBody,
+      response: labelsResponse,
+    },
     async (ctx, { params, body }) => {
       const conversation = await findConversation(ctx, params.id);
       ctx.body = { payload: (await setLabels(ctx.deps.knex, conversation, body.labels, actorOf(ctx))).labels };

@@ -28,7 +28,10 @@ export function registerContactConversationRoutes(router: ApiRouter) {
       const conversations = await Conversation.ofAccount(accountId)
         .where("contact_id", contact.id)
         .whereIn("inbox_id", await accessibleInboxIds(ctx))
-        .orderBy([{ column: "last_activity_at", order: "desc" }, { column: "id", order: "desc" }])
+        .orderBy([
+          { column: "last_activity_at", order: "desc" },
+          { column: "id", order: "desc" },
+        ])
         .limit(LIMIT);
       ctx.body = { payload: await presentConversations(ctx, conversations) };
     },

@@ -81,7 +81,15 @@ export function registerConversationRoutes(router: ApiRouter) {
   const one = `${path}/:id`;
 
   router.route(
-    { method: "get", path: `${path}/meta`, summary: "Conversation counts for the list filters", params: accountParams, query: conversationListQuery, response: conversationMetaResponse, middleware: [usersOnly] },
+    {
+      method: "get",
+      path: `${path}/meta`,
+      summary: "Conversation counts for the list filters",
+      params: accountParams,
+      query: conversationListQuery,
+      response: conversationMetaResponse,
+      middleware: [usersOnly],
+    },
     async (ctx, { query }) => {
       ctx.body = { meta: (await finder(ctx, query)).counts };
     },
@@ -129,7 +137,15 @@ export function registerConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "get", path, summary: "List conversations (25 per page) with counts", params: accountParams, query: conversationListQuery, response: conversationListResponse, middleware: [usersOnly] },
+    {
+      method: "get",
+      path,
+      summary: "List conversations (25 per page) with counts",
+      params: accountParams,
+      query: conversationListQuery,
+      response: conversationListResponse,
+      middleware: [usersOnly],
+    },
     async (ctx, { query }) => {
       const { counts, filtered } = await finder(ctx, query);
       const list = filtered().orderByRaw(sortClause(query.sort_by));
@@ -156,7 +172,10 @@ export function registerConversationRoutes(router: ApiRouter) {
       const accountId = ctx.state.account!.id;
       const where = await filterCondition(ctx.deps.knex, accountId, "conversation", body.payload);
       const inboxIds = await accessibleInboxIds(ctx);
-      const matches = () => Conversation.ofAccount(accountId).whereIn("inbox_id", inboxIds).whereRaw(where.sql, where.bindings as never);
+      const matches = () =>
+        Conversation.ofAccount(accountId)
+          .whereIn("inbox_id", inboxIds)
+          .whereRaw(where.sql, where.bindings as never);
       const [all, mine, unassigned] = await Promise.all([
         matches().resultSize(),
         matches().where("assignee_id", userIdOf(ctx)).resultSize(),
@@ -164,7 +183,10 @@ export function registerConversationRoutes(router: ApiRouter) {
       ]);
       const page = Number(query.page ?? body.page ?? 1);
       const conversations = await matches()
-        .orderBy([{ column: "last_activity_at", order: "desc" }, { column: "id", order: "desc" }])
+        .orderBy([
+          { column: "last_activity_at", order: "desc" },
+          { column: "id", order: "desc" },
+        ])
         .limit(PER_PAGE)
         .offset((page - 1) * PER_PAGE);
       ctx.body = { meta: { mine_count: mine, unassigned_count: unassigned, all_count: all }, payload: await presentConversations(ctx, conversations) };
@@ -172,7 +194,14 @@ export function registerConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Create a conversation, optionally with its first message", params: accountParams, body: conversationCreate, response: conversationResponse },
+    {
+      method: "post",
+      path,
+      summary: "Create a conversation, optionally with its first message",
+      params: accountParams,
+      body: conversationCreate,
+      response: conversationResponse,
+    },
     async (ctx, { body }) => {
       const accountId = ctx.state.account!.id;
       const { inbox, contactId, contactInbox } = await contactInboxFor(ctx, body);
@@ -201,13 +230,23 @@ export function registerConversationRoutes(router: ApiRouter) {
     },
   );
 
-  router.route({ method: "get", path: one, summary: "Get a conversation", params: accountResourceParams, response: conversationResponse }, async (ctx, { params }) => {
-    ctx.body = await present(ctx, await findConversation(ctx, params.id));
-  });
+  router.route(
+    { method: "get", path: one, summary: "Get a conversation", params: accountResourceParams, response: conversationResponse },
+    async (ctx, { params }) => {
+      ctx.body = await present(ctx, await findConversation(ctx, params.id));
+    },
+  );
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: one, summary: "Update a conversation (its priority)", params: accountResourceParams, body: conversationUpdate, response: conversationResponse },
+      {
+        method,
+        path: one,
+        summary: "Update a conversation (its priority)",
+        params: accountResourceParams,
+        body: conversationUpdate,
+        response: conversationResponse,
+      },
       async (ctx, { params, body }) => {
         let conversation = await findConversation(ctx, params.id);
         if (body.priority !== undefined) conversation = await setPriority(ctx.deps.knex, conversation, body.priority, actorOf(ctx));
@@ -217,7 +256,14 @@ export function registerConversationRoutes(router: ApiRouter) {
   }
 
   router.route(
-    { method: "post", path: `${one}/toggle_status`, summary: "Set or toggle the status", params: accountResourceParams, body: toggleStatusBody, response: toggleStatusResponse },
+    {
+      method: "post",
+      path: `${one}/toggle_status`,
+      summary: "Set or toggle the status",
+      params: accountResourceParams,
+      body: toggleStatusBody,
+      response: toggleStatusResponse,
+    },
     async (ctx, { params, body }) => {
       const conversation = await findConversation(ctx, params.id);
       const result = await toggleStatus(ctx.deps.knex, conversation, { status: body.status, snoozedUntil: body.snoozed_until }, actorOf(ctx));
@@ -242,7 +288,13 @@ export function registerConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${one}/toggle_typing_status`, summary: "Typing indicator (accepted; no live channel to relay it to)", params: accountResourceParams, body: typingBody },
+    {
+      method: "post",
+      path: `${one}/toggle_typing_status`,
+      summary: "Typing indicator (accepted; no live channel to relay it to)",
+      params: accountResourceParams,
+      body: typingBody,
+    },
     async (ctx, { params }) => {
       await findConversation(ctx, params.id);
       headOk(ctx);
@@ -250,7 +302,13 @@ export function registerConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "delete", path: one, summary: "Delete a conversation with its messages (administrators)", params: accountResourceParams, middleware: [usersOnly] },
+    {
+      method: "delete",
+      path: one,
+      summary: "Delete a conversation with its messages (administrators)",
+      params: accountResourceParams,
+      middleware: [usersOnly],
+    },
     async (ctx, { params }) => {
       // Found (404) and shown (401) before the destroy? check, as Chatwoot's before_action orders them.
       const conversation = await findConversation(ctx, params.id);
@@ -261,7 +319,13 @@ export function registerConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${one}/mute`, summary: "Mute: resolve, and later contact messages no longer reopen it", params: accountResourceParams, middleware: [usersOnly] },
+    {
+      method: "post",
+      path: `${one}/mute`,
+      summary: "Mute: resolve, and later contact messages no longer reopen it",
+      params: accountResourceParams,
+      middleware: [usersOnly],
+    },
     async (ctx, { params }) => {
       await muteConversation(ctx.deps.knex, await findConversation(ctx, params.id), actorOf(ctx));
       headOk(ctx);
@@ -277,7 +341,14 @@ export function registerConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${one}/unread`, summary: "Mark the latest incoming message unread", params: accountResourceParams, status: 204, middleware: [usersOnly] },
+    {
+      method: "post",
+      path: `${one}/unread`,
+      summary: "Mark the latest incoming message unread",
+      params: accountResourceParams,
+      status: 204,
+      middleware: [usersOnly],
+    },
     async (ctx, { params }) => {
       const conversation = await findConversation(ctx, params.id);
       await Conversation.markUnread(ctx.deps.knex, conversation.id);
@@ -287,7 +358,14 @@ export function registerConversationRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: `${one}/update_last_seen`, summary: "Mark the conversation read by the caller", params: accountResourceParams, response: conversationResponse, middleware: [usersOnly] },
+    {
+      method: "post",
+      path: `${one}/update_last_seen`,
+      summary: "Mark the conversation read by the caller",
+      params: accountResourceParams,
+      response: conversationResponse,
+      middleware: [usersOnly],
+    },
     async (ctx, { params }) => {
       const conversation = await findConversation(ctx, params.id);
       const seen = await Conversation.markSeen(ctx.deps.knex, conversation.id, { byAssignee: conversation.assignee_id === userIdOf(ctx) });

@@ -118,4 +118,3 @@ export function sortClause(sort: SortOption): string {
       return `${PRIORITY_RANK} DESC NULLS LAST, conversations.created_at ASC, conversations.id ASC`;
   }
 }
-

@@ -38,10 +38,7 @@ export const SORT_OPTIONS = [
 export type SortOption = (typeof SORT_OPTIONS)[number];
 
 /** `labels[]=a&labels[]=b`, `labels=a&labels=b` or `labels=a,b`. */
-const labelList = z.preprocess(
-  (value) => (typeof value === "string" ? value.split(",") : value),
-  z.array(z.string().trim().min(1)),
-);
+const labelList = z.preprocess((value) => (typeof value === "string" ? value.split(",") : value), z.array(z.string().trim().min(1)));
 
 export const conversationListQuery = z.preprocess(
   (query) => {
@@ -63,7 +60,11 @@ export const conversationListQuery = z.preprocess(
     source_id: z.string().max(255).optional(),
     conversation_type: z.enum(["mention", "participating", "unattended"]).optional(),
     /** Seconds: every conversation updated that recently, unpaginated. */
-    updated_within: z.string().regex(/^\d{1,9}$/, { error: "must be a whole number of seconds" }).transform(Number).optional(),
+    updated_within: z
+      .string()
+      .regex(/^\d{1,9}$/, { error: "must be a whole number of seconds" })
+      .transform(Number)
+      .optional(),
   }),
 );
 export type ConversationListQuery = z.output<typeof conversationListQuery>;
@@ -83,9 +84,7 @@ export const conversationCreate = z
   })
   .openapi("ConversationCreate");
 
-export const conversationUpdate = z
-  .object({ priority: z.enum(PRIORITIES).nullable().optional() })
-  .openapi("ConversationUpdate");
+export const conversationUpdate = z.object({ priority: z.enum(PRIORITIES).nullable().optional() }).openapi("ConversationUpdate");
 
 export const toggleStatusBody = z
   .object({ status: z.enum(CONVERSATION_STATUSES).optional(), snoozed_until: timeInput.optional() })
@@ -94,7 +93,12 @@ export const toggleStatusBody = z
 /** An empty priority clears it, as Chatwoot's `priority.presence`. */
 export const togglePriorityBody = z
   // Conversation#toggle_priority assigns `priority.presence`: blank or absent clears it.
-  .object({ priority: z.union([z.enum(PRIORITIES), z.literal("").transform(() => null), z.null()]).optional().transform((p) => p ?? null) })
+  .object({
+    priority: z
+      .union([z.enum(PRIORITIES), z.literal("").transform(() => null), z.null()])
+      .optional()
+      .transform((p) => p ?? null),
+  })
   .openapi("ConversationTogglePriority");
 
 export const typingBody = z.object({ typing_status: z.enum(["on", "off", "recording"]), is_private: z.boolean().optional() }).openapi("ConversationTyping");
@@ -108,7 +112,15 @@ export const assignmentBody = z
   .openapi("ConversationAssignment");
 
 export const labelsBody = z
-  .object({ labels: z.union([z.array(z.string().max(255)), z.string().max(255).transform((label) => [label])]) })
+  .object({
+    labels: z.union([
+      z.array(z.string().max(255)),
+      z
+        .string()
+        .max(255)
+        .transform((label) => [label]),
+    ]),
+  })
   .openapi("ConversationLabels");
 
 export const customAttributesBody = z
@@ -159,9 +171,7 @@ export const conversationResponse = z
   })
   .openapi("Conversation");
 
-export const conversationListResponse = z
-  .object({ data: z.object({ meta: counts, payload: z.array(conversationResponse) }) })
-  .openapi("ConversationList");
+export const conversationListResponse = z.object({ data: z.object({ meta: counts, payload: z.array(conversationResponse) }) }).openapi("ConversationList");
 /** Chatwoot's filter.json.jbuilder: no `data` wrapper and no assigned_count. */
 export const conversationFilterResponse = z
   .object({

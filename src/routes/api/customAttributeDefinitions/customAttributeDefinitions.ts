@@ -29,7 +29,14 @@ export function registerCustomAttributeDefinitionRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/custom_attribute_definitions";
 
   router.route(
-    { method: "get", path, summary: "List custom attribute definitions, optionally of one attribute_model", params: accountParams, query: definitionListQuery, response: z.array(definitionResponse) },
+    {
+      method: "get",
+      path,
+      summary: "List custom attribute definitions, optionally of one attribute_model",
+      params: accountParams,
+      query: definitionListQuery,
+      response: z.array(definitionResponse),
+    },
     async (ctx, { query }) => {
       authorize(ctx, "administrator", "agent");
       const definitions = CustomAttributeDefinition.ofAccount(ctx.state.account!.id);
@@ -47,7 +54,15 @@ export function registerCustomAttributeDefinitionRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create a custom attribute definition", params: accountParams, body: definitionBody, response: definitionResponse },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Create a custom attribute definition",
+      params: accountParams,
+      body: definitionBody,
+      response: definitionResponse,
+    },
     async (ctx, { body }) => {
       const attributes = { ...definedOnly(body), account_id: ctx.state.account!.id };
       await CustomAttributeDefinition.validate(CustomAttributeDefinition.knex(), attributes);
@@ -58,7 +73,15 @@ export function registerCustomAttributeDefinitionRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update a custom attribute definition", params: accountResourceParams, body: definitionBody, response: definitionResponse },
+      {
+        authorize: requireAdministrator,
+        method,
+        path: `${path}/:id`,
+        summary: "Update a custom attribute definition",
+        params: accountResourceParams,
+        body: definitionBody,
+        response: definitionResponse,
+      },
       async (ctx, { params, body }) => {
         const definition = await findDefinition(ctx, params.id);
         const changes = definedOnly(body);
@@ -76,7 +99,14 @@ export function registerCustomAttributeDefinitionRoutes(router: ApiRouter) {
   }
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a custom attribute definition", params: accountResourceParams, status: 204 },
+    {
+      authorize: requireAdministrator,
+      method: "delete",
+      path: `${path}/:id`,
+      summary: "Delete a custom attribute definition",
+      params: accountResourceParams,
+      status: 204,
+    },
     async (ctx, { params }) => {
       await CustomAttributeDefinition.query().deleteById((await findDefinition(ctx, params.id)).id);
       ctx.status = 204;

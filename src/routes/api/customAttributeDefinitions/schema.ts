@@ -40,9 +40,7 @@ const fields = {
   regex_cue: z.string().nullable(),
 };
 
-export const definitionBody = z
-  .preprocess(wrappedUnder("custom_attribute_definition"), z.object(fields).partial())
-  .openapi("CustomAttributeDefinitionRequest");
+export const definitionBody = z.preprocess(wrappedUnder("custom_attribute_definition"), z.object(fields).partial()).openapi("CustomAttributeDefinitionRequest");
 
 export const definitionListQuery = z.object({ attribute_model: codeOrName(ATTRIBUTE_MODELS).optional() });
 

@@ -27,9 +27,18 @@ export function registerCustomFilterRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/custom_filters";
 
   router.route(
-    { method: "get", path, summary: "List your saved filters of one filter_type (conversation by default)", params: accountParams, query: customFilterListQuery, response: customFiltersResponse },
+    {
+      method: "get",
+      path,
+      summary: "List your saved filters of one filter_type (conversation by default)",
+      params: accountParams,
+      query: customFilterListQuery,
+      response: customFiltersResponse,
+    },
     async (ctx, { query }) => {
-      const filters = await CustomFilter.ofUser(ctx.deps.knex, ctx.state.account!.id, userIdOf(ctx)).where("filter_type", typeCode(query.filter_type)).orderBy("id");
+      const filters = await CustomFilter.ofUser(ctx.deps.knex, ctx.state.account!.id, userIdOf(ctx))
+        .where("filter_type", typeCode(query.filter_type))
+        .orderBy("id");
       ctx.body = filters.map(presentCustomFilter);
     },
   );
@@ -42,7 +51,14 @@ export function registerCustomFilterRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Save a filter (at most 51 per user and account, as Chatwoot counts)", params: accountParams, body: customFilterCreate, response: customFilterResponse },
+    {
+      method: "post",
+      path,
+      summary: "Save a filter (at most 51 per user and account, as Chatwoot counts)",
+      params: accountParams,
+      body: customFilterCreate,
+      response: customFilterResponse,
+    },
     async (ctx, { body }) => {
       const accountId = ctx.state.account!.id;
       const userId = userIdOf(ctx);
@@ -59,7 +75,14 @@ export function registerCustomFilterRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { method, path: `${path}/:id`, summary: "Change one of your saved filters", params: accountResourceParams, body: customFilterUpdate, response: customFilterResponse },
+      {
+        method,
+        path: `${path}/:id`,
+        summary: "Change one of your saved filters",
+        params: accountResourceParams,
+        body: customFilterUpdate,
+        response: customFilterResponse,
+      },
       async (ctx, { params, body }) => {
         const accountId = ctx.state.account!.id;
         const userId = userIdOf(ctx);

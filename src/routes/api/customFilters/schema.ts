@@ -28,7 +28,15 @@ export const filterQuery = z.looseObject({ payload: z.array(filterCondition).min
 
 /** A filter_type by name, or by Chatwoot's integer code. */
 const filterType = z.union(
-  [z.enum(FILTER_TYPES), z.number().int().min(0).max(FILTER_TYPES.length - 1).transform((code) => FILTER_TYPES[code]!)],
+  [
+    z.enum(FILTER_TYPES),
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(FILTER_TYPES.length - 1)
+      .transform((code) => FILTER_TYPES[code]!),
+  ],
   { error: "is not included in the list" },
 );
 
@@ -82,4 +90,9 @@ export const filterRequest = z
   .openapi("FilterRequest");
 
 /** `?page=` (the SDK's) wins over a page in the body; kept as sent, since Chatwoot echoes it. */
-export const filterPageQuery = z.object({ page: z.string().regex(/^[1-9]\d{0,8}$/).optional() });
+export const filterPageQuery = z.object({
+  page: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/)
+    .optional(),
+});

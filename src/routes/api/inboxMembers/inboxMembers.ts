@@ -64,7 +64,15 @@ export function registerInboxMemberRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Add agents to an inbox", params: accountParams, body: inboxMembersBody, response: inboxMembersEnvelope },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Add agents to an inbox",
+      params: accountParams,
+      body: inboxMembersBody,
+      response: inboxMembersEnvelope,
+    },
     async (ctx, { body }) => {
       const inbox = await inboxToChange(ctx, body.inbox_id, body.user_ids);
       ctx.body = await changeMembers(inbox, async (trx) => {
@@ -74,7 +82,15 @@ export function registerInboxMemberRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path, summary: "Make the inbox's agents exactly user_ids", params: accountParams, body: inboxMembersBody, response: inboxMembersEnvelope },
+    {
+      authorize: requireAdministrator,
+      method: "patch",
+      path,
+      summary: "Make the inbox's agents exactly user_ids",
+      params: accountParams,
+      body: inboxMembersBody,
+      response: inboxMembersEnvelope,
+    },
     async (ctx, { body }) => {
       const inbox = await inboxToChange(ctx, body.inbox_id, body.user_ids);
       ctx.body = await changeMembers(inbox, async (trx) => {

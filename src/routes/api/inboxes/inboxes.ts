@@ -70,71 +70,115 @@ async function findAccountInbox(ctx: AppContext, id: number): Promise<Inbox> {
 export function registerInboxRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/inboxes";
 
-  router.route({ method: "get", path, summary: "List inboxes (agents see the inboxes they belong to)", params: accountParams, response: inboxesEnvelope }, async (ctx) => {
-    const inboxes = await visibleInboxes(ctx);
-    const channels = await Inbox.channelsOf(inboxes);
-    ctx.body = { payload: inboxes.map((inbox) => present(ctx, inbox, channels.get(inbox.id)!)) };
-  });
-
-  router.route({ method: "get", path: `${path}/:id`, summary: "Get an inbox", params: accountResourceParams, response: inboxResponse }, async (ctx, { params }) => {
-    const inbox = await findVisibleInbox(ctx, params.id);
-    ctx.body = present(ctx, inbox, await inbox.channel());
-  });
+  router.route(
+    { method: "get", path, summary: "List inboxes (agents see the inboxes they belong to)", params: accountParams, response: inboxesEnvelope },
+    async (ctx) => {
+      const inboxes = await visibleInboxes(ctx);
+      const channels = await Inbox.channelsOf(inboxes);
+      ctx.body = { payload: inboxes.map((inbox) => present(ctx, inbox, channels.get(inbox.id)!)) };
+    },
+  );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create an API or web widget inbox", multipart: true, params: accountParams, body: inboxCreate, response: inboxResponse },
+    { method: "get", path: `${path}/:id`, summary: "Get an inbox", params: accountResourceParams, response: inboxResponse },
+    async (ctx, { params }) => {
+      const inbox = await findVisibleInbox(ctx, params.id);
+      ctx.body = present(ctx, inbox, await inbox.channel());
+    },
+  );
+
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Create an API or web widget inbox",
+      multipart: true,
+      params: accountParams,
+      body: inboxCreate,
+      response: inboxResponse,
+    },
     async (ctx, { body: { avatar, ...body } }) => {
       const { channel: channelInput, ...inboxInput } = body;
       const channelType = CHANNEL_REQUEST_TYPES[channelInput.type];
       const channelDefaults = channelType === "Channel::WebWidget" ? { selected_feature_flags: DEFAULT_WIDGET_FEATURE_FLAGS } : {};
-      const { inbox, channel } = await withUploadedAvatar(ctx.state.account!.id, "inbox", avatar, (stored) => Inbox.transaction(async (trx) => {
-        const created = await Inbox.createWithChannel(
-          trx,
-          ctx.state.account!.id,
-          channelType,
-          { ...channelDefaults, ...channelAttributes(channelType, channelInput) },
-          { ...definedOnly(inboxInput), ...stored } as Partial<Inbox>,
-        );
-        await audit(ctx, trx, created.inbox, "create", snapshot(created.inbox, AUDITED));
-        return created;
-      }));
+      const { inbox, channel } = await withUploadedAvatar(ctx.state.account!.id, "inbox", avatar, (stored) =>
+        Inbox.transaction(async (trx) => {
+          const created = await Inbox.createWithChannel(
+            trx,
+            ctx.state.account!.id,
+            channelType,
+            { ...channelDefaults, ...channelAttributes(channelType, channelInput) },
+            { ...definedOnly(inboxInput), ...stored } as Partial<Inbox>,
+          );
+          await audit(ctx, trx, created.inbox, "create", snapshot(created.inbox, AUDITED));
+          return created;
+        }),
+      );
       ctx.body = present(ctx, inbox, channel);
     },
   );
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update an inbox and its channel settings", multipart: true, params: accountResourceParams, body: inboxUpdate, response: inboxResponse },
+      {
+        authorize: requireAdministrator,
+        method,
+        path: `${path}/:id`,
+        summary: "Update an inbox and its channel settings",
+        multipart: true,
+        params: accountResourceParams,
+        body: inboxUpdate,
+        response: inboxResponse,
+      },
       async (ctx, { params, body: { avatar, ...body } }) => {
         const inbox = await findAccountInbox(ctx, params.id);
         const { channel: channelInput, ...inboxInput } = body;
-        const result = await withUploadedAvatar(inbox.account_id, "inbox", avatar, (stored) => Inbox.transaction(async (trx) => {
-          const before = await Inbox.lockInAccount(trx, inbox.account_id, inbox.id);
-          const attributes = { ...definedOnly(inboxInput), ...stored } as Partial<Inbox>;
-          const updated = Object.keys(attributes).length ? await Inbox.query(trx).patchAndFetchById(inbox.id, attributes) : before;
-          const channel = await updated.updateChannel(trx, channelAttributes(inbox.channel_type, channelInput));
-          const changes = diff(before, updated, AUDITED);
-          if (Object.keys(changes).length) await audit(ctx, trx, updated, "update", changes);
-          return { inbox: updated, channel };
-        }));
+        const result = await withUploadedAvatar(inbox.account_id, "inbox", avatar, (stored) =>
+          Inbox.transaction(async (trx) => {
+            const before = await Inbox.lockInAccount(trx, inbox.account_id, inbox.id);
+            const attributes = { ...definedOnly(inboxInput), ...stored } as Partial<Inbox>;
+            const updated = Object.keys(attributes).length ? await Inbox.query(trx).patchAndFetchById(inbox.id, attributes) : before;
+            const channel = await updated.updateChannel(trx, channelAttributes(inbox.channel_type, channelInput));
+            const changes = diff(before, updated, AUDITED);
+            if (Object.keys(changes).length) await audit(ctx, trx, updated, "update", changes);
+            return { inbox: updated, channel };
+          }),
+        );
         if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
         ctx.body = present(ctx, result.inbox, result.channel);
       },
     );
   }
 
-  router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete an inbox with its conversations", params: accountResourceParams }, async (ctx, { params }) => {
-    const inbox = await findAccountInbox(ctx, params.id);
-    await Inbox.transaction(async (trx) => {
-      await inbox.destroyWithDependents(trx);
-      await audit(ctx, trx, inbox, "destroy", snapshot(inbox, AUDITED));
-    });
-    await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
-    headOk(ctx);
-  });
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: "delete",
+      path: `${path}/:id`,
+      summary: "Delete an inbox with its conversations",
+      params: accountResourceParams,
+    },
+    async (ctx, { params }) => {
+      const inbox = await findAccountInbox(ctx, params.id);
+      await Inbox.transaction(async (trx) => {
+        await inbox.destroyWithDependents(trx);
+        await audit(ctx, trx, inbox, "destroy", snapshot(inbox, AUDITED));
+      });
+      await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
+      headOk(ctx);
+    },
+  );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path: `${path}/:id/set_agent_bot`, summary: "Attach an agent bot to the inbox (null detaches it)", params: accountResourceParams, body: setAgentBotBody },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: `${path}/:id/set_agent_bot`,
+      summary: "Attach an agent bot to the inbox (null detaches it)",
+      params: accountResourceParams,
+      body: setAgentBotBody,
+    },
     async (ctx, { params, body }) => {
       const inbox = await findAccountInbox(ctx, params.id);
       const botId = body.agent_bot ?? null;
@@ -145,7 +189,14 @@ export function registerInboxRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path: `${path}/:id/reset_secret`, summary: "Issue a new webhook signing secret for an API inbox", params: accountResourceParams, response: inboxResponse },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: `${path}/:id/reset_secret`,
+      summary: "Issue a new webhook signing secret for an API inbox",
+      params: accountResourceParams,
+      response: inboxResponse,
+    },
     async (ctx, { params }) => {
       const inbox = await findAccountInbox(ctx, params.id);
       if (inbox.channel_type !== "Channel::Api") throw NotFound();

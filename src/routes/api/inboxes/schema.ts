@@ -2,7 +2,12 @@ import { z } from "zod";
 import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
 import { uploadedFile } from "../../../http/multipart";
 
-const httpUrl = () => z.string().trim().max(2048).url({ protocol: /^https?$/ });
+const httpUrl = () =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .url({ protocol: /^https?$/ });
 
 /** Feature flags a web widget may enable (Chatwoot's Channel::WebWidget feature_flags). */
 export const WIDGET_FEATURE_FLAGS = ["attachments", "emoji_picker", "end_conversation", "use_inbox_avatar_for_bot"] as const;
@@ -92,7 +97,10 @@ export const inboxCreate = z
     z
       .object({
         ...inboxFields,
-        channel: z.object({ type: z.enum(["api", "web_widget"]), ...channelFields }).partial().required({ type: true }),
+        channel: z
+          .object({ type: z.enum(["api", "web_widget"]), ...channelFields })
+          .partial()
+          .required({ type: true }),
       })
       .partial()
       .required({ name: true, channel: true })

@@ -29,7 +29,15 @@ export function registerContactLabelRoutes(router: ApiRouter) {
     },
   );
   router.route(
-    { authorize: member, method: "post", path, summary: "Replace a contact's labels", params: accountResourceParams, body: contactLabelsBody, response: contactLabelsEnvelope },
+    {
+      authorize: member,
+      method: "post",
+      path,
+      summary: "Replace a contact's labels",
+      params: accountResourceParams,
+      body: contactLabelsBody,
+      response: contactLabelsEnvelope,
+    },
     async (ctx, { params, body }) => {
       ctx.body = { payload: await setContactLabels(await findContact(ctx, params.id), body.labels) };
     },
@@ -56,7 +64,15 @@ export function registerLabelRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create a label (titles are downcased and unique in the account)", params: accountParams, body: labelCreate, response: labelResponse },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Create a label (titles are downcased and unique in the account)",
+      params: accountParams,
+      body: labelCreate,
+      response: labelResponse,
+    },
     async (ctx, { body }) => {
       ctx.body = presentLabel(await createLabel(ctx.state.account!.id, body, auditActor(ctx)));
     },
@@ -64,7 +80,15 @@ export function registerLabelRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update a label; a new title is carried to the conversations and contacts that have the old one", params: accountResourceParams, body: labelUpdate, response: labelResponse },
+      {
+        authorize: requireAdministrator,
+        method,
+        path: `${path}/:id`,
+        summary: "Update a label; a new title is carried to the conversations and contacts that have the old one",
+        params: accountResourceParams,
+        body: labelUpdate,
+        response: labelResponse,
+      },
       async (ctx, { params, body }) => {
         const label = await findLabel(ctx.state.account!.id, params.id);
         ctx.body = presentLabel(await updateLabel(label, body, auditActor(ctx)));

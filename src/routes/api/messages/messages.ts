@@ -111,7 +111,14 @@ export function registerMessageRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "delete", path: `${path}/:id`, summary: "Delete a message (its content is replaced)", params: messageParams, response: messageResponse, middleware: [usersOnly] },
+    {
+      method: "delete",
+      path: `${path}/:id`,
+      summary: "Delete a message (its content is replaced)",
+      params: messageParams,
+      response: messageResponse,
+      middleware: [usersOnly],
+    },
     async (ctx, { params }) => {
       const message = await findMessage(await findConversation(ctx, params.conversation_id), params.id);
       ctx.body = await presentMessage(ctx, await deleteMessage(ctx.deps.knex, message));

@@ -36,9 +36,15 @@ const templateParams = z
 export const messageBody = z
   .object({
     content: z.string().nullable().optional(),
-    message_type: z.string().optional().openapi({ enum: [...MESSAGE_TYPES] }),
+    message_type: z
+      .string()
+      .optional()
+      .openapi({ enum: [...MESSAGE_TYPES] }),
     private: z.boolean().optional(),
-    content_type: z.string().optional().openapi({ enum: [...CONTENT_TYPES] }),
+    content_type: z
+      .string()
+      .optional()
+      .openapi({ enum: [...CONTENT_TYPES] }),
     content_attributes: contentAttributes.optional(),
     campaign_id: id().nullable().optional(),
     template_params: templateParams.nullable().optional(),

@@ -21,9 +21,12 @@ async function freshUser(ctx: AppContext): Promise<User> {
 
 /** /api/v1/profile (Chatwoot's ProfilesController): the calling user, rendered with the user partial. */
 export function registerProfileRoutes(router: ApiRouter) {
-  router.route({ method: "get", path: "/profile", summary: "The calling user, with their accounts and access token", response: platformUserResponse }, async (ctx) => {
-    ctx.body = await userPayload(await freshUser(ctx));
-  });
+  router.route(
+    { method: "get", path: "/profile", summary: "The calling user, with their accounts and access token", response: platformUserResponse },
+    async (ctx) => {
+      ctx.body = await userPayload(await freshUser(ctx));
+    },
+  );
 
   for (const method of ["put", "patch"] as const) {
     router.route(
@@ -46,7 +49,13 @@ export function registerProfileRoutes(router: ApiRouter) {
   }
 
   router.route(
-    { method: "post", path: "/profile/availability", summary: "Set the calling user's availability in an account", body: availabilityUpdate, response: platformUserResponse },
+    {
+      method: "post",
+      path: "/profile/availability",
+      summary: "Set the calling user's availability in an account",
+      body: availabilityUpdate,
+      response: platformUserResponse,
+    },
     async (ctx, { body }) => {
       await setMembershipFields(currentUser(ctx).id, body.account_id, { availability: body.availability });
       ctx.body = await userPayload(await freshUser(ctx));
@@ -54,7 +63,13 @@ export function registerProfileRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path: "/profile/auto_offline", summary: "Set whether the calling user goes offline automatically in an account", body: autoOfflineUpdate, response: platformUserResponse },
+    {
+      method: "post",
+      path: "/profile/auto_offline",
+      summary: "Set whether the calling user goes offline automatically in an account",
+      body: autoOfflineUpdate,
+      response: platformUserResponse,
+    },
     async (ctx, { body }) => {
       await setMembershipFields(currentUser(ctx).id, body.account_id, { auto_offline: body.auto_offline ?? false });
       ctx.body = await userPayload(await freshUser(ctx));

@@ -29,7 +29,15 @@ export function registerReportRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/reports";
 
   router.route(
-    { authorize: requireAdministrator, method: "get", path, summary: "A metric per day, week, month, year or hour of a range", params: accountParams, query: reportQuery, response: timeseriesResponse },
+    {
+      authorize: requireAdministrator,
+      method: "get",
+      path,
+      summary: "A metric per day, week, month, year or hour of a range",
+      params: accountParams,
+      query: reportQuery,
+      response: timeseriesResponse,
+    },
     async (ctx, { query }) => {
       const { knex } = ctx.deps;
       const account = ctx.state.account!;
@@ -53,7 +61,10 @@ export function registerReportRoutes(router: ApiRouter) {
         authorize: requireAdministrator,
         method: "get",
         path: `${path}/${kind}`,
-        summary: kind === "summary" ? "Conversation metrics of a range and of the range before it" : "Bot resolutions and handoffs of a range and of the range before it",
+        summary:
+          kind === "summary"
+            ? "Conversation metrics of a range and of the range before it"
+            : "Bot resolutions and handoffs of a range and of the range before it",
         params: accountParams,
         query: summaryQuery,
         response: kind === "summary" ? summaryResponse : botSummaryResponse,
@@ -69,7 +80,15 @@ export function registerReportRoutes(router: ApiRouter) {
   }
 
   router.route(
-    { authorize: requireAdministrator, method: "get", path: `${path}/conversations`, summary: "Open, unattended and unassigned conversations now, for the account or per agent (25 a page)", params: accountParams, query: conversationMetricsQuery, response: conversationMetricsResponse },
+    {
+      authorize: requireAdministrator,
+      method: "get",
+      path: `${path}/conversations`,
+      summary: "Open, unattended and unassigned conversations now, for the account or per agent (25 a page)",
+      params: accountParams,
+      query: conversationMetricsQuery,
+      response: conversationMetricsResponse,
+    },
     async (ctx, { query }) => {
       const { knex } = ctx.deps;
       const accountId = ctx.state.account!.id;
@@ -84,7 +103,15 @@ export function registerReportRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "get", path: `${path}/bot_metrics`, summary: "Conversations, messages, resolution and handoff rates of agent bots in a range", params: accountParams, query: botMetricsQuery, response: botMetricsResponse },
+    {
+      authorize: requireAdministrator,
+      method: "get",
+      path: `${path}/bot_metrics`,
+      summary: "Conversations, messages, resolution and handoff rates of agent bots in a range",
+      params: accountParams,
+      query: botMetricsQuery,
+      response: botMetricsResponse,
+    },
     async (ctx, { query }) => {
       ctx.body = await botMetrics(ctx.deps.knex, ctx.state.account!.id, rangeFrom(query.since, query.until));
     },

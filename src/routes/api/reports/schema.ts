@@ -70,9 +70,7 @@ const liveMetric = z.object({ open: z.number().int(), unattended: z.number().int
 export const conversationMetricsResponse = z
   .union([
     liveMetric,
-    z.array(
-      z.object({ id: z.number(), name: z.string(), email: z.string(), thumbnail: z.string(), availability: z.string(), metric: liveMetric }),
-    ),
+    z.array(z.object({ id: z.number(), name: z.string(), email: z.string(), thumbnail: z.string(), availability: z.string(), metric: liveMetric })),
   ])
   .openapi("ReportConversationMetrics");
 

@@ -22,7 +22,15 @@ export function registerSummaryReportRoutes(router: ApiRouter) {
 
   for (const dimension of ["agent", "inbox", "team"] as const) {
     router.route(
-      { authorize: requireAdministrator, method: "get", path: `${path}/${dimension}`, summary: `Conversations, resolutions and average times per ${dimension} in a range`, params: accountParams, query: summaryReportQuery, response: summaryReportResponse },
+      {
+        authorize: requireAdministrator,
+        method: "get",
+        path: `${path}/${dimension}`,
+        summary: `Conversations, resolutions and average times per ${dimension} in a range`,
+        params: accountParams,
+        query: summaryReportQuery,
+        response: summaryReportResponse,
+      },
       async (ctx, { query }) => {
         ctx.body = await dimensionSummary(ctx.deps.knex, dimension, await summaryQueryOf(ctx, query));
       },
@@ -30,7 +38,15 @@ export function registerSummaryReportRoutes(router: ApiRouter) {
   }
 
   router.route(
-    { authorize: requireAdministrator, method: "get", path: `${path}/label`, summary: "Conversations, resolutions and average times per label in a range", params: accountParams, query: summaryReportQuery, response: labelSummaryReportResponse },
+    {
+      authorize: requireAdministrator,
+      method: "get",
+      path: `${path}/label`,
+      summary: "Conversations, resolutions and average times per label in a range",
+      params: accountParams,
+      query: summaryReportQuery,
+      response: labelSummaryReportResponse,
+    },
     async (ctx, { query }) => {
       ctx.body = await labelSummary(ctx.deps.knex, await summaryQueryOf(ctx, query));
     },

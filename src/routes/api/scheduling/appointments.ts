@@ -54,7 +54,13 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "get", path: `${path}/:id`, summary: "Get an appointment with its payments and expense", params: accountItemParams, response: one(appointmentResponse) },
+    {
+      method: "get",
+      path: `${path}/:id`,
+      summary: "Get an appointment with its payments and expense",
+      params: accountItemParams,
+      response: one(appointmentResponse),
+    },
     async (ctx, { params }) => ok(ctx, presentView(await findAppointmentView(db(ctx), ctx.state.account!.id, params.id))),
   );
 
@@ -75,12 +81,26 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "patch", path: `${path}/:id`, summary: "Change an appointment (reschedule, status, client, money)", params: accountItemParams, body: appointmentUpdate, response: one(appointmentResponse) },
+    {
+      method: "patch",
+      path: `${path}/:id`,
+      summary: "Change an appointment (reschedule, status, client, money)",
+      params: accountItemParams,
+      body: appointmentUpdate,
+      response: one(appointmentResponse),
+    },
     async (ctx, { params, body }) => ok(ctx, presentView(await updateAppointment(db(ctx), booker(ctx), params.id, body))),
   );
 
   router.route(
-    { method: "post", path: `${path}/:id/cancel`, summary: "Cancel an appointment and its payment; the slot is free again", params: accountItemParams, body: cancelBody, response: one(appointmentResponse) },
+    {
+      method: "post",
+      path: `${path}/:id/cancel`,
+      summary: "Cancel an appointment and its payment; the slot is free again",
+      params: accountItemParams,
+      body: cancelBody,
+      response: one(appointmentResponse),
+    },
     async (ctx, { params, body }) => ok(ctx, presentView(await cancelAppointment(db(ctx), booker(ctx), params.id, body.cancellation_reason))),
   );
 

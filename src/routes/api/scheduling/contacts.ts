@@ -37,7 +37,14 @@ export function registerContactRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "patch", path: `${path}/:id`, summary: "Update a scheduling contact", params: accountItemParams, body: contactBody, response: one(contactResponse) },
+    {
+      method: "patch",
+      path: `${path}/:id`,
+      summary: "Update a scheduling contact",
+      params: accountItemParams,
+      body: contactBody,
+      response: one(contactResponse),
+    },
     async (ctx, { params, body }) => {
       ok(ctx, presentSchedulingContact(await mustExist(updateContact(ctx.state.account!, params.id, body), "Contact")));
     },

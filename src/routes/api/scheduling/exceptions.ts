@@ -60,14 +60,38 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   });
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path: holidays, summary: "Create a holiday", params: accountParams, body: holidayCreate, response: one(holidayResponse), status: 201 },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: holidays,
+      summary: "Create a holiday",
+      params: accountParams,
+      body: holidayCreate,
+      response: one(holidayResponse),
+      status: 201,
+    },
     async (ctx, { body }) => {
-      created(ctx, presentHoliday(await Holiday.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
+      created(
+        ctx,
+        presentHoliday(
+          await Holiday.query()
+            .insert({ ...body, account_id: accountId(ctx) })
+            .returning("*"),
+        ),
+      );
     },
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path: `${holidays}/:id`, summary: "Update a holiday", params: accountItemParams, body: holidayUpdate, response: one(holidayResponse) },
+    {
+      authorize: requireAdministrator,
+      method: "patch",
+      path: `${holidays}/:id`,
+      summary: "Update a holiday",
+      params: accountItemParams,
+      body: holidayUpdate,
+      response: one(holidayResponse),
+    },
     async (ctx, { params, body }) => {
       ok(ctx, presentHoliday(await patchLocked(Holiday, ctx, params.id, "Holiday", body)));
     },
@@ -96,16 +120,40 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path: overrides, summary: "Create a workday override", params: accountParams, body: overrideCreate, response: one(overrideResponse), status: 201 },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: overrides,
+      summary: "Create a workday override",
+      params: accountParams,
+      body: overrideCreate,
+      response: one(overrideResponse),
+      status: 201,
+    },
     async (ctx, { body }) => {
       await requireResource(ctx, body.resource_id);
       validateOverride(body);
-      created(ctx, presentWorkdayOverride(await WorkdayOverride.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
+      created(
+        ctx,
+        presentWorkdayOverride(
+          await WorkdayOverride.query()
+            .insert({ ...body, account_id: accountId(ctx) })
+            .returning("*"),
+        ),
+      );
     },
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path: `${overrides}/:id`, summary: "Update a workday override", params: accountItemParams, body: overrideUpdate, response: one(overrideResponse) },
+    {
+      authorize: requireAdministrator,
+      method: "patch",
+      path: `${overrides}/:id`,
+      summary: "Update a workday override",
+      params: accountItemParams,
+      body: overrideUpdate,
+      response: one(overrideResponse),
+    },
     async (ctx, { params, body }) => {
       await findOverride(ctx, params.id);
       if (body.resource_id) await requireResource(ctx, body.resource_id);
@@ -117,7 +165,14 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${overrides}/:id`, summary: "Delete a workday override", params: accountItemParams, status: 204 },
+    {
+      authorize: requireAdministrator,
+      method: "delete",
+      path: `${overrides}/:id`,
+      summary: "Delete a workday override",
+      params: accountItemParams,
+      status: 204,
+    },
     async (ctx, { params }) => {
       const override = await findOverride(ctx, params.id);
       await override.$query().delete();
@@ -141,16 +196,40 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path: timeOffs, summary: "Create time off", params: accountParams, body: timeOffCreate, response: one(timeOffResponse), status: 201 },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: timeOffs,
+      summary: "Create time off",
+      params: accountParams,
+      body: timeOffCreate,
+      response: one(timeOffResponse),
+      status: 201,
+    },
     async (ctx, { body }) => {
       if (body.resource_id) await requireResource(ctx, body.resource_id);
       validateTimeOff(body);
-      created(ctx, presentTimeOff(await TimeOff.query().insert({ ...body, account_id: accountId(ctx) }).returning("*")));
+      created(
+        ctx,
+        presentTimeOff(
+          await TimeOff.query()
+            .insert({ ...body, account_id: accountId(ctx) })
+            .returning("*"),
+        ),
+      );
     },
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path: `${timeOffs}/:id`, summary: "Update time off", params: accountItemParams, body: timeOffUpdate, response: one(timeOffResponse) },
+    {
+      authorize: requireAdministrator,
+      method: "patch",
+      path: `${timeOffs}/:id`,
+      summary: "Update time off",
+      params: accountItemParams,
+      body: timeOffUpdate,
+      response: one(timeOffResponse),
+    },
     async (ctx, { params, body }) => {
       await findTimeOff(ctx, params.id);
       if (body.resource_id) await requireResource(ctx, body.resource_id);

@@ -65,7 +65,14 @@ export function registerLedgerRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { ...finance, method: "post", path: `${base}/expenses/:id/pay`, summary: "Pay one expense (paying it again keeps paid_at and paid_by)", params: accountItemParams, response: one(expenseResponse) },
+    {
+      ...finance,
+      method: "post",
+      path: `${base}/expenses/:id/pay`,
+      summary: "Pay one expense (paying it again keeps paid_at and paid_by)",
+      params: accountItemParams,
+      response: one(expenseResponse),
+    },
     async (ctx, { params }) => ok(ctx, presentExpense(await payExpense(ctx.deps.knex, ctx.state.account!.id, params.id, booker(ctx).user!.id))),
   );
 }

@@ -34,7 +34,12 @@ const isPgError = (err: unknown): err is PgError =>
   typeof err === "object" && err !== null && typeof (err as PgError).code === "string" && /^[0-9A-Z]{5}$/.test((err as PgError).code);
 
 /** The last column a constraint violation names (`Key (resource_id, date)=(...)` → date). */
-const columnOf = (err: PgError) => err.detail?.match(/Key \(([^)]+)\)/)?.[1]?.split(",").at(-1)?.trim() ?? "base";
+const columnOf = (err: PgError) =>
+  err.detail
+    ?.match(/Key \(([^)]+)\)/)?.[1]
+    ?.split(",")
+    .at(-1)
+    ?.trim() ?? "base";
 
 /** Database guarantees that a race slipped past the application's own checks, in the scheduling error shape. */
 function fromPgError(err: PgError): SchedulingError | undefined {

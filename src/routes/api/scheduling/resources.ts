@@ -53,7 +53,14 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
   const path = `${base}/resources`;
 
   router.route(
-    { method: "get", path, summary: "List scheduling resources; inactive ones only with include_inactive", params: accountParams, query: catalogQuery, response: many(resourceResponse) },
+    {
+      method: "get",
+      path,
+      summary: "List scheduling resources; inactive ones only with include_inactive",
+      params: accountParams,
+      query: catalogQuery,
+      response: many(resourceResponse),
+    },
     async (ctx, { query }) => {
       const resources = Resource.ofAccount(ctx.state.account!.id).orderBy("id");
       if (!query.include_inactive) resources.where("active", true);
@@ -67,16 +74,35 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create a scheduling resource", params: accountParams, body: resourceCreate, response: one(resourceResponse), status: 201 },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Create a scheduling resource",
+      params: accountParams,
+      body: resourceCreate,
+      response: one(resourceResponse),
+      status: 201,
+    },
     async (ctx, { body }) => {
       await validateResource(ctx, body, body);
-      const resource = await Resource.query().insert({ ...body, account_id: ctx.state.account!.id }).returning("*");
+      const resource = await Resource.query()
+        .insert({ ...body, account_id: ctx.state.account!.id })
+        .returning("*");
       created(ctx, presentResource(resource));
     },
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path: `${path}/:id`, summary: "Update a scheduling resource", params: accountItemParams, body: resourceUpdate, response: one(resourceResponse) },
+    {
+      authorize: requireAdministrator,
+      method: "patch",
+      path: `${path}/:id`,
+      summary: "Update a scheduling resource",
+      params: accountItemParams,
+      body: resourceUpdate,
+      response: one(resourceResponse),
+    },
     async (ctx, { params, body }) => {
       await findResource(ctx, params.id);
       const updated = await patchLocked(Resource, ctx, params.id, "Resource", body, (current) =>
@@ -87,7 +113,14 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a scheduling resource and its rules, overrides, time off and prices", params: accountItemParams, status: 204 },
+    {
+      authorize: requireAdministrator,
+      method: "delete",
+      path: `${path}/:id`,
+      summary: "Delete a scheduling resource and its rules, overrides, time off and prices",
+      params: accountItemParams,
+      status: 204,
+    },
     async (ctx, { params }) => {
       const resource = await findResource(ctx, params.id);
       // Bookings keep their history: such a resource is deactivated instead (active: false).
@@ -120,7 +153,15 @@ function registerRuleSetRoutes<R extends WorkRule | BreakRule>(
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path, summary: `Replace a resource's ${what}`, params: resourceRulesParams, body: bodySchema, response: many(responseSchema) },
+    {
+      authorize: requireAdministrator,
+      method: "patch",
+      path,
+      summary: `Replace a resource's ${what}`,
+      params: resourceRulesParams,
+      body: bodySchema,
+      response: many(responseSchema),
+    },
     async (ctx, { params, body }) => {
       const resource = await findResource(ctx, params.resource_id);
       list(ctx, (await model.replaceSet(resource, body.rules as WeeklyRuleAttributes[])).map(present));

@@ -362,7 +362,10 @@ export const contactResponse = z
 // ---- calendar
 
 const csvIds = z.string().transform((value, ctx) => {
-  const parts = value.split(",").map((part) => part.trim()).filter(Boolean);
+  const parts = value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   const ids = parts.map(Number);
   if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
     ctx.addIssue({ code: "custom", message: "must be comma-separated ids" });
@@ -406,7 +409,14 @@ export const calendarResponse = one(
 /** A comma-separated list of names, each one of `values`. */
 const csvOf = <T extends string>(values: readonly T[]) =>
   z.string().transform((value, ctx) => {
-    const parts = [...new Set(value.split(",").map((part) => part.trim()).filter(Boolean))];
+    const parts = [
+      ...new Set(
+        value
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = parts.filter((part) => !(values as readonly string[]).includes(part));
     if (unknown.length) {
       ctx.addIssue({ code: "custom", message: `is not included in the list (${unknown.join(", ")})` });
@@ -589,9 +599,7 @@ const expenseFilters = {
   to: instant().optional(),
 };
 
-export const expensesQuery = z
-  .object({ status: csvOf(EXPENSE_STATUSES).optional(), ...expenseFilters, ...pagination })
-  .openapi("SchedulingExpensesQuery");
+export const expensesQuery = z.object({ status: csvOf(EXPENSE_STATUSES).optional(), ...expenseFilters, ...pagination }).openapi("SchedulingExpensesQuery");
 
 /** pay_all's filters, in the body or the query string. */
 export const payAllFilters = z.object(expenseFilters).openapi("SchedulingExpensesPayAll");
@@ -608,9 +616,9 @@ export const payoutResponse = one(
 
 // ---- settings
 
-export const settingsResponse = one(
-  z.object({ reminder_offsets_minutes: z.array(z.number()), prepayment_hold_minutes: z.number() }),
-).openapi("SchedulingSettings");
+export const settingsResponse = one(z.object({ reminder_offsets_minutes: z.array(z.number()), prepayment_hold_minutes: z.number() })).openapi(
+  "SchedulingSettings",
+);
 
 export const settingsUpdate = body(
   "settings",

@@ -15,7 +15,13 @@ import { accountItemParams, catalogQuery, many, one, type ServiceInput, serviceC
  * An unknown resource is 404, not 422: the fork looks each one up with `find` before saving its price.
  */
 async function validatePrices(ctx: AppContext, prices: NonNullable<ServiceInput["prices"]>) {
-  if (await anyUnknownResource(ctx, prices.map((p) => p.resource_id))) throw notFound("Resource");
+  if (
+    await anyUnknownResource(
+      ctx,
+      prices.map((p) => p.resource_id),
+    )
+  )
+    throw notFound("Resource");
   const c = checks();
   const seen = new Set<number>();
   prices.forEach((price, index) => {
@@ -59,7 +65,16 @@ export function registerServiceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create a scheduling service", params: accountParams, body: serviceCreate, response: one(serviceResponse), status: 201 },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Create a scheduling service",
+      params: accountParams,
+      body: serviceCreate,
+      response: one(serviceResponse),
+      status: 201,
+    },
     async (ctx, { body }) => {
       created(ctx, presentService(await save(ctx, undefined, body)));
     },
@@ -81,7 +96,14 @@ export function registerServiceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a scheduling service and its prices", params: accountItemParams, status: 204 },
+    {
+      authorize: requireAdministrator,
+      method: "delete",
+      path: `${path}/:id`,
+      summary: "Delete a scheduling service and its prices",
+      params: accountItemParams,
+      status: 204,
+    },
     async (ctx, { params }) => {
       const service = await findService(ctx, params.id);
       await service.$query().delete();

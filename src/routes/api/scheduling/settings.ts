@@ -16,7 +16,15 @@ export function registerSettingsRoutes(router: ApiRouter, base: string) {
   });
 
   router.route(
-    { authorize: requireAdministrator, method: "patch", path, summary: "Change the scheduling settings; upcoming reminders move with the offsets", params: accountParams, body: settingsUpdate, response: settingsResponse },
+    {
+      authorize: requireAdministrator,
+      method: "patch",
+      path,
+      summary: "Change the scheduling settings; upcoming reminders move with the offsets",
+      params: accountParams,
+      body: settingsUpdate,
+      response: settingsResponse,
+    },
     async (ctx, { body }) => {
       const accountId = ctx.state.account!.id;
       const settings = await ctx.deps.knex.transaction(async (trx) => {

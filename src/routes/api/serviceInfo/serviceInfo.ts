@@ -5,9 +5,7 @@ import { probeDependencies } from "../../health";
 
 const status = z.enum(["ok", "failing"]);
 
-const serviceInfoResponse = z
-  .object({ version: z.string(), timestamp: z.string(), queue_services: status, data_services: status })
-  .openapi("ServiceInfo");
+const serviceInfoResponse = z.object({ version: z.string(), timestamp: z.string(), queue_services: status, data_services: status }).openapi("ServiceInfo");
 
 /** "2026-11-24 10:00:00": Rails' to_formatted_s(:db) of the UTC time. */
 function dbTimestamp(date: Date): string {

@@ -14,7 +14,6 @@ import { lockTeam, teamMustExist } from "./access";
 /** TeamMembersController#validate_member_id_params: ids that are not users of the account. */
 const InvalidUserIds = () => new ApiError(401, { error: "Invalid User IDs" });
 
-
 /** The create view: the agents, or an empty object when there are none (jbuilder renders nothing). */
 function presentChanged(members: Member[]) {
   return members.length ? members.map(presentInboxMember) : {};
@@ -54,7 +53,12 @@ export function registerTeamMemberRoutes(router: ApiRouter) {
         await auditTeamMembers(trx, auditActor(ctx), rows, "create");
         return rows;
       });
-      ctx.body = presentChanged(await loadMembers(ctx.state.account!.id, added.map((row) => row.user_id)));
+      ctx.body = presentChanged(
+        await loadMembers(
+          ctx.state.account!.id,
+          added.map((row) => row.user_id),
+        ),
+      );
     },
   );
 
@@ -82,7 +86,15 @@ export function registerTeamMemberRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, middleware: existing, method: "delete", path, summary: "Remove agents from a team", params: teamMembersParams, body: teamMembersBody },
+    {
+      authorize: requireAdministrator,
+      middleware: existing,
+      method: "delete",
+      path,
+      summary: "Remove agents from a team",
+      params: teamMembersParams,
+      body: teamMembersBody,
+    },
     async (ctx, { params, body }) => {
       await assertAccountUsers(ctx, body.user_ids);
       await TeamMember.transaction(async (trx) => {

@@ -21,8 +21,6 @@ function validName(name: string | null | undefined): string {
   return name.toLowerCase();
 }
 
-
-
 async function callerTeamIds(ctx: AppContext): Promise<Set<number>> {
   return TeamMember.teamIdsOf(ctx.state.account!.id, ctx.state.membership?.user_id ?? 0);
 }
@@ -49,7 +47,15 @@ export function registerTeamRoutes(router: ApiRouter) {
   });
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create a team (names are unique per account, case-insensitively)", params: accountParams, body: teamBody, response: teamResponse },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Create a team (names are unique per account, case-insensitively)",
+      params: accountParams,
+      body: teamBody,
+      response: teamResponse,
+    },
     async (ctx, { body }) => {
       const team = await Team.transaction(async (trx) => {
         const created = await Team.query(trx)
@@ -69,7 +75,16 @@ export function registerTeamRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, middleware: existing, method, path: one, summary: "Update a team", params: teamParams, body: teamBody, response: teamResponse },
+      {
+        authorize: requireAdministrator,
+        middleware: existing,
+        method,
+        path: one,
+        summary: "Update a team",
+        params: teamParams,
+        body: teamBody,
+        response: teamResponse,
+      },
       async (ctx, { params, body }) => {
         const team = await Team.transaction(async (trx) => {
           const before = await lockTeam(trx, ctx, params.id);
@@ -88,7 +103,14 @@ export function registerTeamRoutes(router: ApiRouter) {
   }
 
   router.route(
-    { authorize: requireAdministrator, middleware: existing, method: "delete", path: one, summary: "Delete a team; its conversations lose it", params: teamParams },
+    {
+      authorize: requireAdministrator,
+      middleware: existing,
+      method: "delete",
+      path: one,
+      summary: "Delete a team; its conversations lose it",
+      params: teamParams,
+    },
     async (ctx, { params }) => {
       await Team.transaction(async (trx) => {
         const team = await lockTeam(trx, ctx, params.id);

@@ -9,16 +9,17 @@ const subscriptions = z
   });
 
 const webhookFields = {
-  url: z.string().trim().max(2048).url({ protocol: /^https?$/ }),
+  url: z
+    .string()
+    .trim()
+    .max(2048)
+    .url({ protocol: /^https?$/ }),
   name: z.string().trim().max(255).nullable(),
   subscriptions,
   inbox_id: id().nullable(),
 };
 
-export const webhookCreate = z.preprocess(
-  wrappedUnder("webhook"),
-  z.object(webhookFields).partial().required({ url: true }),
-).openapi("WebhookCreate");
+export const webhookCreate = z.preprocess(wrappedUnder("webhook"), z.object(webhookFields).partial().required({ url: true })).openapi("WebhookCreate");
 
 export const webhookUpdate = z.preprocess(wrappedUnder("webhook"), z.object(webhookFields).partial()).openapi("WebhookUpdate");
 

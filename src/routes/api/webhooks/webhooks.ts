@@ -37,7 +37,9 @@ async function findWebhook(ctx: AppContext, id: number): Promise<Webhook> {
 async function validate(ctx: AppContext, input: WebhookInput, exceptId?: number) {
   const accountId = ctx.state.account!.id;
   if (input.url) {
-    const taken = await Webhook.query().findOne({ account_id: accountId, url: input.url }).whereNot("id", exceptId ?? 0);
+    const taken = await Webhook.query()
+      .findOne({ account_id: accountId, url: input.url })
+      .whereNot("id", exceptId ?? 0);
     if (taken) throw ValidationError.of("url", "has already been taken");
   }
   if (input.inbox_id && !(await Inbox.query().findOne({ id: input.inbox_id, account_id: accountId }))) {
@@ -53,13 +55,24 @@ async function present(webhook: Webhook) {
 export function registerWebhookRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/webhooks";
 
-  router.route({ authorize: requireAdministrator, method: "get", path, summary: "List webhooks", params: accountParams, response: webhooksEnvelope }, async (ctx) => {
-    const webhooks = await Webhook.query().where("account_id", ctx.state.account!.id).orderBy("id");
-    ctx.body = { payload: { webhooks: await Promise.all(webhooks.map(present)) } };
-  });
+  router.route(
+    { authorize: requireAdministrator, method: "get", path, summary: "List webhooks", params: accountParams, response: webhooksEnvelope },
+    async (ctx) => {
+      const webhooks = await Webhook.query().where("account_id", ctx.state.account!.id).orderBy("id");
+      ctx.body = { payload: { webhooks: await Promise.all(webhooks.map(present)) } };
+    },
+  );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path, summary: "Create a webhook", params: accountParams, body: webhookCreate, response: webhookEnvelope },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path,
+      summary: "Create a webhook",
+      params: accountParams,
+      body: webhookCreate,
+      response: webhookEnvelope,
+    },
     async (ctx, { body }) => {
       await validate(ctx, body);
       const webhook = await Webhook.transaction(async (trx) => {
@@ -87,7 +100,15 @@ export function registerWebhookRoutes(router: ApiRouter) {
 
   for (const method of ["patch", "put"] as const) {
     router.route(
-      { authorize: requireAdministrator, method, path: `${path}/:id`, summary: "Update a webhook", params: accountResourceParams, body: webhookUpdate, response: webhookEnvelope },
+      {
+        authorize: requireAdministrator,
+        method,
+        path: `${path}/:id`,
+        summary: "Update a webhook",
+        params: accountResourceParams,
+        body: webhookUpdate,
+        response: webhookEnvelope,
+      },
       async (ctx, { params, body }) => {
         const webhook = await findWebhook(ctx, params.id);
         await validate(ctx, body, webhook.id);
@@ -96,7 +117,13 @@ export function registerWebhookRoutes(router: ApiRouter) {
           const after = await Webhook.query(trx).patchAndFetchById(webhook.id, definedOnly(body));
           const changes = diff(before, after, AUDITED);
           if (Object.keys(changes).length) {
-            await recordAudit(trx, auditActor(ctx), { accountId: after.account_id, auditableType: "Webhook", auditableId: after.id, action: "update", changes });
+            await recordAudit(trx, auditActor(ctx), {
+              accountId: after.account_id,
+              auditableType: "Webhook",
+              auditableId: after.id,
+              action: "update",
+              changes,
+            });
           }
           return after;
         });
@@ -105,23 +132,34 @@ export function registerWebhookRoutes(router: ApiRouter) {
     );
   }
 
-  router.route({ authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a webhook", params: accountResourceParams }, async (ctx, { params }) => {
-    const webhook = await findWebhook(ctx, params.id);
-    await Webhook.transaction(async (trx) => {
-      await Webhook.query(trx).deleteById(webhook.id);
-      await recordAudit(trx, auditActor(ctx), {
-        accountId: webhook.account_id,
-        auditableType: "Webhook",
-        auditableId: webhook.id,
-        action: "destroy",
-        changes: snapshot(webhook, AUDITED),
+  router.route(
+    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a webhook", params: accountResourceParams },
+    async (ctx, { params }) => {
+      const webhook = await findWebhook(ctx, params.id);
+      await Webhook.transaction(async (trx) => {
+        await Webhook.query(trx).deleteById(webhook.id);
+        await recordAudit(trx, auditActor(ctx), {
+          accountId: webhook.account_id,
+          auditableType: "Webhook",
+          auditableId: webhook.id,
+          action: "destroy",
+          changes: snapshot(webhook, AUDITED),
+        });
       });
-    });
-    headOk(ctx);
-  });
+      headOk(ctx);
+    },
+  );
 
   router.route(
-    { authorize: requireAdministrator, method: "get", path: `${path}/:id/deliveries`, summary: "Delivery log of a webhook, newest first", params: accountResourceParams, query: deliveriesQuery, response: deliveriesEnvelope },
+    {
+      authorize: requireAdministrator,
+      method: "get",
+      path: `${path}/:id/deliveries`,
+      summary: "Delivery log of a webhook, newest first",
+      params: accountResourceParams,
+      query: deliveriesQuery,
+      response: deliveriesEnvelope,
+    },
     async (ctx, { params, query }) => {
       const webhook = await findWebhook(ctx, params.id);
       const base = WebhookDelivery.query().where({ webhook_id: webhook.id, account_id: webhook.account_id });
@@ -135,7 +173,14 @@ export function registerWebhookRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: requireAdministrator, method: "post", path: `${path}/:id/deliveries/:delivery_id/redeliver`, summary: "Send a delivery again", params: deliveryParams, response: deliveryEnvelope },
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: `${path}/:id/deliveries/:delivery_id/redeliver`,
+      summary: "Send a delivery again",
+      params: deliveryParams,
+      response: deliveryEnvelope,
+    },
     async (ctx, { params }) => {
       const webhook = await findWebhook(ctx, params.id);
       const delivery = await WebhookDelivery.query().findOne({ id: params.delivery_id, webhook_id: webhook.id });

@@ -28,7 +28,14 @@ export function registerPlatformAccountUserRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "post", path, summary: "Add a user to an account, or change their role", params: accountParams, body: accountUserCreate, response: accountUserResponse },
+    {
+      method: "post",
+      path,
+      summary: "Add a user to an account, or change their role",
+      params: accountParams,
+      body: accountUserCreate,
+      response: accountUserResponse,
+    },
     async (ctx, { params, body }) => {
       const account = await permissible(ctx, "Account", findAccount(params.account_id));
       if (!(await User.query().findById(body.user_id))) throw ValidationError.of("user", "must exist");

@@ -2,9 +2,7 @@ import { z } from "zod";
 import { id } from "../../../http/schemas";
 import { ROLES, type Role } from "../../../models/AccountUser";
 
-export const accountUserCreate = z
-  .object({ user_id: id(), role: z.enum(ROLES as [Role, ...Role[]]).optional() })
-  .openapi("PlatformAccountUserCreate");
+export const accountUserCreate = z.object({ user_id: id(), role: z.enum(ROLES as [Role, ...Role[]]).optional() }).openapi("PlatformAccountUserCreate");
 
 export const accountUserDelete = z.object({ user_id: id() }).openapi("PlatformAccountUserDelete");
 

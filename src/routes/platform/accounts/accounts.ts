@@ -29,10 +29,12 @@ export function registerPlatformAccountRoutes(router: ApiRouter) {
     async (ctx, { body }) => {
       const { features = {}, ...attributes } = body;
       const account = await Account.transaction(async (trx) => {
-        const created = await Account.query(trx).insert({
-          ...definedOnly(attributes),
-          features: applyFeatureToggles(DEFAULT_FEATURES, features),
-        }).returning("*");
+        const created = await Account.query(trx)
+          .insert({
+            ...definedOnly(attributes),
+            features: applyFeatureToggles(DEFAULT_FEATURES, features),
+          })
+          .returning("*");
         await platformApp(ctx).permit("Account", created.id, trx);
         return created;
       });

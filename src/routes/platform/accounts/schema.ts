@@ -11,11 +11,7 @@ const platformAccountFields = {
   custom_attributes: jsonObject(),
 };
 
-export const platformAccountCreate = z
-  .object(platformAccountFields)
-  .partial()
-  .required({ name: true })
-  .openapi("PlatformAccountCreate");
+export const platformAccountCreate = z.object(platformAccountFields).partial().required({ name: true }).openapi("PlatformAccountCreate");
 
 export const platformAccountUpdate = z.object(platformAccountFields).partial().openapi("PlatformAccountUpdate");
 

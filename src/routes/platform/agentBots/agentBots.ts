@@ -61,7 +61,15 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "patch", path: "/agent_bots/:id", summary: "Update an agent bot", multipart: true, params: idParams, body: platformAgentBotBody, response: platformAgentBotResponse },
+    {
+      method: "patch",
+      path: "/agent_bots/:id",
+      summary: "Update an agent bot",
+      multipart: true,
+      params: idParams,
+      body: platformAgentBotBody,
+      response: platformAgentBotResponse,
+    },
     async (ctx, { params, body: { avatar, ...body } }) => {
       const bot = await permissible(ctx, "AgentBot", find(params.id));
       await assertAccountPermitted(ctx, body.account_id);
@@ -79,16 +87,13 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
     },
   );
 
-  router.route(
-    { method: "delete", path: "/agent_bots/:id", summary: "Delete an agent bot", params: idParams },
-    async (ctx, { params }) => {
-      const bot = await permissible(ctx, "AgentBot", find(params.id));
-      await AgentBot.transaction(async (trx) => {
-        await bot.destroy(trx);
-        await auditAgentBot(ctx, trx, bot, undefined);
-      });
-      await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
-      headOk(ctx);
-    },
-  );
+  router.route({ method: "delete", path: "/agent_bots/:id", summary: "Delete an agent bot", params: idParams }, async (ctx, { params }) => {
+    const bot = await permissible(ctx, "AgentBot", find(params.id));
+    await AgentBot.transaction(async (trx) => {
+      await bot.destroy(trx);
+      await auditAgentBot(ctx, trx, bot, undefined);
+    });
+    await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
+    headOk(ctx);
+  });
 }

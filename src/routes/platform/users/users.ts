@@ -17,7 +17,13 @@ const find = (id: number) => () => User.query().findById(id);
 
 export function registerPlatformUserRoutes(router: ApiRouter) {
   router.route(
-    { method: "post", path: "/users", summary: "Create a user (or answer this app's user with that email)", body: platformUserCreate, response: platformUserResponse },
+    {
+      method: "post",
+      path: "/users",
+      summary: "Create a user (or answer this app's user with that email)",
+      body: platformUserCreate,
+      response: platformUserResponse,
+    },
     async (ctx: AppContext, { body }) => {
       const app = platformApp(ctx);
       const existing = body.email ? await User.findByEmail(body.email) : undefined;
@@ -32,12 +38,9 @@ export function registerPlatformUserRoutes(router: ApiRouter) {
     },
   );
 
-  router.route(
-    { method: "get", path: "/users/:id", summary: "Get a user", params: idParams, response: platformUserResponse },
-    async (ctx, { params }) => {
-      ctx.body = await present(await permissible(ctx, "User", find(params.id)));
-    },
-  );
+  router.route({ method: "get", path: "/users/:id", summary: "Get a user", params: idParams, response: platformUserResponse }, async (ctx, { params }) => {
+    ctx.body = await present(await permissible(ctx, "User", find(params.id)));
+  });
 
   router.route(
     { method: "patch", path: "/users/:id", summary: "Update a user", params: idParams, body: platformUserUpdate, response: platformUserResponse },
@@ -50,7 +53,13 @@ export function registerPlatformUserRoutes(router: ApiRouter) {
   // Chatwoot routes `get :login`; clients also POST it.
   for (const method of ["get", "post"] as const) {
     router.route(
-      { method, path: "/users/:id/login", summary: "A one-time SSO link that signs the user in to the dashboard (FRONTEND_URL)", params: idParams, response: ssoLinkResponse },
+      {
+        method,
+        path: "/users/:id/login",
+        summary: "A one-time SSO link that signs the user in to the dashboard (FRONTEND_URL)",
+        params: idParams,
+        response: ssoLinkResponse,
+      },
       async (ctx, { params }) => {
         const user = await permissible(ctx, "User", find(params.id));
         ctx.body = { url: await generateSsoLink(User.knex(), user) };
@@ -72,11 +81,8 @@ export function registerPlatformUserRoutes(router: ApiRouter) {
     );
   }
 
-  router.route(
-    { method: "delete", path: "/users/:id", summary: "Delete a user", params: idParams },
-    async (ctx, { params }) => {
-      await (await permissible(ctx, "User", find(params.id))).destroy();
-      headOk(ctx);
-    },
-  );
+  router.route({ method: "delete", path: "/users/:id", summary: "Delete a user", params: idParams }, async (ctx, { params }) => {
+    await (await permissible(ctx, "User", find(params.id))).destroy();
+    headOk(ctx);
+  });
 }

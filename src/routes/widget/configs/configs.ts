@@ -7,7 +7,9 @@ import { avatarUrlOf } from "../../../services/avatars";
 
 /** ActiveSupport's formatted_offset of the zone right now, e.g. "+05:30" or "-04:00". */
 function utcOffset(timeZone: string, at = new Date()): string {
-  const zoneName = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(at).find((part) => part.type === "timeZoneName")?.value;
+  const zoneName = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })
+    .formatToParts(at)
+    .find((part) => part.type === "timeZoneName")?.value;
   const match = /([+-]\d{2}):?(\d{2})?/.exec(zoneName ?? "");
   return match ? `${match[1]}:${match[2] ?? "00"}` : "+00:00";
 }
