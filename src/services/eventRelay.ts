@@ -1,8 +1,9 @@
 import type { Knex } from "knex";
-import pg from "pg";
+import type pg from "pg";
 import type { AppDeps } from "../deps";
 import { EVENTS_CHANNEL, type EventConsumer, type EventRow } from "./events";
 import { logger } from "../lib/logger";
+import { PgListener } from "../lib/pgListener";
 import { relayHandOverFailures } from "../lib/metrics";
 
 const log = logger.child({ component: "event_relay" });
@@ -49,7 +50,7 @@ type Order = "oldest" | "newest";
  * workflow ids, so a crash at any point means a retry, never a loss, and the retry is absorbed.
  */
 export class EventRelay {
-  private listener?: pg.Client;
+  private listener?: PgListener;
   private timer?: NodeJS.Timeout;
   private readonly drains = new Map<Order, { running?: Promise<void>; again: boolean }>([
     ["oldest", { again: false }],
@@ -64,16 +65,24 @@ export class EventRelay {
 
   async start(): Promise<void> {
     const settings = (this.deps.knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
-    this.listener = new pg.Client(
+    const sweepMs = this.options.sweepIntervalMs ?? 5000;
+    this.listener = new PgListener(
       typeof settings === "string"
         ? { connectionString: settings, application_name: RELAY_APPLICATION_NAME }
         : { ...settings, application_name: RELAY_APPLICATION_NAME },
+      EVENTS_CHANNEL,
+      {
+        notify: () => this.wake(),
+        // Listening again: drain at once what was committed while the connection was down.
+        onState: (listening) => {
+          if (listening) this.wake();
+        },
+        onError: (message, retryInMs) =>
+          log.error({ retry_in_ms: retryInMs }, `Event relay lost its LISTEN connection (${message}); the ${sweepMs} ms sweep carries events until it is back`),
+      },
     );
-    this.listener.on("error", (err) => log.error({ err }, "event relay listener error"));
-    await this.listener.connect();
-    this.listener.on("notification", () => this.wake());
-    await this.listener.query(`LISTEN ${EVENTS_CHANNEL}`);
-    this.timer = setInterval(() => this.wake(), this.options.sweepIntervalMs ?? 5000);
+    await this.listener.start();
+    this.timer = setInterval(() => this.wake(), sweepMs);
     this.wake();
   }
 
@@ -81,7 +90,7 @@ export class EventRelay {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await Promise.all([...this.drains.values()].map((drain) => drain.running));
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
   }
 
   /** Runs each drain once at a time; a wake-up during a drain runs it again right after. */

@@ -104,6 +104,27 @@ test.serial("without the relay's connection health answers 503, though other con
   t.is(gone.status, 503);
 });
 
+test.serial("a relay whose LISTEN connection drops listens again by itself, and health follows it down and back up", async (t) => {
+  await withRelay(async () => {
+    const relayBackends = () =>
+      h
+        .knex("pg_stat_activity")
+        .where({ application_name: RELAY_APPLICATION_NAME, datname: h.knex.raw("current_database()") })
+        .pluck("pid");
+    const [pid] = await relayBackends();
+    t.truthy(pid, "the relay listens");
+    await h.knex.raw("SELECT pg_terminate_backend(?)", [pid]);
+    const back = await eventually(relayBackends, (pids) => pids.length === 1 && pids[0] !== pid, "the relay to listen again on a new connection");
+    t.not(back[0], pid);
+    const health = await eventually(
+      () => h.request("GET", "/health"),
+      (r) => r.body.relay === "listening",
+      "health to see the relay listening again",
+    );
+    t.is(health.status, 200);
+  });
+});
+
 test.serial("health answers 503 when the oldest undispatched event is older than the limit, and 200 once it goes out", async (t) => {
   const account = await createAccount(h);
   // Committed an hour ago and postponed for a day: the relay listens, but events have stopped flowing.
