@@ -251,3 +251,34 @@ test("deleting a message, a contact or an inbox removes the files of their messa
   t.is((await h.request("DELETE", `${inboxWorld.base}/inboxes/${inboxWorld.inbox.id}`, { token: inboxWorld.account.admin.token })).status, 200);
   t.false((await storedKeys()).includes(thirdKey));
 });
+
+test("conversations/:id/attachments lists the conversation's files newest first, with the message's time and sender; other accounts get 404", async (t) => {
+  const world = await conversationWorld(h);
+  const conversation = await createConversation(h, world);
+  const first = await postFiles(world, conversation.id, [["attachments[]", { filename: "a.txt", content: "first file", type: "text/plain" }]]);
+  const second = await postFiles(world, conversation.id, [
+    ["content", "two more"],
+    ["attachments[]", { filename: "b.txt", content: "second file", type: "text/plain" }],
+    ["attachments[]", { filename: "c.png", content: await pngOf(4, 4), type: "image/png" }],
+  ]);
+  t.is(first.status, 200);
+  t.is(second.status, 200);
+  await postMessage(h, world, conversation.id, { content: "no files here" });
+
+  const listed = await h.request("GET", `${world.base}/conversations/${conversation.id}/attachments`, { token: world.account.agent.token });
+  t.is(listed.status, 200, JSON.stringify(listed.body));
+  t.is(listed.body.meta.total_count, 3);
+  t.deepEqual(
+    listed.body.payload.map((a: any) => a.id),
+    [...second.body.attachments, ...first.body.attachments].map((a: any) => a.id).sort((x: number, y: number) => y - x),
+  );
+  const newest = listed.body.payload.find((a: any) => a.extension === "png");
+  t.like(newest, { message_id: second.body.id, file_type: "image", account_id: world.account.id, created_at: second.body.created_at });
+  t.like(newest.sender, { id: world.account.admin.id, type: "user" });
+  t.true((await download(listed.body.payload.at(-1).data_url)).bytes.equals(Buffer.from("first file")));
+
+  const other = await conversationWorld(h, "Other");
+  const foreign = await h.request("GET", `${other.base}/conversations/${conversation.id}/attachments`, { token: other.account.admin.token });
+  t.deepEqual(foreign.body.payload ?? [], [], "another account sees none of these files");
+  t.is((await h.request("GET", `${world.base}/conversations/999999/attachments`, { token: world.account.admin.token })).status, 404);
+});

@@ -2,6 +2,7 @@ import { ApiRouter } from "../../../http/router";
 import { accountScope } from "../../../middlewares/accountScope";
 import { authenticateApplication } from "../../../middlewares/authentication";
 import { registerMessageRoutes } from "../messages/messages";
+import { registerConversationAttachmentRoutes } from "./attachments";
 import { registerConversationAttributeRoutes } from "./attributes";
 import { registerContactConversationRoutes } from "./contactConversations";
 import { registerConversationRoutes } from "./conversations";
@@ -20,6 +21,7 @@ export function conversationsRouter(): ApiRouter {
   registerConversationRoutes(router);
   registerConversationAttributeRoutes(router);
   registerConversationParticipantRoutes(router);
+  registerConversationAttachmentRoutes(router);
   registerMessageRoutes(router);
   registerContactConversationRoutes(router);
   return router;
