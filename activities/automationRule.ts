@@ -3,7 +3,7 @@ import type { AutomationAction } from "../src/models/AutomationRule";
 import { runAction } from "../src/services/automation/actions";
 import { evaluateRule } from "../src/services/automation/evaluate";
 import type { AutomationWorkflowInput } from "../src/services/automation/trigger";
-import { loadDeliveryConfig } from "../src/services/webhookDeliveries";
+import { loadDeliveryConfig } from "../src/config";
 
 export function createAutomationRuleActivities(deps: AppDeps) {
   const webhooks = loadDeliveryConfig();

@@ -1,6 +1,6 @@
 import type { AppDeps } from "../src/deps";
 import { fetchAvatar, markAvatarFetchFailed } from "../src/services/avatarFetch";
-import { loadDeliveryConfig } from "../src/services/webhookDeliveries";
+import { loadDeliveryConfig } from "../src/config";
 import type { AvatarFetchInput } from "../src/temporal/contracts";
 
 export function createAvatarFetchActivities({ knex }: AppDeps) {

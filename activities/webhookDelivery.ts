@@ -1,5 +1,6 @@
 import type { AppDeps } from "../src/deps";
-import { attemptDelivery, loadDeliveryConfig, markDeliveryFailed } from "../src/services/webhookDeliveries";
+import { loadDeliveryConfig } from "../src/config";
+import { attemptDelivery, markDeliveryFailed } from "../src/services/webhookDeliveries";
 import type { AttemptInput } from "../src/temporal/contracts";
 import { onDeliveryFailed } from "../src/services/deliveryFailures";
 

@@ -1,5 +1,6 @@
 import path from "node:path";
 import packageJson from "../package.json";
+import type { RetrySchedule } from "./temporal/contracts";
 
 /** Where `npm start` keeps embedded PostgreSQL and Temporal data, relative to the project. */
 export const PROJECT_ROOT = path.resolve(__dirname, "..");
@@ -88,7 +89,153 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The dashboard's base URL (Chatwoot's FRONTEND_URL): widget script hosts and SSO login links point there. */
-export function frontendUrl(): string {
-  return process.env.FRONTEND_URL || "http://localhost:3000";
+/*
+ * Every environment variable the service reads is read in this module. The settings below are read
+ * when asked for rather than once at start, so a tool or test that sets a variable first sees it;
+ * each takes the environment as a parameter for tests of its parsing.
+ */
+
+/** FRONTEND_URL as set, for the places Chatwoot renders it only when configured. */
+export function configuredFrontendUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.FRONTEND_URL?.replace(/\/+$/, "") || undefined;
+}
+
+/** Where clients reach this service (Chatwoot's FRONTEND_URL): widget scripts, SSO links and file URLs. */
+export function frontendUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return configuredFrontendUrl(env) ?? "http://localhost:3000";
+}
+
+/** Chatwoot's SECRET_KEY_BASE; without it the service generates a key once per database. */
+export function secretKeyBase(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.SECRET_KEY_BASE || undefined;
+}
+
+/** CHATWOOT_INBOX_HMAC_KEY: users' hmac_identifier for widget identity validation (none without it). */
+export function inboxHmacKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.CHATWOOT_INBOX_HMAC_KEY || undefined;
+}
+
+/** Expenses paid per activity by expenses/pay_all. */
+export function payoutBatchSize(env: NodeJS.ProcessEnv = process.env): number {
+  const size = Number(env.SCHEDULING_PAYOUT_BATCH_SIZE);
+  return Number.isInteger(size) && size > 0 ? size : 500;
+}
+
+/** Chatwoot's MAXIMUM_FILE_UPLOAD_SIZE, in megabytes (40 when unset or not positive), as bytes. */
+export function maxUploadBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const megabytes = Math.floor(Number(env.MAXIMUM_FILE_UPLOAD_SIZE));
+  return (Number.isFinite(megabytes) && megabytes > 0 ? megabytes : 40) * 1024 * 1024;
+}
+
+/** How long a file URL works: long enough for a webhook's retries, which carry the URL made at the event. */
+export function fileUrlTtlSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.FILE_URL_EXPIRES_IN);
+  return Number.isFinite(value) && value > 0 ? value : 7 * 86_400;
+}
+
+export interface DeliveryConfig {
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
+  /** Account webhooks and agent bots: at least a day of retries. */
+  standard: RetrySchedule;
+  /** The API inbox's webhook_url is its message transport, so it gives up within minutes and marks the message failed. */
+  apiInbox: RetrySchedule;
+}
+
+const num = (value: string | undefined, fallback: number) => (value ? Number(value) : fallback);
+
+/** Webhook and agent-bot delivery: WEBHOOK_* and API_INBOX_* variables. */
+export function loadDeliveryConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig {
+  const initialIntervalMs = num(env.WEBHOOK_RETRY_INITIAL_MS, 1000);
+  return {
+    timeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 5000),
+    allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === "true" : env.NODE_ENV !== "production",
+    standard: {
+      initialIntervalMs,
+      backoffCoefficient: 2,
+      maximumIntervalMs: num(env.WEBHOOK_RETRY_MAX_INTERVAL_MS, 60 * 60 * 1000),
+      windowMs: num(env.WEBHOOK_RETRY_WINDOW_MS, 25 * 60 * 60 * 1000),
+    },
+    apiInbox: {
+      initialIntervalMs,
+      backoffCoefficient: 2,
+      maximumIntervalMs: num(env.API_INBOX_RETRY_MAX_INTERVAL_MS, 60 * 1000),
+      windowMs: num(env.API_INBOX_RETRY_WINDOW_MS, 10 * 60 * 1000),
+    },
+  };
+}
+
+/** Where files go, with Chatwoot's variable names so a Chatwoot .env carries over. */
+export type StorageSettings =
+  | { service: "local"; root: string }
+  | {
+      service: "s3";
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      forcePathStyle?: boolean;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      prefix?: string;
+    };
+
+/**
+ * ACTIVE_STORAGE_SERVICE=local (default, under STORAGE_DIR or <data dir>/storage), amazon
+ * (S3_BUCKET_NAME, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) or s3_compatible
+ * (STORAGE_BUCKET_NAME, STORAGE_ENDPOINT, STORAGE_REGION, STORAGE_ACCESS_KEY_ID,
+ * STORAGE_SECRET_ACCESS_KEY, STORAGE_FORCE_PATH_STYLE); STORAGE_PREFIX for both S3 kinds.
+ */
+export function storageSettings(env: NodeJS.ProcessEnv = process.env): StorageSettings {
+  const service = (env.ACTIVE_STORAGE_SERVICE || "local").toLowerCase();
+  const required = (name: string): string => {
+    const value = env[name];
+    if (!value) throw new Error(`${name} is required for ACTIVE_STORAGE_SERVICE=${env.ACTIVE_STORAGE_SERVICE}`);
+    return value;
+  };
+  switch (service) {
+    case "local":
+      return { service: "local", root: env.STORAGE_DIR || path.join(DATA_DIR, "storage") };
+    case "amazon":
+    case "s3":
+      return {
+        service: "s3",
+        bucket: required("S3_BUCKET_NAME"),
+        region: env.AWS_REGION || "us-east-1",
+        accessKeyId: env.AWS_ACCESS_KEY_ID,
+        secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+        prefix: env.STORAGE_PREFIX,
+      };
+    case "s3_compatible":
+      return {
+        service: "s3",
+        bucket: required("STORAGE_BUCKET_NAME"),
+        region: env.STORAGE_REGION || "us-east-1",
+        endpoint: required("STORAGE_ENDPOINT"),
+        forcePathStyle: env.STORAGE_FORCE_PATH_STYLE ? env.STORAGE_FORCE_PATH_STYLE === "true" : true,
+        accessKeyId: env.STORAGE_ACCESS_KEY_ID,
+        secretAccessKey: env.STORAGE_SECRET_ACCESS_KEY,
+        prefix: env.STORAGE_PREFIX,
+      };
+    default:
+      throw new Error(`ACTIVE_STORAGE_SERVICE=${service} is not one of local, amazon, s3_compatible`);
+  }
+}
+
+/** LOG_LEVEL (info) and LOG_FORMAT (pretty on a terminal, else json). */
+export function logSettings(env: NodeJS.ProcessEnv = process.env): { level: string; format: string } {
+  return { level: env.LOG_LEVEL || "info", format: env.LOG_FORMAT || (process.stdout.isTTY ? "pretty" : "json") };
+}
+
+/** Ports of the services `npm start` runs itself when DATABASE_URL or TEMPORAL_ADDRESS is not set. */
+export function embeddedPorts(env: NodeJS.ProcessEnv = process.env): { postgres: number; temporal: number; temporalUi: number } {
+  return {
+    postgres: Number(env.EMBEDDED_PG_PORT ?? 54329),
+    temporal: Number(env.TEMPORAL_DEV_PORT ?? 7233),
+    temporalUi: Number(env.TEMPORAL_UI_PORT ?? 8233),
+  };
+}
+
+/** TEMPORAL_CLI_PATH: a Temporal CLI binary to use instead of finding or building one. */
+export function temporalCliPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.TEMPORAL_CLI_PATH || undefined;
 }

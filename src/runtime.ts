@@ -12,7 +12,7 @@ import { automationConsumer } from "./services/automation/trigger";
 import { AuthCache } from "./services/authCache";
 import { adoptTimers, timerConsumer } from "./services/conversationTimers";
 import type { EventConsumer } from "./services/events";
-import { loadDeliveryConfig, privateNetworkNotice, webhookConsumer } from "./services/webhookDeliveries";
+import { privateNetworkNotice, webhookConsumer } from "./services/webhookDeliveries";
 import { loadInstallationId } from "./services/installation";
 import { taskQueueFor } from "./temporal/contracts";
 import type { AppDeps } from "./deps";
@@ -23,6 +23,7 @@ import { connectTemporalClient } from "./temporal/client";
 import { installTemporalRuntime } from "./temporal/runtime";
 import { createWorker } from "./temporal/worker";
 import { logger } from "./lib/logger";
+import { loadDeliveryConfig } from "./config";
 
 export interface Endpoints {
   databaseUrl: string;

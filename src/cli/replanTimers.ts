@@ -1,4 +1,4 @@
-import { loadConfig } from "../config";
+import { loadConfig, embeddedPorts } from "../config";
 import { embeddedDatabaseUrl } from "../infra/embeddedPostgres";
 import { describeTemporal, openRuntime } from "../runtime";
 import { adoptTimers } from "../services/conversationTimers";
@@ -11,7 +11,7 @@ import { adoptTimers } from "../services/conversationTimers";
  */
 async function main() {
   const config = loadConfig();
-  const temporalAddress = config.temporalAddress ?? `127.0.0.1:${process.env.TEMPORAL_DEV_PORT ?? 7233}`;
+  const temporalAddress = config.temporalAddress ?? `127.0.0.1:${embeddedPorts().temporal}`;
   const runtime = await openRuntime(config, { databaseUrl: config.databaseUrl ?? embeddedDatabaseUrl(), temporalAddress });
   try {
     const accounts = await adoptTimers(runtime.deps, { force: true });

@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { DATA_DIR, loadConfig } from "../config";
+import { DATA_DIR, loadConfig, embeddedPorts } from "../config";
 import { EMBEDDED_DATABASE, EMBEDDED_PG_PORT, startEmbeddedPostgres, type EmbeddedDatabase } from "../infra/embeddedPostgres";
 import { startTemporalDevServer, type RunningTemporal } from "../infra/temporalDevServer";
 import { closeServer, describeTemporal, onShutdown, openRuntime, startApi } from "../runtime";
 import { logger } from "../lib/logger";
 
-const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
-const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
+const { temporal: TEMPORAL_PORT, temporalUi: TEMPORAL_UI_PORT } = embeddedPorts();
 
 /**
  * `npm start`: the whole service on one machine. PostgreSQL and Temporal come from DATABASE_URL and

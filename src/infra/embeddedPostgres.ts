@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { embeddedPorts } from "../config";
 
 export interface EmbeddedDatabase {
   url: string;
@@ -9,7 +10,7 @@ export interface EmbeddedDatabase {
 
 const USER = "postgres";
 const PASSWORD = "postgres";
-export const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+export const EMBEDDED_PG_PORT = embeddedPorts().postgres;
 export const EMBEDDED_DATABASE = "convo_sched";
 
 /** Where `npm start` serves its embedded database, for commands run beside it. */

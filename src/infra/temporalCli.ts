@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, mkdirSync } from "node:fs";
 import path from "node:path";
-import { PROJECT_ROOT } from "../config";
+import { PROJECT_ROOT, temporalCliPath } from "../config";
 
 /** The newest CLI tag whose go.mod has no replace directive, so `go install` works. */
 export const TEMPORAL_CLI_VERSION = "v1.5.1";
@@ -30,7 +30,7 @@ function onPath(name: string): string | undefined {
  * so the caller falls back to @temporalio/testing's download.
  */
 export function findOrBuildTemporalCli(): string | undefined {
-  const explicit = process.env.TEMPORAL_CLI_PATH;
+  const explicit = temporalCliPath();
   if (explicit) {
     if (!executable(explicit)) throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file`);
     return explicit;

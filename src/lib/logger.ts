@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
+import { logSettings } from "../config";
 
 export type { Logger };
 
@@ -10,8 +11,7 @@ export type { Logger };
  * or pretty overrides the choice by terminal.
  */
 function createLogger(): Logger {
-  const level = process.env.LOG_LEVEL || "info";
-  const format = process.env.LOG_FORMAT || (process.stdout.isTTY ? "pretty" : "json");
+  const { level, format } = logSettings();
   // Temporal passes failures as `error`; both keys print a stack.
   const options = {
     level,

@@ -11,6 +11,7 @@ import { AccountIdAttribute } from "../temporal/searchAttributes";
 import { expenseNotFound } from "./errors";
 import type { Page } from "./appointments";
 import { expensePayoutWorkflowId } from "../temporal/contracts";
+import { payoutBatchSize } from "../config";
 
 export interface PaymentFilters {
   payment_kinds?: string[];
@@ -109,8 +110,6 @@ export interface PayoutBatch {
   paid: number;
 }
 
-const DEFAULT_PAYOUT_BATCH = 500;
-
 export interface Payout {
   payoutId: string;
   workflowId: string;
@@ -130,7 +129,7 @@ export async function startPayout(deps: AppDeps, accountId: number, userId: numb
     filters: { resource_ids: filters.resource_ids, from: filters.from?.toISOString(), to: filters.to?.toISOString() },
     paidAt: new Date().toISOString(),
     maxExpenseId: Number((max as { max?: number } | undefined)?.max ?? 0),
-    batchSize: Number(process.env.SCHEDULING_PAYOUT_BATCH_SIZE ?? DEFAULT_PAYOUT_BATCH),
+    batchSize: payoutBatchSize(),
   };
   await startOnce(deps, "expensePayoutWorkflow", {
     workflowId,

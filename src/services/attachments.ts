@@ -7,13 +7,8 @@ import type { Message } from "../models/Message";
 import { fileStorage } from "../storage";
 import { attachmentKey } from "../storage/keys";
 import { type FileUrlSigner, fileUrlSigner } from "../storage/urls";
+import { maxUploadBytes } from "../config";
 import { currentLogger } from "../lib/logger";
-
-/** Chatwoot's MAXIMUM_FILE_UPLOAD_SIZE, in megabytes (40 when unset or not positive). */
-export function maxUploadBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const megabytes = Math.floor(Number(env.MAXIMUM_FILE_UPLOAD_SIZE));
-  return (Number.isFinite(megabytes) && megabytes > 0 ? megabytes : 40) * 1024 * 1024;
-}
 
 /** Thumbnails are PNGs of at most THUMBNAIL_SIZE pixels a side (Chatwoot's 250x250 representation). */
 export const THUMBNAIL_TYPE = "image/png";

@@ -2,7 +2,8 @@ import { ValidationError } from "../errors";
 import type { UploadedFile } from "../http/multipart";
 import { fileStorage } from "../storage";
 import { avatarKey, isAvatarKey } from "../storage/keys";
-import { FILES_PATH, publicBaseUrl } from "../storage/urls";
+import { frontendUrl } from "../config";
+import { FILES_PATH } from "../storage/urls";
 import { contentTypeOf } from "./attachments";
 import { currentLogger } from "../lib/logger";
 
@@ -15,7 +16,7 @@ export type AvatarOwner = "contact" | "agent_bot" | "inbox" | "user";
 
 /** Where a stored avatar is served: a stable public URL (its key is unguessable), as Active Storage serves avatars. */
 export function avatarPublicUrl(key: string): string {
-  return `${publicBaseUrl()}${FILES_PATH}/avatars/${key}`;
+  return `${frontendUrl()}${FILES_PATH}/avatars/${key}`;
 }
 
 /** What thumbnail/avatar_url show: the stored image once there is one, else the URL the client gave. */

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { ApplicationFailure } from "@temporalio/common";
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
+import { type DeliveryConfig, loadDeliveryConfig } from "../config";
 import type { AppDeps } from "../deps";
 import { CouldNotProcess } from "../errors";
 import { safePost, UnsafeUrlError } from "../lib/safeFetch";
@@ -21,37 +22,6 @@ import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../temporal/searchAttributes";
 import type { EventConsumer, EventRow } from "./events";
 import { deliveryIdFor, secretOf, targetsOfEvents } from "./webhookTargets";
-
-export interface DeliveryConfig {
-  timeoutMs: number;
-  allowPrivateNetworks: boolean;
-  /** Account webhooks and agent bots: at least a day of retries. */
-  standard: RetrySchedule;
-  /** The API inbox's webhook_url is its message transport, so it gives up within minutes and marks the message failed. */
-  apiInbox: RetrySchedule;
-}
-
-const num = (value: string | undefined, fallback: number) => (value ? Number(value) : fallback);
-
-export function loadDeliveryConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig {
-  const initialIntervalMs = num(env.WEBHOOK_RETRY_INITIAL_MS, 1000);
-  return {
-    timeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 5000),
-    allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === "true" : env.NODE_ENV !== "production",
-    standard: {
-      initialIntervalMs,
-      backoffCoefficient: 2,
-      maximumIntervalMs: num(env.WEBHOOK_RETRY_MAX_INTERVAL_MS, 60 * 60 * 1000),
-      windowMs: num(env.WEBHOOK_RETRY_WINDOW_MS, 25 * 60 * 60 * 1000),
-    },
-    apiInbox: {
-      initialIntervalMs,
-      backoffCoefficient: 2,
-      maximumIntervalMs: num(env.API_INBOX_RETRY_MAX_INTERVAL_MS, 60 * 1000),
-      windowMs: num(env.API_INBOX_RETRY_WINDOW_MS, 10 * 60 * 1000),
-    },
-  };
-}
 
 export function scheduleFor(config: DeliveryConfig, type: DeliveryTargetType): RetrySchedule {
   return type === "api_inbox" ? config.apiInbox : config.standard;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { signJwt, verifyJwt } from "../lib/jwt";
+import { secretKeyBase } from "../config";
 
 /** What a widget session token carries, as Chatwoot's Widget::TokenService payload. */
 export interface WidgetTokenClaims {
@@ -20,7 +21,8 @@ const generated = new WeakMap<Knex, Promise<string>>();
  * first process to insert it wins; every other reads the same row, so all API processes agree.
  */
 export function widgetTokenSecret(db: Knex): Promise<string> {
-  if (process.env.SECRET_KEY_BASE) return Promise.resolve(process.env.SECRET_KEY_BASE);
+  const configured = secretKeyBase();
+  if (configured) return Promise.resolve(configured);
   let secret = generated.get(db);
   if (!secret) {
     secret = (async () => {

@@ -1,22 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Knex } from "knex";
+import { fileUrlTtlSeconds, frontendUrl } from "../config";
 import { widgetTokenSecret } from "../services/widgetTokens";
 import { accountOfKey, isSafeKey } from "./keys";
 
-/** How long a file URL works: long enough for a webhook's retries, which carry the URL made at the event. */
-const DEFAULT_TTL_SECONDS = 7 * 86_400;
 /** Expiries are rounded up to this, so one file's URL stays the same for a while (and caches hold). */
 const EXPIRY_STEP_SECONDS = 3600;
-
-export function fileUrlTtlSeconds(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.FILE_URL_EXPIRES_IN);
-  return Number.isFinite(value) && value > 0 ? value : DEFAULT_TTL_SECONDS;
-}
-
-/** Where clients reach this service; file URLs are absolute, as Chatwoot's are. */
-export function publicBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return (env.FRONTEND_URL || "http://localhost:3000").replace(/\/+$/, "");
-}
 
 export const FILES_PATH = "/files";
 
@@ -39,7 +28,7 @@ export class FileUrlSigner {
   constructor(
     private readonly key: Buffer,
     private readonly ttlSeconds = fileUrlTtlSeconds(),
-    private readonly baseUrl = publicBaseUrl(),
+    private readonly baseUrl = frontendUrl(),
   ) {}
 
   token(claims: FileClaims, now = Date.now()): string {

@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import test from "ava";
 import { assertSafeUrl, safePost, UnsafeUrlError } from "../../src/lib/safeFetch";
-import { loadDeliveryConfig, privateNetworkNotice } from "../../src/services/webhookDeliveries";
+import { loadDeliveryConfig } from "../../src/config";
+import { privateNetworkNotice } from "../../src/services/webhookDeliveries";
 
 test("private, loopback, link-local, multicast and IPv4-wrapping targets are refused unless allowed", async (t) => {
   for (const url of [

@@ -25,7 +25,7 @@ import {
 } from "../conversations";
 import { loadConversationGraph } from "../conversationGraph";
 import { createMessage } from "../messages";
-import type { DeliveryConfig } from "../webhookDeliveries";
+import type { DeliveryConfig } from "../../config";
 import type { AutomationWorkflowInput } from "./trigger";
 import { automationRuleWorkflowId } from "../../temporal/contracts";
 

@@ -4,6 +4,7 @@ import { issueWidgetToken } from "../../../services/widgetTokens";
 import { websiteTokenQuery } from "../schema";
 import { widgetConfigBody, widgetConfigResponse } from "./schema";
 import { avatarUrlOf } from "../../../services/avatars";
+import { configuredFrontendUrl } from "../../../config";
 
 /** ActiveSupport's formatted_offset of the zone right now, e.g. "+05:30" or "-04:00". */
 function utcOffset(timeZone: string, at = new Date()): string {
@@ -19,7 +20,7 @@ function presentWidgetConfig({ channel, inbox, account }: WebWidgetScope, { cont
     website_channel_config: {
       account_id: inbox.account_id,
       allow_messages_after_resolved: inbox.allow_messages_after_resolved,
-      api_host: process.env.FRONTEND_URL || null,
+      api_host: configuredFrontendUrl() ?? null,
       auth_token: authToken,
       avatar_url: inbox.avatar_key ? avatarUrlOf(inbox) : inbox.avatar_url,
       csat_survey_enabled: inbox.csat_survey_enabled,
