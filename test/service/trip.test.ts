@@ -13,10 +13,12 @@ test.after.always(async () => {
   await h?.close();
 });
 
-/** Statements sent to PostgreSQL while fn runs. */
+/** Statements on the inboxes table sent to PostgreSQL while fn runs (the app's own background queries are not counted). */
 async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {
   const sent: string[] = [];
-  const onQuery = (query: { sql: string }) => sent.push(query.sql);
+  const onQuery = (query: { sql: string }) => {
+    if (query.sql.includes('"inboxes"')) sent.push(query.sql);
+  };
   h.knex.on("query", onQuery);
   try {
     await fn();
