@@ -1,20 +1,19 @@
 // Lint for what a reviewer cannot see at a glance: import cycles, unused code, unsafe TypeScript.
-import importX from "eslint-plugin-import-x";
-import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importPlugin from "eslint-plugin-import";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   { ignores: ["node_modules/", ".data/", ".tools/", "coverage/", "test/replay/histories/"] },
   ...tseslint.configs.recommended,
   {
-    plugins: { "import-x": importX },
+    plugins: { import: importPlugin },
     settings: {
-      "import-x/resolver-next": [createTypeScriptImportResolver()],
-      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
+      "import/parsers": { "@typescript-eslint/parser": [".ts"] },
+      "import/resolver": { node: { extensions: [".ts", ".js", ".json"] } },
     },
     rules: {
       // Type-only imports count: a cycle of types still ties two modules' designs together.
-      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import/no-cycle": ["error", { ignoreExternal: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
     },
   },
