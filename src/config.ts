@@ -165,19 +165,20 @@ export function loadDeliveryConfig(env: NodeJS.ProcessEnv = process.env): Delive
   };
 }
 
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** An S3-compatible service's address (MinIO, R2, Spaces, ...); AWS itself without one. */
+  endpoint?: string;
+  forcePathStyle?: boolean;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Prepended to every key, so one bucket can hold several installations. */
+  prefix?: string;
+}
+
 /** Where files go, with Chatwoot's variable names so a Chatwoot .env carries over. */
-export type StorageSettings =
-  | { service: "local"; root: string }
-  | {
-      service: "s3";
-      bucket: string;
-      region: string;
-      endpoint?: string;
-      forcePathStyle?: boolean;
-      accessKeyId?: string;
-      secretAccessKey?: string;
-      prefix?: string;
-    };
+export type StorageSettings = { service: "local"; root: string } | ({ service: "s3" } & S3Settings);
 
 /**
  * ACTIVE_STORAGE_SERVICE=local (default, under STORAGE_DIR or <data dir>/storage), amazon

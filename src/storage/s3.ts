@@ -2,20 +2,11 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
+import type { S3Settings } from "../config";
 import { isSafeKey } from "./keys";
 import type { FileSource, FileStorage, StoredObject } from "./types";
 
-export interface S3StorageOptions {
-  bucket: string;
-  region: string;
-  /** An S3-compatible service's address (MinIO, R2, Spaces, ...); AWS itself without one. */
-  endpoint?: string;
-  forcePathStyle?: boolean;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** Prepended to every key, so one bucket can hold several installations. */
-  prefix?: string;
-}
+export type S3StorageOptions = S3Settings;
 
 /** The client config for the options: static keys when given, else the SDK's default chain (instance roles, env). */
 export function s3ClientConfig(options: S3StorageOptions): S3ClientConfig {
