@@ -42,7 +42,8 @@ export async function presentConversations(ctx: AppContext, conversations: Conve
   const account = ctx.state.account!;
   const [graphs, callerTeamIds] = await Promise.all([
     loadConversationGraphs(ctx.deps.knex, conversations, { account: { id: account.id, name: account.name } }),
-    TeamMember.teamIdsOf(account.id, ctx.state.membership?.user_id ?? 0),
+    // Only a conversation with a team shows the caller's membership (is_member): most pages need no lookup.
+    conversations.some((conversation) => conversation.team_id) ? TeamMember.teamIdsOf(account.id, ctx.state.membership?.user_id ?? 0) : new Set<number>(),
   ]);
   return graphs.map((graph) => presentConversation(graph, callerTeamIds));
 }
