@@ -45,11 +45,17 @@ export async function startServer(name: string, env: Record<string, string> = {}
   });
   const port = await new Promise<number>((resolve, reject) => {
     let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const line = output.split("\n").find((l) => l.startsWith("{"));
-      if (line) resolve((JSON.parse(line) as { port: number }).port);
-    });
+      const line = output.split("\n").find((l) => l.startsWith('{"port"'));
+      if (!line) return;
+      // Past the port line the server's stdout (its request log) is drained unread: keeping it would
+      // cost this process, which shares the machine with the server, more CPU with every request.
+      child.stdout!.off("data", onData);
+      child.stdout!.resume();
+      resolve((JSON.parse(line) as { port: number }).port);
+    };
+    child.stdout!.on("data", onData);
     child.on("exit", (code) => reject(new Error(`bench server ${name} exited (${code}) before listening`)));
   });
   return {

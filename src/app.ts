@@ -7,6 +7,7 @@ import "./lib/validation";
 import { bodyDepthGuard } from "./middlewares/bodyDepth";
 import { errorHandler } from "./middlewares/errorHandler";
 import { rateLimits } from "./middlewares/rateLimits";
+import type { BlockedAddresses } from "./services/blockedAddresses";
 import { requestLog } from "./middlewares/requestLog";
 import { watchDatabase } from "./lib/metrics";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
@@ -26,6 +27,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Throttles; none without them (tests, and RATE_LIMITS=off). */
   rateLimits?: RateLimits;
+  /** The process's mirror of addresses blocked for failed authentication; without it each token request reads the counter. */
+  blockedAddresses?: BlockedAddresses;
   /** Health turns 503 once the oldest undispatched event is older than this. */
   outboxMaxAgeSeconds?: number;
 }
@@ -54,7 +57,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
     }),
   );
   app.use(bodyDepthGuard);
-  if (options.rateLimits) app.use(rateLimits(deps.knex, options.rateLimits));
+  if (options.rateLimits) app.use(rateLimits(deps.knex, options.rateLimits, options.blockedAddresses));
 
   for (const router of [
     serviceRoutes({ outboxMaxAgeSeconds: options.outboxMaxAgeSeconds }),

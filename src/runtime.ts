@@ -10,6 +10,8 @@ import { purgeAllDeletedFiles } from "./services/attachments";
 import { fileStorage } from "./storage";
 import { automationConsumer } from "./services/automation/trigger";
 import { AuthCache } from "./services/authCache";
+import { BlockedAddresses } from "./services/blockedAddresses";
+import { AUTH_FAILURES } from "./middlewares/rateLimits";
 import { adoptTimers, timerConsumer } from "./services/conversationTimers";
 import type { EventConsumer } from "./services/events";
 import { privateNetworkNotice, webhookConsumer } from "./services/webhookDeliveries";
@@ -68,19 +70,30 @@ export function describeTemporal(runtime: Runtime, config: Config, temporalAddre
   return `${temporalAddress}, namespace ${config.temporalNamespace}, installation ${installationId}, task queue ${taskQueue}`;
 }
 
-/** The API role: the HTTP server, with the auth cache its process keeps (stopped when the server closes). */
+/** The API role: the HTTP server, with the auth cache and blocked-address mirror its process keeps (stopped when the server closes). */
 export async function startApi(runtime: Runtime, config: Config): Promise<Server> {
   // A storage misconfiguration (ACTIVE_STORAGE_SERVICE without its bucket, ...) stops the start, not a later upload.
   fileStorage();
   const authCache = new AuthCache(runtime.deps.knex);
   await authCache.start();
+  const blockedAddresses = config.rateLimits && new BlockedAddresses(runtime.deps.knex, AUTH_FAILURES, config.rateLimits.authFailuresPerAddress.points);
+  await blockedAddresses?.start();
   const app = createApp(
     { ...runtime.deps, authCache },
-    { bodyLimit: config.bodyLimit, trustProxy: config.trustProxy, rateLimits: config.rateLimits, outboxMaxAgeSeconds: config.outboxMaxAgeSeconds },
+    {
+      bodyLimit: config.bodyLimit,
+      trustProxy: config.trustProxy,
+      rateLimits: config.rateLimits,
+      blockedAddresses,
+      outboxMaxAgeSeconds: config.outboxMaxAgeSeconds,
+    },
   );
   return new Promise((resolve) => {
     const server = app.listen(config.port, () => resolve(server));
-    server.on("close", () => void authCache.stop());
+    server.on("close", () => {
+      void authCache.stop();
+      void blockedAddresses?.stop();
+    });
   });
 }
 

@@ -3,12 +3,16 @@ import type { Middleware, Next } from "koa";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { Limit, RateLimits } from "../config";
 import type { Database } from "../db";
+import type { BlockedAddresses } from "../services/blockedAddresses";
 import { UnknownToken } from "../errors";
 import type { AppContext } from "../http/context";
 import { rateLimited } from "../lib/metrics";
 
 /** What Rack::Attack answers a throttled request with (Chatwoot keeps its default responder). */
 export const THROTTLED_BODY = "Retry later\n";
+
+/** The failed-authentication counters' prefix in rate_limits. */
+export const AUTH_FAILURES = "auth_failures/address";
 
 const PUBLIC_INBOX_PATH = /^\/public\/api\/v1\/inboxes\/([^/]+)/;
 const TOKEN_AUTHENTICATED_PATH = /^\/(api\/v1\/(?!widget(\/|$))|api\/v2\/|platform\/api\/v1\/)/;
@@ -100,21 +104,35 @@ function storeFailed(ctx: AppContext, rule: string, err: unknown): void {
  * Chatwoot's Rack::Attack throttles, counted in PostgreSQL so every API instance shares them. A
  * throttled request gets 429 with Retry-After and Rack::Attack's body. Failed authentication is
  * counted after the fact (only unknown tokens count) and checked before any token is looked at, so
- * an address that has guessed too often learns nothing more, even from a right guess.
+ * an address that has guessed too often learns nothing more, even from a right guess. With `blocked`
+ * (the API process's mirror of blocked addresses) that check reads no counter while the mirror knows.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mounted before the app's own state and context types apply
-export function rateLimits(knex: Database, limits: RateLimits): Middleware<any, any> {
+export function rateLimits(knex: Database, limits: RateLimits, blocked?: BlockedAddresses): Middleware<any, any> {
   const counted = rules(limits).map((rule) => ({ rule, limiter: limiter(knex, rule.name, rule.limit) }));
-  const authFailures = limiter(knex, "auth_failures/address", limits.authFailuresPerAddress);
+  const authFailures = limiter(knex, AUTH_FAILURES, limits.authFailuresPerAddress);
+
+  /** How long the address stays blocked for failed authentication (0: it is not). */
+  const blockedFor = async (ctx: AppContext): Promise<number> => {
+    const mirrored = blocked?.blockedFor(ctx.ip);
+    if (mirrored !== undefined) return mirrored;
+    const failures = await authFailures.get(ctx.ip);
+    return failures && failures.consumedPoints >= limits.authFailuresPerAddress.points ? Math.max(failures.msBeforeNext, 1) : 0;
+  };
+
+  const countFailure = async (ctx: AppContext) => {
+    const failures = await authFailures.penalty(ctx.ip);
+    if (failures.consumedPoints >= limits.authFailuresPerAddress.points) await blocked?.announce(ctx.ip, failures.msBeforeNext);
+  };
 
   return async (ctx: AppContext, next: Next) => {
     const guarded = hasToken(ctx) && TOKEN_AUTHENTICATED_PATH.test(ctx.path);
     if (guarded) {
       try {
-        const failures = await authFailures.get(ctx.ip);
-        if (failures && failures.consumedPoints >= limits.authFailuresPerAddress.points) return throttle(ctx, "auth_failures/address", failures.msBeforeNext);
+        const msBeforeNext = await blockedFor(ctx);
+        if (msBeforeNext > 0) return throttle(ctx, AUTH_FAILURES, msBeforeNext);
       } catch (err) {
-        storeFailed(ctx, "auth_failures/address", err);
+        storeFailed(ctx, AUTH_FAILURES, err);
       }
     }
     for (const { rule, limiter } of counted) {
@@ -130,7 +148,7 @@ export function rateLimits(knex: Database, limits: RateLimits): Middleware<any, 
     try {
       await next();
     } catch (err) {
-      if (guarded && err instanceof UnknownToken) await authFailures.penalty(ctx.ip).catch((e) => storeFailed(ctx, "auth_failures/address", e));
+      if (guarded && err instanceof UnknownToken) await countFailure(ctx).catch((e) => storeFailed(ctx, AUTH_FAILURES, e));
       throw err;
     }
   };

@@ -4,8 +4,11 @@ import test from "ava";
 import knexFactory from "knex";
 import { createApp } from "../../src/app";
 import { loadRateLimits, type RateLimits } from "../../src/config";
+import { AUTH_FAILURES } from "../../src/middlewares/rateLimits";
 import { closeServer } from "../../src/runtime";
+import { BlockedAddresses } from "../../src/services/blockedAddresses";
 import { createInbox } from "../support/conversationFactories";
+import { eventually } from "../support/eventually";
 import { createAccount } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
 
@@ -47,9 +50,12 @@ interface Instance {
  * An API instance of its own, behind a proxy (X-Forwarded-For names the client), with its own
  * connection pool on the suite's database: two of them stand for two API processes.
  */
-async function instance(rateLimits: RateLimits): Promise<Instance> {
+async function instance(rateLimits: RateLimits, { mirror = false } = {}): Promise<Instance> {
   const knex = knexFactory({ client: "pg", connection: process.env.DATABASE_URL!, pool: { min: 0, max: 3 } });
-  const server = createApp({ ...h.deps, knex }, { trustProxy: true, rateLimits }).listen(0, "127.0.0.1");
+  // As `npm start` runs the API: blocked addresses mirrored in the process instead of read per request.
+  const blockedAddresses = mirror ? new BlockedAddresses(knex, AUTH_FAILURES, rateLimits.authFailuresPerAddress.points) : undefined;
+  await blockedAddresses?.start();
+  const server = createApp({ ...h.deps, knex }, { trustProxy: true, rateLimits, blockedAddresses }).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -68,6 +74,7 @@ async function instance(rateLimits: RateLimits): Promise<Instance> {
     },
     async close() {
       await closeServer(server);
+      await blockedAddresses?.stop();
       await knex.destroy();
     },
   };
@@ -121,6 +128,32 @@ test("two API instances on one database share the counters", async (t) => {
   t.deepEqual(await statuses(2, () => second.send("GET", "/platform/api/v1/users/1", attacker, { token: "nope" })), [401, 401]);
   t.is((await first.send("GET", "/api/v1/accounts/1", attacker, { token: "nope" })).status, 429);
   t.is((await second.send("GET", "/api/v1/accounts/1", attacker, { token: "nope" })).status, 429);
+});
+
+test("with the in-process mirror, a block counted by one instance reaches another at once, and a new instance starts knowing it", async (t) => {
+  const rules = limits({ authFailuresPerAddress: "3/300" });
+  const [first, second] = [await instance(rules, { mirror: true }), await instance(rules, { mirror: true })];
+  t.teardown(() => Promise.all([first.close(), second.close()]));
+  const account = await createAccount(h);
+  const attacker = address();
+  const right = () => ({ token: account.admin.token });
+
+  t.deepEqual(await statuses(3, () => first.send("GET", "/api/v1/accounts/1", attacker, { token: "nope" })), [401, 401, 401]);
+  t.is((await first.send("GET", `/api/v1/accounts/${account.id}`, attacker, right())).status, 429);
+  // The other process hears of it through PostgreSQL, within moments rather than at the window's end.
+  const heard = await eventually(
+    () => second.send("GET", `/api/v1/accounts/${account.id}`, attacker, right()),
+    (r) => r.status === 429,
+    "the block",
+    5_000,
+  );
+  const retryAfter = Number(heard.headers.get("retry-after"));
+  t.true(retryAfter > 0 && retryAfter <= 300, `Retry-After ${retryAfter}`);
+  t.is((await second.send("GET", `/api/v1/accounts/${account.id}`, address(), right())).status, 200);
+
+  const later = await instance(rules, { mirror: true });
+  t.teardown(() => later.close());
+  t.is((await later.send("GET", `/api/v1/accounts/${account.id}`, attacker, right())).status, 429);
 });
 
 test("the public widget API is limited per address and per inbox", async (t) => {
