@@ -7,6 +7,7 @@ import type { Message } from "../models/Message";
 import { fileStorage } from "../storage";
 import { attachmentKey } from "../storage/keys";
 import { type FileUrlSigner, fileUrlSigner } from "../storage/urls";
+import type { Trip } from "../db/trip";
 import { maxUploadBytes } from "../config";
 import { currentLogger } from "../lib/logger";
 
@@ -191,15 +192,16 @@ export function attachmentPushEventData(attachment: Attachment, signer: FileUrlS
 
 export type AttachmentData = ReturnType<typeof attachmentPushEventData>;
 
-/** Puts each message's attachments (as its payloads show them) on `message.attachments`, in one query. */
-export async function loadAttachments(db: Knex, messages: Message[]): Promise<void> {
+/** Puts each message's attachments (as its payloads show them) on `message.attachments`, in one query (queued on `trip` when given). */
+export async function loadAttachments(db: Knex, messages: Message[], trip?: Trip): Promise<void> {
   if (!messages.length) return;
-  const rows = await Attachment.query(db)
+  const query = Attachment.query(db)
     .whereIn(
       "message_id",
       messages.map((m) => m.id),
     )
     .orderBy("id");
+  const rows = trip ? await trip.models(query) : await query;
   const signer = rows.length ? await fileUrlSigner(db) : undefined;
   const byMessage = new Map<number, AttachmentData[]>();
   for (const row of rows) {

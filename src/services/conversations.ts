@@ -32,7 +32,7 @@ import {
 } from "./activityMessages";
 import { validateCustomAttributes } from "./customAttributes";
 import { loadConversationGraph, loadMessage } from "./conversationGraph";
-import { recordEvent } from "./events";
+import { type EventRecord, recordEvent } from "./events";
 
 /** `[{attr: {previous_value, current_value}}, ...]` (BaseListener#extract_changed_attributes). */
 export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];
@@ -103,11 +103,13 @@ function graphsOf(trx: Knex.Transaction): GraphOf {
 }
 
 async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: GraphOf): Promise<void> {
+  const records: EventRecord[] = [];
   for (const event of events) {
     const graph = await graphOf(event.conversationId);
     const scope = { accountId: graph.conversation.account_id, inboxId: graph.conversation.inbox_id, conversationId: graph.conversation.id, performedByRuleId };
-    await recordEvent(trx, { ...scope, name: event.name, payload: { ...(await payloadOf(trx, event, graph)), event: event.name } });
+    records.push({ ...scope, name: event.name, payload: { ...(await payloadOf(trx, event, graph)), event: event.name } });
   }
+  await recordEvent(trx, records);
 }
 
 async function payloadOf(trx: Knex.Transaction, event: PendingEvent, graph: ConversationGraph): Promise<Record<string, unknown>> {

@@ -54,19 +54,27 @@ export interface EventRecord {
 }
 
 /**
- * Records an event in the caller's transaction. Pass the transaction of the change itself: the
- * event then exists exactly when the change does, and is never lost or invented by a rollback.
+ * Records events in the caller's transaction, in order, and wakes the relay, in one statement. Pass
+ * the transaction of the change itself: the events then exist exactly when the change does, and are
+ * never lost or invented by a rollback.
  */
-export async function recordEvent(trx: Knex.Transaction, event: EventRecord): Promise<void> {
-  await trx("events").insert({
+export async function recordEvent(trx: Knex.Transaction, events: EventRecord | EventRecord[]): Promise<void> {
+  const list = Array.isArray(events) ? events : [events];
+  if (!list.length) return;
+  const rows = list.map((event) => ({
     account_id: event.accountId,
     name: event.name,
     payload: JSON.stringify(event.payload),
     inbox_id: event.inboxId ?? null,
     conversation_id: event.conversationId ?? null,
     performed_by_rule_id: event.performedByRuleId ?? null,
-  });
-  await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
+  }));
+  // A data-modifying CTE runs to completion whatever the outer query reads; NOTIFY goes out at commit.
+  await trx
+    .with("recorded", trx("events").insert(rows).returning("id"))
+    .select(trx.raw("pg_notify(?, '')", [EVENTS_CHANNEL]))
+    .from("recorded")
+    .limit(1);
 }
 
 /** An event row as the relay reads it. */

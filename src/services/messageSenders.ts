@@ -22,7 +22,7 @@ export async function loadSenders(db: Knex, accountId: number, messages: Message
     trip.modelsFor(userIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds)),
     trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
     // Not a sender, but every payload that shows a message's sender shows its attachments too.
-    loadAttachments(db, messages),
+    loadAttachments(db, messages, trip),
   ] as const);
   await trip.run();
   const [contacts, users, accountUsers, bots] = await loads;

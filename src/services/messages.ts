@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { Trip } from "../db/trip";
 import { CouldNotProcess } from "../errors";
 import { jsonEqual } from "../lib/jsonEqual";
 import { AgentBot } from "../models/AgentBot";
@@ -201,12 +202,16 @@ export async function insertMessage(unit: Unit, conversation: Conversation, inpu
   const valid = validate(input);
   noteActor(unit, actor);
   const { trx } = unit;
-  const current = await Conversation.lock(trx, conversation.id);
-  const [{ recent }] = await trx("messages")
-    .where("conversation_id", current.id)
-    .where("created_at", ">", trx.raw("now() - interval '1 minute'"))
-    .count<{ recent: string }[]>("* as recent");
-  if (Number(recent) >= MESSAGES_PER_MINUTE) throw CouldNotProcess("Validation failed: Too many messages");
+  // The lock and the flood check in one round trip; the count runs once the lock is held, so it sees every message before this one.
+  const trip = new Trip(trx);
+  const locked = trip.models(Conversation.query(trx).where("id", conversation.id).forUpdate());
+  const counted = trip.rows<{ recent: string }>(
+    trx("messages").where("conversation_id", conversation.id).where("created_at", ">", trx.raw("now() - interval '1 minute'")).count("* as recent"),
+  );
+  await trip.run();
+  const [current] = await locked;
+  if (!current) throw new Error(`conversation ${conversation.id} vanished inside its transaction`);
+  if (Number((await counted)[0]!.recent) >= MESSAGES_PER_MINUTE) throw CouldNotProcess("Validation failed: Too many messages");
 
   const message = await Message.query(trx)
     .insert({
