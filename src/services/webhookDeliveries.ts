@@ -21,7 +21,7 @@ import {
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../temporal/searchAttributes";
 import type { EventConsumer, EventRow } from "./events";
-import { deliveryIdFor, secretOf, targetsOfEvents } from "./webhookTargets";
+import { deliveryIdFor, deliverySecretSql, targetsOfEvents } from "./webhookTargets";
 
 export function scheduleFor(config: DeliveryConfig, type: DeliveryTargetType): RetrySchedule {
   return type === "api_inbox" ? config.apiInbox : config.standard;
@@ -61,32 +61,33 @@ export function webhookConsumer(config: DeliveryConfig = loadDeliveryConfig()): 
   return {
     plan: (trx, events) => planDeliveries(trx, events),
     async dispatch(deps, events) {
-      const deliveries = await WebhookDelivery.query(deps.knex)
+      // With each delivery's conversation number, which the Temporal UI shows beside it.
+      const deliveries = (await WebhookDelivery.query(deps.knex)
+        .select("webhook_deliveries.*", "conversations.display_id as conversation_display_id")
+        .join("events", "events.id", "webhook_deliveries.event_id")
+        .leftJoin("conversations", "conversations.id", "events.conversation_id")
         .whereIn(
-          "event_id",
+          "webhook_deliveries.event_id",
           events.map((event) => event.id),
         )
-        .whereNull("workflow_started_at")
-        .orderBy("event_id");
+        .whereNull("webhook_deliveries.workflow_started_at")
+        .orderBy("webhook_deliveries.event_id")) as HandedDelivery[];
       await handOverDeliveries(deps, deliveries, config);
     },
   };
 }
+
+/** A planned delivery with the number of its event's conversation (null for events of none). */
+type HandedDelivery = WebhookDelivery & { conversation_display_id: number | null };
 
 /**
  * Hands planned deliveries to their targets' lanes: one signal per target, however many events the
  * batch holds for it (the lane starts if it is not running). The lane drops ids it has seen, so a
  * relay that repeats a hand-over after a crash sends nothing twice.
  */
-export async function handOverDeliveries(deps: AppDeps, deliveries: WebhookDelivery[], config: DeliveryConfig): Promise<void> {
+export async function handOverDeliveries(deps: AppDeps, deliveries: HandedDelivery[], config: DeliveryConfig): Promise<void> {
   if (!deliveries.length) return;
-  const conversations: { event_id: number; display_id: number }[] = await deps
-    .knex("events")
-    .join("conversations", "conversations.id", "events.conversation_id")
-    .whereIn("events.id", [...new Set(deliveries.map((d) => d.event_id))])
-    .select("events.id as event_id", "conversations.display_id");
-  const displayIdOf = new Map(conversations.map((row) => [row.event_id, row.display_id]));
-  const lanes = new Map<string, WebhookDelivery[]>();
+  const lanes = new Map<string, HandedDelivery[]>();
   for (const delivery of deliveries) {
     const key = `${delivery.target_type}:${delivery.target_id}`;
     lanes.set(key, [...(lanes.get(key) ?? []), delivery]);
@@ -105,7 +106,7 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: WebhookDeliv
     const handed: LaneDelivery[] = group.map((d) => ({
       id: d.id,
       eventName: d.event_name,
-      ...(displayIdOf.has(d.event_id) ? { conversationId: displayIdOf.get(d.event_id)! } : {}),
+      ...(d.conversation_display_id !== null ? { conversationId: d.conversation_display_id } : {}),
     }));
     await deps.temporal.client.workflow.signalWithStart("webhookLaneWorkflow", {
       workflowId: webhookLaneWorkflowId(deps.temporal.installationId, first.target_type, first.target_id),
@@ -186,12 +187,15 @@ function retryable(status: number): boolean {
  * Throws on failure so Temporal retries on the delivery's schedule (or stops, for a permanent one).
  */
 export async function attemptDelivery(db: Knex, config: Pick<DeliveryConfig, "allowPrivateNetworks">, input: AttemptInput): Promise<{ status: number }> {
-  const delivery = await WebhookDelivery.query(db).findById(input.deliveryId);
+  // The delivery, its event's payload and the target's secret in one statement: this runs for every delivery.
+  const delivery: (WebhookDelivery & { payload: Record<string, unknown>; secret: string | null }) | undefined = await db("webhook_deliveries as d")
+    .join("events as e", "e.id", "d.event_id")
+    .where("d.id", input.deliveryId)
+    .first("d.*", "e.payload", db.raw(`${deliverySecretSql("d")} AS secret`));
   if (!delivery) throw ApplicationFailure.nonRetryable(`Delivery ${input.deliveryId} no longer exists`, PERMANENT_FAILURE);
   if (delivery.status === "delivered") return { status: delivery.last_response_code ?? 200 };
-  const event = await db("events").where("id", delivery.event_id).first("payload");
-  const body = JSON.stringify({ ...event.payload, event: delivery.event_name });
-  const secret = await secretOf(db, delivery.target_type, delivery.target_id);
+  const body = JSON.stringify({ ...delivery.payload, event: delivery.event_name });
+  const secret = delivery.secret;
 
   const record = (patch: Partial<WebhookDelivery>) =>
     WebhookDelivery.query(db)

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
+import { Trip } from "../db/trip";
 import type { DeliveryTargetType } from "../models/WebhookDelivery";
 import { statusTransitionEventOf, type EventRow } from "./events";
 
@@ -33,39 +34,52 @@ function botEventNames(event: EventRow): string[] {
 /**
  * Where each event of a batch goes, per reference/chatwoot.md sections 1.1 and 2: subscribed account
  * webhooks, the API inbox's webhook_url, and the inbox's or the conversation's agent bot. A few
- * set-based queries for the whole batch, so a burst costs queries per batch, not per event.
+ * set-based queries for the whole batch, so a burst costs one round trip per batch, not per event.
  */
 export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
   const accountIds = [...new Set(events.map((e) => e.account_id))];
   const inboxIds = [...new Set(events.flatMap((e) => (e.inbox_id ? [e.inbox_id] : [])))];
   const conversationIds = [...new Set(events.flatMap((e) => (e.conversation_id ? [e.conversation_id] : [])))];
-  const [webhooks, apiInboxes, inboxBots, conversationBots] = await Promise.all([
-    db("webhooks").whereIn("account_id", accountIds).orderBy("id").select("id", "account_id", "url", "subscriptions") as Promise<
-      { id: number; account_id: number; url: string; subscriptions: string[] }[]
-    >,
+  // One round trip for the whole batch (the relay plans inside a transaction, whose connection takes one statement at a time).
+  const trip = new Trip(db);
+  const none = Promise.resolve([]);
+  const loads = Promise.all([
+    trip.rows<{ id: number; account_id: number; url: string; subscriptions: string[] }>(
+      db("webhooks").whereIn("account_id", accountIds).orderBy("id").select("id", "account_id", "url", "subscriptions"),
+    ),
     inboxIds.length
-      ? (db("inboxes")
-          .join("channel_api", "channel_api.id", "inboxes.channel_id")
-          .whereIn("inboxes.id", inboxIds)
-          .where("inboxes.channel_type", "Channel::Api")
-          .whereNotNull("channel_api.webhook_url")
-          .whereNot("channel_api.webhook_url", "")
-          .select("inboxes.id", "inboxes.account_id", "channel_api.webhook_url") as Promise<{ id: number; account_id: number; webhook_url: string }[]>)
-      : [],
+      ? trip.rows<{ id: number; account_id: number; webhook_url: string }>(
+          db("inboxes")
+            .join("channel_api", "channel_api.id", "inboxes.channel_id")
+            .whereIn("inboxes.id", inboxIds)
+            .whereRaw("inboxes.channel_type = 'Channel::Api' AND coalesce(channel_api.webhook_url, '') <> ''")
+            .select("inboxes.id", "inboxes.account_id", "channel_api.webhook_url"),
+        )
+      : none,
     inboxIds.length
-      ? (db("agent_bot_inboxes").whereIn("inbox_id", inboxIds).where("status", "active").select("inbox_id", "agent_bot_id") as Promise<
-          { inbox_id: number; agent_bot_id: number }[]
-        >)
-      : [],
+      ? trip.rows<{ inbox_id: number; agent_bot_id: number; outgoing_url: string | null }>(
+          db("agent_bot_inboxes")
+            .join("agent_bots", "agent_bots.id", "agent_bot_inboxes.agent_bot_id")
+            .whereIn("agent_bot_inboxes.inbox_id", inboxIds)
+            .whereRaw("agent_bot_inboxes.status = 'active'")
+            .select("agent_bot_inboxes.inbox_id", "agent_bot_inboxes.agent_bot_id", "agent_bots.outgoing_url"),
+        )
+      : none,
     conversationIds.length
-      ? (db("conversations").whereIn("id", conversationIds).whereNotNull("assignee_agent_bot_id").select("id", "assignee_agent_bot_id") as Promise<
-          { id: number; assignee_agent_bot_id: number }[]
-        >)
-      : [],
+      ? trip.rows<{ id: number; assignee_agent_bot_id: number; outgoing_url: string | null }>(
+          db("conversations")
+            .join("agent_bots", "agent_bots.id", "conversations.assignee_agent_bot_id")
+            .whereIn("conversations.id", conversationIds)
+            .select("conversations.id", "conversations.assignee_agent_bot_id", "agent_bots.outgoing_url"),
+        )
+      : none,
+  ] as const);
+  await trip.run();
+  const [webhooks, apiInboxes, inboxBots, conversationBots] = await loads;
+  const botUrl = new Map([
+    ...inboxBots.map((b) => [b.agent_bot_id, b.outgoing_url] as const),
+    ...conversationBots.map((c) => [c.assignee_agent_bot_id, c.outgoing_url] as const),
   ]);
-  const botIds = [...new Set([...inboxBots.map((b) => b.agent_bot_id), ...conversationBots.map((c) => c.assignee_agent_bot_id)])];
-  const bots: { id: number; outgoing_url: string | null }[] = botIds.length ? await db("agent_bots").whereIn("id", botIds).select("id", "outgoing_url") : [];
-  const botUrl = new Map(bots.map((bot) => [bot.id, bot.outgoing_url]));
   const apiInbox = new Map(apiInboxes.map((inbox) => [inbox.id, inbox]));
   const inboxBot = new Map(inboxBots.map((b) => [b.inbox_id, b.agent_bot_id]));
   const conversationBot = new Map(conversationBots.map((c) => [c.id, c.assignee_agent_bot_id]));
@@ -108,14 +122,15 @@ export function deliveryIdFor(eventUid: string, target: Pick<DeliveryTarget, "ty
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The key that signs deliveries to a target: the webhook's, the API channel's or the bot's secret. */
-export async function secretOf(db: Knex, type: DeliveryTargetType, id: number): Promise<string | undefined> {
-  switch (type) {
-    case "account_webhook":
-      return (await db("webhooks").where("id", id).first("secret"))?.secret;
-    case "api_inbox":
-      return (await db("inboxes").join("channel_api", "channel_api.id", "inboxes.channel_id").where("inboxes.id", id).first("channel_api.secret"))?.secret;
-    case "agent_bot":
-      return (await db("agent_bots").where("id", id).first("secret"))?.secret;
-  }
+/**
+ * The key that signs deliveries to a target (the webhook's, the API channel's or the bot's secret),
+ * as an SQL expression over the webhook_deliveries row aliased `alias`, so an attempt reads it with
+ * its delivery in one statement.
+ */
+export function deliverySecretSql(alias: string): string {
+  return `CASE ${alias}.target_type
+    WHEN 'account_webhook' THEN (SELECT secret FROM webhooks WHERE id = ${alias}.target_id)
+    WHEN 'api_inbox' THEN (SELECT channel_api.secret FROM inboxes JOIN channel_api ON channel_api.id = inboxes.channel_id WHERE inboxes.id = ${alias}.target_id)
+    WHEN 'agent_bot' THEN (SELECT secret FROM agent_bots WHERE id = ${alias}.target_id)
+  END`;
 }
