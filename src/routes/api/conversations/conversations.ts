@@ -7,7 +7,7 @@ import { ContactInbox } from "../../../models/ContactInbox";
 import { Conversation } from "../../../models/Conversation";
 import { Inbox } from "../../../models/Inbox";
 import { canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
-import { setPriority } from "../../../services/conversations";
+import { setPriority } from "../../../services/conversationAttributes";
 import { conversationCounts, filterConversations, listConversations, unreadCounts } from "../../../services/conversationList";
 import { createConversation } from "../../../services/newConversation";
 import { requireAdministrator } from "../../../policies";
