@@ -14,7 +14,7 @@ import { Appointment, AppointmentNotice } from "../models/scheduling/Appointment
 import { Resource } from "../models/scheduling/Resource";
 import { SchedulingSettings } from "../models/scheduling/SchedulingSettings";
 import { APPOINTMENT_EVENT_NAMES, type EventConsumer, type EventRow } from "../services/events";
-import { inUnit } from "../services/conversations";
+import { inUnit } from "../services/conversationUnit";
 import { insertMessage } from "../services/messages";
 import { startOnce } from "../temporal/client";
 import { AccountIdAttribute, AppointmentIdAttribute, AppointmentStartsAtAttribute, ResourceIdAttribute } from "../temporal/searchAttributes";

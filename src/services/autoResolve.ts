@@ -6,7 +6,8 @@ import { timerPlan, type ConversationTimerInput, type TimerPlan } from "./conver
 
 /** The conversation a timer belongs to: its row, and the uuid that row must still have. */
 export type TimerTarget = Pick<ConversationTimerInput, "conversationId"> & Partial<Pick<ConversationTimerInput, "conversationUuid">>;
-import { openConversation, resolveConversation, setLabels } from "./conversations";
+import { setLabels } from "./conversationAttributes";
+import { openConversation, resolveConversation } from "./conversationStatus";
 import { createMessage } from "./messages";
 
 export type TimerOutcome = "resolved" | "reopened" | "gone";

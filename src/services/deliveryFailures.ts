@@ -4,7 +4,7 @@ import { Conversation } from "../models/Conversation";
 import { Message } from "../models/Message";
 import type { WebhookDelivery } from "../models/WebhookDelivery";
 import { BOT_ERROR_REOPENED_ACTIVITY } from "./activityMessages";
-import { openConversation } from "./conversations";
+import { openConversation } from "./conversationStatus";
 import { updateMessageStatus } from "./messages";
 
 const MESSAGE_EVENTS = new Set(["message_created", "message_updated"]);

@@ -6,7 +6,7 @@ import { Conversation } from "../models/Conversation";
 import { Label } from "../models/Label";
 import type { LabelInput } from "../routes/api/labels/schema";
 import { type AuditActor, auditChange } from "./audit";
-import { setLabels } from "./conversations";
+import { setLabels } from "./conversationAttributes";
 
 /** The attributes the audited gem records for a label (all but id and timestamps). */
 const AUDITED = ["title", "description", "color", "show_on_sidebar", "account_id"] as const;

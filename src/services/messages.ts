@@ -20,7 +20,8 @@ import type { ConversationGraph, LoadedMessage } from "../presenters/conversatio
 import { contactChangedAttributes } from "../presenters/contact";
 import { type Actor, SYSTEM_REOPENED_ACTIVITY } from "./activityMessages";
 import { insertAttachments, purgeDeletedFilesQuietly, type StagedAttachment } from "./attachments";
-import { type ConversationPatch, changeConversation, inUnit, noteActor, type Unit } from "./conversations";
+import { type ConversationPatch, changeConversation } from "./conversationChanges";
+import { inUnit, noteActor, type Unit } from "./conversationUnit";
 import { loadMessage } from "./conversationGraph";
 
 /** A message as a request (or a caller inside the service) describes it; names are checked here. */

@@ -9,7 +9,8 @@ import { Conversation, type ConversationStatus } from "../models/Conversation";
 import type { Inbox } from "../models/Inbox";
 import { Team } from "../models/Team";
 import type { Actor } from "./activityMessages";
-import { assigneeOutsideTeam, inUnit } from "./conversations";
+import { assigneeOutsideTeam } from "./conversationChanges";
+import { inUnit } from "./conversationUnit";
 import { validateCustomAttributes } from "./customAttributes";
 import { insertMessage, type MessageInput, type SenderRef } from "./messages";
 

@@ -1,7 +1,7 @@
 import test from "ava";
 import { Conversation } from "../../src/models/Conversation";
 import { autoResolvedActivity } from "../../src/services/activityMessages";
-import { resolveConversation } from "../../src/services/conversations";
+import { resolveConversation } from "../../src/services/conversationStatus";
 import { conversationWorld, createConversation, postMessage } from "../conversations/setup";
 import { ok, startHarness, type Harness } from "../support/harness";
 import { at, happenedAt, report, unix } from "./setup";

@@ -8,7 +8,7 @@ import { Conversation } from "../../models/Conversation";
 import { Inbox } from "../../models/Inbox";
 import { Message } from "../../models/Message";
 import { publicConversation } from "../../presenters/publicApi";
-import { resolveConversation } from "../../services/conversations";
+import { resolveConversation } from "../../services/conversationStatus";
 import { loadSenders } from "../../services/messageSenders";
 import { createConversation } from "../../services/newConversation";
 import { contactResolvedActivity, findPublicContactInbox, findPublicConversation, markSeenByContact, reachableConversations } from "../../services/publicApi";

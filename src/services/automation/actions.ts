@@ -11,18 +11,11 @@ import { Team } from "../../models/Team";
 import { User } from "../../models/User";
 import { conversationWebhookData } from "../../presenters/conversation";
 import type { Actor } from "../activityMessages";
-import {
-  assignConversation,
-  changeConversation,
-  inUnit,
-  muteConversation,
-  openConversation,
-  resolveConversation,
-  setLabels,
-  setPriority,
-  setTeam,
-  toggleStatus,
-} from "../conversations";
+import { assignConversation, setTeam } from "../conversationAssignment";
+import { setLabels, setPriority } from "../conversationAttributes";
+import { changeConversation } from "../conversationChanges";
+import { muteConversation, openConversation, resolveConversation, toggleStatus } from "../conversationStatus";
+import { inUnit } from "../conversationUnit";
 import { loadConversationGraph } from "../conversationGraph";
 import { createMessage } from "../messages";
 import type { DeliveryConfig } from "../../config";

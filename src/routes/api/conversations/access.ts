@@ -2,13 +2,23 @@ import type { Next } from "koa";
 import { BotEndpointDenied, NotFound, PermissionDenied } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import { Conversation } from "../../../models/Conversation";
-import { canSeeInbox } from "../../../policies/inboxes";
+import { accessibleInboxIdsQuery, canSeeInbox } from "../../../policies/inboxes";
 import type { Actor } from "../../../services/activityMessages";
+import type { Viewer } from "../../../services/conversationList";
 
 /** Endpoints outside Chatwoot's BOT_ACCESSIBLE_ENDPOINTS refuse agent bot tokens. */
 export async function usersOnly(ctx: AppContext, next: Next) {
   if (ctx.state.principal?.kind === "agent_bot") throw BotEndpointDenied();
   await next();
+}
+
+/** A user's id for "mine" counts; bots never reach the list endpoints. */
+export const userIdOf = (ctx: AppContext) => ctx.state.membership?.user_id ?? 0;
+
+/** The caller as the conversation lists see them. */
+export function viewerOf(ctx: AppContext): Viewer {
+  const { id, name } = ctx.state.account!;
+  return { account: { id, name }, userId: userIdOf(ctx), inboxIds: accessibleInboxIdsQuery(ctx) };
 }
 
 /** The caller as activity messages name it. */

@@ -5,7 +5,8 @@ import { presentAgentBot } from "../../../presenters/agentBot";
 import { presentInboxMember } from "../../../presenters/inbox";
 import { Team } from "../../../models/Team";
 import { teamRecord } from "../../../presenters/team";
-import { assignConversation, setCustomAttributes, setLabels, setTeam } from "../../../services/conversations";
+import { assignConversation, setTeam } from "../../../services/conversationAssignment";
+import { setCustomAttributes, setLabels } from "../../../services/conversationAttributes";
 import { actorOf, findConversation } from "./access";
 import { assignmentBody, customAttributesBody, customAttributesResponse, labelsBody, labelsResponse } from "./schema";
 

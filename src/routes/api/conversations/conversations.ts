@@ -6,20 +6,16 @@ import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
 import { Conversation } from "../../../models/Conversation";
 import { Inbox } from "../../../models/Inbox";
-import { TeamMember } from "../../../models/Team";
-import { accessibleInboxIds, canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
-import { presentConversation } from "../../../presenters/conversation";
-import { iso } from "../../../presenters/time";
-import { finder, sortClause, userIdOf } from "./finder";
-import { muteConversation, setPriority, toggleStatus, unmuteConversation } from "../../../services/conversations";
-import { loadConversationGraphs } from "../../../services/conversationGraph";
+import { canSeeInbox, findVisibleInbox } from "../../../policies/inboxes";
+import { setPriority } from "../../../services/conversationAttributes";
+import { conversationCounts, filterConversations, listConversations, unreadCounts } from "../../../services/conversationList";
 import { createConversation } from "../../../services/newConversation";
 import { requireAdministrator } from "../../../policies";
 import { senderFor } from "../../../services/messages";
-import { filterCondition } from "../../../services/filters/sql";
 import { filterPageQuery, filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
-import { actorOf, findConversation, usersOnly } from "./access";
+import { actorOf, findConversation, usersOnly, viewerOf } from "./access";
+import { presentConversations, presentOne } from "./present";
 import {
   conversationCreate,
   conversationFilterResponse,
@@ -28,30 +24,8 @@ import {
   conversationMetaResponse,
   conversationResponse,
   conversationUpdate,
-  togglePriorityBody,
-  toggleStatusBody,
-  toggleStatusResponse,
-  typingBody,
   unreadCountsResponse,
 } from "./schema";
-
-/** ConversationFinder's page size (CONVERSATION_RESULTS_PER_PAGE). */
-const PER_PAGE = 25;
-
-export async function presentConversations(ctx: AppContext, conversations: Conversation[]) {
-  const account = ctx.state.account!;
-  const [graphs, callerTeamIds] = await Promise.all([
-    loadConversationGraphs(ctx.deps.knex, conversations, { account: { id: account.id, name: account.name } }),
-    // Only a conversation with a team shows the caller's membership (is_member): most pages need no lookup.
-    conversations.some((conversation) => conversation.team_id) ? TeamMember.teamIdsOf(account.id, ctx.state.membership?.user_id ?? 0) : new Set<number>(),
-  ]);
-  return graphs.map((graph) => presentConversation(graph, callerTeamIds));
-}
-
-async function present(ctx: AppContext, conversation: Conversation) {
-  const [presented] = await presentConversations(ctx, [conversation]);
-  return presented;
-}
 
 /**
  * The conversation's contact inbox for create: with inbox_id and contact_id, found or made for
@@ -92,7 +66,7 @@ export function registerConversationRoutes(router: ApiRouter) {
       middleware: [usersOnly],
     },
     async (ctx, { query }) => {
-      ctx.body = { meta: (await finder(ctx, query)).counts };
+      ctx.body = { meta: await conversationCounts(ctx.deps.knex, viewerOf(ctx), query) };
     },
   );
 
@@ -106,34 +80,7 @@ export function registerConversationRoutes(router: ApiRouter) {
       middleware: [usersOnly],
     },
     async (ctx) => {
-      const unread: Pick<Conversation, "inbox_id" | "labels" | "assignee_id">[] = await Conversation.ofAccount(ctx.state.account!.id)
-        .whereIn("inbox_id", await accessibleInboxIds(ctx))
-        .where("status", "open")
-        .whereRaw(
-          `EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND m.message_type = 0
-             AND (conversations.agent_last_seen_at IS NULL OR m.created_at > conversations.agent_last_seen_at))`,
-        )
-        .select("inbox_id", "labels", "assignee_id");
-      const tally = (keys: (string | number)[], into: Record<string, number>) => {
-        for (const key of keys) into[key] = (into[key] ?? 0) + 1;
-      };
-      const byInbox: Record<string, number> = {};
-      const byLabel: Record<string, number> = {};
-      for (const conversation of unread) {
-        tally([conversation.inbox_id], byInbox);
-        tally(conversation.labels, byLabel);
-      }
-      const userId = userIdOf(ctx);
-      ctx.body = {
-        by_inbox: byInbox,
-        by_label: byLabel,
-        by_status: {
-          all: unread.length,
-          mine: unread.filter((c) => c.assignee_id === userId).length,
-          unassigned: unread.filter((c) => c.assignee_id === null).length,
-        },
-        total: unread.length,
-      };
+      ctx.body = await unreadCounts(ctx.deps.knex, viewerOf(ctx));
     },
   );
 
@@ -148,13 +95,8 @@ export function registerConversationRoutes(router: ApiRouter) {
       middleware: [usersOnly],
     },
     async (ctx, { query }) => {
-      const { counts, filtered } = await finder(ctx, query);
-      const list = filtered().orderByRaw(sortClause(query.sort_by));
-      // updated_within replaces the page: everything changed in the last N seconds.
-      const page = await (query.updated_within !== undefined
-        ? list.where("conversations.updated_at", ">", new Date(Date.now() - query.updated_within * 1000))
-        : list.limit(PER_PAGE).offset((query.page - 1) * PER_PAGE));
-      ctx.body = { data: { meta: counts, payload: await presentConversations(ctx, page) } };
+      const { counts, conversations } = await listConversations(ctx.deps.knex, viewerOf(ctx), query);
+      ctx.body = { data: { meta: counts, payload: await presentConversations(ctx, conversations) } };
     },
   );
 
@@ -170,27 +112,9 @@ export function registerConversationRoutes(router: ApiRouter) {
       middleware: [usersOnly],
     },
     async (ctx, { query, body }) => {
-      const accountId = ctx.state.account!.id;
-      const where = await filterCondition(ctx.deps.knex, accountId, "conversation", body.payload);
-      const inboxIds = await accessibleInboxIds(ctx);
-      const matches = () =>
-        Conversation.ofAccount(accountId)
-          .whereIn("inbox_id", inboxIds)
-          .whereRaw(where.sql, where.bindings as never);
-      const [all, mine, unassigned] = await Promise.all([
-        matches().resultSize(),
-        matches().where("assignee_id", userIdOf(ctx)).resultSize(),
-        matches().whereNull("assignee_id").resultSize(),
-      ]);
       const page = Number(query.page ?? body.page ?? 1);
-      const conversations = await matches()
-        .orderBy([
-          { column: "last_activity_at", order: "desc" },
-          { column: "id", order: "desc" },
-        ])
-        .limit(PER_PAGE)
-        .offset((page - 1) * PER_PAGE);
-      ctx.body = { meta: { mine_count: mine, unassigned_count: unassigned, all_count: all }, payload: await presentConversations(ctx, conversations) };
+      const { counts, conversations } = await filterConversations(ctx.deps.knex, viewerOf(ctx), body.payload, page);
+      ctx.body = { meta: counts, payload: await presentConversations(ctx, conversations) };
     },
   );
 
@@ -227,14 +151,14 @@ export function registerConversationRoutes(router: ApiRouter) {
         },
         actor,
       );
-      ctx.body = await present(ctx, conversation);
+      ctx.body = await presentOne(ctx, conversation);
     },
   );
 
   router.route(
     { method: "get", path: one, summary: "Get a conversation", params: accountResourceParams, response: conversationResponse },
     async (ctx, { params }) => {
-      ctx.body = await present(ctx, await findConversation(ctx, params.id));
+      ctx.body = await presentOne(ctx, await findConversation(ctx, params.id));
     },
   );
 
@@ -251,56 +175,10 @@ export function registerConversationRoutes(router: ApiRouter) {
       async (ctx, { params, body }) => {
         let conversation = await findConversation(ctx, params.id);
         if (body.priority !== undefined) conversation = await setPriority(ctx.deps.knex, conversation, body.priority, actorOf(ctx));
-        ctx.body = await present(ctx, conversation);
+        ctx.body = await presentOne(ctx, conversation);
       },
     );
   }
-
-  router.route(
-    {
-      method: "post",
-      path: `${one}/toggle_status`,
-      summary: "Set or toggle the status",
-      params: accountResourceParams,
-      body: toggleStatusBody,
-      response: toggleStatusResponse,
-    },
-    async (ctx, { params, body }) => {
-      const conversation = await findConversation(ctx, params.id);
-      const result = await toggleStatus(ctx.deps.knex, conversation, { status: body.status, snoozedUntil: body.snoozed_until }, actorOf(ctx));
-      ctx.body = {
-        meta: {},
-        payload: {
-          success: result.success,
-          conversation_id: result.conversation.display_id,
-          current_status: result.conversation.status,
-          snoozed_until: iso(result.conversation.snoozed_until),
-        },
-      };
-    },
-  );
-
-  router.route(
-    { method: "post", path: `${one}/toggle_priority`, summary: "Set or clear the priority", params: accountResourceParams, body: togglePriorityBody },
-    async (ctx, { params, body }) => {
-      await setPriority(ctx.deps.knex, await findConversation(ctx, params.id), body.priority, actorOf(ctx));
-      headOk(ctx);
-    },
-  );
-
-  router.route(
-    {
-      method: "post",
-      path: `${one}/toggle_typing_status`,
-      summary: "Typing indicator (accepted; no live channel to relay it to)",
-      params: accountResourceParams,
-      body: typingBody,
-    },
-    async (ctx, { params }) => {
-      await findConversation(ctx, params.id);
-      headOk(ctx);
-    },
-  );
 
   router.route(
     {
@@ -316,61 +194,6 @@ export function registerConversationRoutes(router: ApiRouter) {
       requireAdministrator(ctx);
       await Conversation.query(ctx.deps.knex).deleteById(conversation.id);
       headOk(ctx);
-    },
-  );
-
-  router.route(
-    {
-      method: "post",
-      path: `${one}/mute`,
-      summary: "Mute: resolve, and later contact messages no longer reopen it",
-      params: accountResourceParams,
-      middleware: [usersOnly],
-    },
-    async (ctx, { params }) => {
-      await muteConversation(ctx.deps.knex, await findConversation(ctx, params.id), actorOf(ctx));
-      headOk(ctx);
-    },
-  );
-
-  router.route(
-    { method: "post", path: `${one}/unmute`, summary: "Unmute: contact messages reopen it again", params: accountResourceParams, middleware: [usersOnly] },
-    async (ctx, { params }) => {
-      await unmuteConversation(ctx.deps.knex, await findConversation(ctx, params.id), actorOf(ctx));
-      headOk(ctx);
-    },
-  );
-
-  router.route(
-    {
-      method: "post",
-      path: `${one}/unread`,
-      summary: "Mark the latest incoming message unread",
-      params: accountResourceParams,
-      status: 204,
-      middleware: [usersOnly],
-    },
-    async (ctx, { params }) => {
-      const conversation = await findConversation(ctx, params.id);
-      await Conversation.markUnread(ctx.deps.knex, conversation.id);
-      // The action renders no view, which Rails answers with 204.
-      ctx.status = 204;
-    },
-  );
-
-  router.route(
-    {
-      method: "post",
-      path: `${one}/update_last_seen`,
-      summary: "Mark the conversation read by the caller",
-      params: accountResourceParams,
-      response: conversationResponse,
-      middleware: [usersOnly],
-    },
-    async (ctx, { params }) => {
-      const conversation = await findConversation(ctx, params.id);
-      const seen = await Conversation.markSeen(ctx.deps.knex, conversation.id, { byAssignee: conversation.assignee_id === userIdOf(ctx) });
-      ctx.body = await present(ctx, seen);
     },
   );
 }

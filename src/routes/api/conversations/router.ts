@@ -2,6 +2,7 @@ import { ApiRouter } from "../../../http/router";
 import { accountScope } from "../../../middlewares/accountScope";
 import { authenticateApplication } from "../../../middlewares/authentication";
 import { registerMessageRoutes } from "../messages/messages";
+import { registerConversationActionRoutes } from "./conversationActions";
 import { registerConversationAttachmentRoutes } from "./attachments";
 import { registerConversationAttributeRoutes } from "./attributes";
 import { registerContactConversationRoutes } from "./contactConversations";
@@ -19,6 +20,7 @@ export function conversationsRouter(): ApiRouter {
     middleware: [authenticateApplication("user_or_bot"), accountScope],
   });
   registerConversationRoutes(router);
+  registerConversationActionRoutes(router);
   registerConversationAttributeRoutes(router);
   registerConversationParticipantRoutes(router);
   registerConversationAttachmentRoutes(router);

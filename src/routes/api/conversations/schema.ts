@@ -3,6 +3,7 @@ import { id, jsonObject } from "../../../http/schemas";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
 import { messageBody, messageResponse } from "../messages/schema";
 import { teamResponse } from "../teams/schema";
+import { ASSIGNEE_TYPES, CONVERSATION_TYPES, SORT_OPTIONS } from "../../../services/conversationList";
 
 /**
  * A time as Chatwoot's parse_date_time reads it (Unix seconds, as a number or a string), or an ISO
@@ -19,24 +20,6 @@ export const timeInput = z
   .pipe(z.date({ error: "is not a valid time" }).max(new Date("9999-12-31T23:59:59Z"), { error: "is not a valid time" }))
   .nullable();
 
-/** ConversationFinder::SORT_OPTIONS, the last four its legacy names. */
-export const SORT_OPTIONS = [
-  "last_activity_at_asc",
-  "last_activity_at_desc",
-  "created_at_asc",
-  "created_at_desc",
-  "priority_asc",
-  "priority_desc",
-  "waiting_since_asc",
-  "waiting_since_desc",
-  "priority_desc_created_at_asc",
-  "latest",
-  "sort_on_created_at",
-  "sort_on_priority",
-  "sort_on_waiting_since",
-] as const;
-export type SortOption = (typeof SORT_OPTIONS)[number];
-
 /** `labels[]=a&labels[]=b`, `labels=a&labels=b` or `labels=a,b`. */
 const labelList = z.preprocess((value) => (typeof value === "string" ? value.split(",") : value), z.array(z.string().trim().min(1)));
 
@@ -49,7 +32,7 @@ export const conversationListQuery = z.preprocess(
   },
   z.object({
     status: z.enum([...CONVERSATION_STATUSES, "all"]).default("open"),
-    assignee_type: z.enum(["me", "unassigned", "assigned", "all"]).default("all"),
+    assignee_type: z.enum(ASSIGNEE_TYPES).default("all"),
     inbox_id: id().optional(),
     team_id: id().optional(),
     labels: labelList.optional(),
@@ -58,7 +41,7 @@ export const conversationListQuery = z.preprocess(
     q: z.string().max(1000).optional(),
     sort_by: z.enum(SORT_OPTIONS).default("last_activity_at_desc"),
     source_id: z.string().max(255).optional(),
-    conversation_type: z.enum(["mention", "participating", "unattended"]).optional(),
+    conversation_type: z.enum(CONVERSATION_TYPES).optional(),
     /** Seconds: every conversation updated that recently, unpaginated. */
     updated_within: z
       .string()
@@ -67,7 +50,6 @@ export const conversationListQuery = z.preprocess(
       .optional(),
   }),
 );
-export type ConversationListQuery = z.output<typeof conversationListQuery>;
 
 export const conversationCreate = z
   .object({

@@ -1,0 +1,273 @@
+/*
+ * The conversation lists (Chatwoot's ConversationFinder, the filter endpoint, unread counts and a
+ * contact's conversations): which conversations a viewer sees and the counts beside them. Routes
+ * validate the query and present the conversations.
+ */
+import type { Knex } from "knex";
+import type { AnyQueryBuilder } from "objection";
+import { NotFound } from "../errors";
+import { ContactInbox } from "../models/ContactInbox";
+import { Conversation, type ConversationStatus } from "../models/Conversation";
+import { ConversationParticipant } from "../models/ConversationParticipant";
+import { MESSAGE_TYPE, Message } from "../models/Message";
+import { Team, TeamMember } from "../models/Team";
+import type { ConversationGraph } from "../presenters/conversation";
+import type { AccountRef } from "../presenters/message";
+import { loadConversationGraphs } from "./conversationGraph";
+import { type FilterCondition, filterCondition } from "./filters/sql";
+
+/** ConversationFinder's page size (CONVERSATION_RESULTS_PER_PAGE). */
+const PER_PAGE = 25;
+
+/** Chatwoot's contact conversations: the 20 most recently active. */
+const CONTACT_LIMIT = 20;
+
+/** ConversationFinder::SORT_OPTIONS, the last four its legacy names. */
+export const SORT_OPTIONS = [
+  "last_activity_at_asc",
+  "last_activity_at_desc",
+  "created_at_asc",
+  "created_at_desc",
+  "priority_asc",
+  "priority_desc",
+  "waiting_since_asc",
+  "waiting_since_desc",
+  "priority_desc_created_at_asc",
+  "latest",
+  "sort_on_created_at",
+  "sort_on_priority",
+  "sort_on_waiting_since",
+] as const;
+export type SortOption = (typeof SORT_OPTIONS)[number];
+
+export const ASSIGNEE_TYPES = ["me", "unassigned", "assigned", "all"] as const;
+export const CONVERSATION_TYPES = ["mention", "participating", "unattended"] as const;
+
+/** Who is looking: "mine" is the user's, and only conversations in the inboxes they may see (a subquery of their ids) are listed. */
+export interface Viewer {
+  account: AccountRef;
+  userId: number;
+  inboxIds: AnyQueryBuilder;
+}
+
+/** The list's filters, as its query string gives them. */
+export interface ListFilters {
+  status: ConversationStatus | "all";
+  assignee_type: (typeof ASSIGNEE_TYPES)[number];
+  inbox_id?: number;
+  team_id?: number;
+  labels?: string[];
+  q?: string;
+  source_id?: string;
+  conversation_type?: (typeof CONVERSATION_TYPES)[number];
+}
+
+export interface ListPage extends ListFilters {
+  sort_by: SortOption;
+  page: number;
+  /** Seconds: replaces the page with every conversation updated that recently. */
+  updated_within?: number;
+}
+
+export interface ListCounts {
+  mine_count: number;
+  assigned_count: number;
+  unassigned_count: number;
+  all_count: number;
+}
+
+const inViewersInboxes = (db: Knex, viewer: Viewer) => Conversation.ofAccount(viewer.account.id, db).whereIn("conversations.inbox_id", viewer.inboxIds);
+
+/**
+ * ConversationFinder: the viewer's inboxes (narrowed by inbox_id), status (open unless given; "all"
+ * for every status; not applied with q), team, labels (any of them), q, source_id and
+ * conversation_type; the assignee filter is left to the caller, as the counts are taken before it.
+ */
+async function finderScope(db: Knex, viewer: Viewer, filters: ListFilters) {
+  const accountId = viewer.account.id;
+  // current_account.teams.find: a team that is not the account's is not found.
+  if (filters.team_id !== undefined && !(await Team.findInAccount(accountId, filters.team_id, db))) throw NotFound();
+  const mentions = filters.conversation_type === "mention" ? await mentionPatterns(db, accountId, viewer.userId) : [];
+  return () => {
+    const q = inViewersInboxes(db, viewer);
+    if (filters.inbox_id !== undefined) q.where("conversations.inbox_id", filters.inbox_id);
+    if (filters.status !== "all" && filters.q === undefined) q.where("status", filters.status);
+    if (filters.team_id !== undefined) q.where("team_id", filters.team_id);
+    if (filters.labels?.length) q.whereRaw("labels && ?::text[]", [filters.labels]);
+    if (filters.q !== undefined) {
+      // Rails' ILIKE with the text as given: % and _ in it are wildcards there too.
+      q.whereExists(
+        Message.query(db)
+          .whereColumn("messages.conversation_id", "conversations.id")
+          .whereIn("messages.message_type", [MESSAGE_TYPE.incoming, MESSAGE_TYPE.outgoing])
+          .where("messages.content", "ilike", `%${filters.q}%`),
+      );
+    }
+    if (filters.source_id !== undefined) {
+      q.whereIn("contact_inbox_id", ContactInbox.query(db).select("id").where({ account_id: accountId, source_id: filters.source_id }));
+    }
+    switch (filters.conversation_type) {
+      case "mention":
+        // Mentions are private notes naming the user, or a team of theirs (Messages::MentionService).
+        q.whereExists(
+          Message.query(db)
+            .whereColumn("messages.conversation_id", "conversations.id")
+            .where("messages.private", true)
+            .whereRaw("messages.content LIKE ANY(?::text[])", [mentions]),
+        );
+        break;
+      case "participating":
+        q.whereIn("conversations.id", ConversationParticipant.query(db).select("conversation_id").where({ account_id: accountId, user_id: viewer.userId }));
+        break;
+      case "unattended":
+        q.where((w) => w.whereNull("first_reply_created_at").orWhereNotNull("waiting_since"));
+        break;
+    }
+    return q;
+  };
+}
+
+/** LIKE patterns of the mention links that name the user or one of their teams. */
+async function mentionPatterns(db: Knex, accountId: number, userId: number): Promise<string[]> {
+  const teams = await TeamMember.teamIdsOf(accountId, userId, db);
+  return [`%mention://user/${userId}/%`, ...[...teams].map((teamId) => `%mention://team/${teamId}/%`)];
+}
+
+/** All, the viewer's and unassigned conversations of a query, in one scan. */
+async function assigneeCounts(db: Knex, query: AnyQueryBuilder, userId: number) {
+  const tally = (await query
+    .toKnexQuery()
+    .clearSelect()
+    .clearOrder()
+    .first(
+      db.raw("count(*) AS all_count"),
+      db.raw("count(*) FILTER (WHERE assignee_id = ?) AS mine_count", [userId]),
+      db.raw("count(*) FILTER (WHERE assignee_id IS NULL) AS unassigned_count"),
+    )) as Record<"all_count" | "mine_count" | "unassigned_count", string | number>;
+  return { all: Number(tally.all_count), mine: Number(tally.mine_count), unassigned: Number(tally.unassigned_count) };
+}
+
+async function listCounts(db: Knex, viewer: Viewer, base: () => AnyQueryBuilder): Promise<ListCounts> {
+  const { all, mine, unassigned } = await assigneeCounts(db, base(), viewer.userId);
+  return { mine_count: mine, assigned_count: all - unassigned, unassigned_count: unassigned, all_count: all };
+}
+
+/** The list endpoint's meta: its counts by assignee under the filters. */
+export async function conversationCounts(db: Knex, viewer: Viewer, filters: ListFilters): Promise<ListCounts> {
+  return listCounts(db, viewer, await finderScope(db, viewer, filters));
+}
+
+/** A page of the list (25 by sort_by, or everything updated within the last updated_within seconds) and its counts. */
+export async function listConversations(db: Knex, viewer: Viewer, filters: ListPage): Promise<{ counts: ListCounts; conversations: Conversation[] }> {
+  const base = await finderScope(db, viewer, filters);
+  const list = base().orderByRaw(sortClause(filters.sort_by));
+  if (filters.assignee_type === "me") list.where("assignee_id", viewer.userId);
+  if (filters.assignee_type === "unassigned") list.whereNull("assignee_id");
+  if (filters.assignee_type === "assigned") list.whereNotNull("assignee_id");
+  if (filters.updated_within !== undefined) list.where("conversations.updated_at", ">", new Date(Date.now() - filters.updated_within * 1000));
+  else list.limit(PER_PAGE).offset((filters.page - 1) * PER_PAGE);
+  const [counts, conversations] = await Promise.all([listCounts(db, viewer, base), list]);
+  return { counts, conversations };
+}
+
+/** Chatwoot's conversations/filter: conversations of any status matching the conditions, 25 a page by latest activity, with counts. */
+export async function filterConversations(db: Knex, viewer: Viewer, conditions: FilterCondition[], page: number) {
+  const where = await filterCondition(db, viewer.account.id, "conversation", conditions);
+  const matches = () => inViewersInboxes(db, viewer).whereRaw(where.sql, where.bindings as never);
+  const [{ all, mine, unassigned }, conversations] = await Promise.all([
+    assigneeCounts(db, matches(), viewer.userId),
+    matches()
+      .orderBy([
+        { column: "last_activity_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
+      .limit(PER_PAGE)
+      .offset((page - 1) * PER_PAGE),
+  ]);
+  return { counts: { mine_count: mine, unassigned_count: unassigned, all_count: all }, conversations };
+}
+
+/** The contact's most recently active conversations in the viewer's inboxes. */
+export async function contactConversations(db: Knex, viewer: Viewer, contactId: number): Promise<Conversation[]> {
+  return inViewersInboxes(db, viewer)
+    .where("contact_id", contactId)
+    .orderBy([
+      { column: "last_activity_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ])
+    .limit(CONTACT_LIMIT);
+}
+
+/** Open conversations with an incoming message the agents have not seen, tallied by inbox, label and assignee. */
+export async function unreadCounts(db: Knex, viewer: Viewer) {
+  const unread: Pick<Conversation, "inbox_id" | "labels" | "assignee_id">[] = await inViewersInboxes(db, viewer)
+    .where("status", "open")
+    .whereRaw(
+      `EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND m.message_type = ${MESSAGE_TYPE.incoming}
+         AND (conversations.agent_last_seen_at IS NULL OR m.created_at > conversations.agent_last_seen_at))`,
+    )
+    .select("inbox_id", "labels", "assignee_id");
+  const byInbox: Record<string, number> = {};
+  const byLabel: Record<string, number> = {};
+  const tally = (key: string | number, into: Record<string, number>) => (into[key] = (into[key] ?? 0) + 1);
+  for (const conversation of unread) {
+    tally(conversation.inbox_id, byInbox);
+    for (const label of conversation.labels) tally(label, byLabel);
+  }
+  return {
+    by_inbox: byInbox,
+    by_label: byLabel,
+    by_status: {
+      all: unread.length,
+      mine: unread.filter((c) => c.assignee_id === viewer.userId).length,
+      unassigned: unread.filter((c) => c.assignee_id === null).length,
+    },
+    total: unread.length,
+  };
+}
+
+/**
+ * The conversations' graphs and the viewer's teams for their is_member, at the same time. Only a
+ * conversation with a team shows the membership, so most pages need no team lookup.
+ */
+export async function loadListed(
+  db: Knex,
+  conversations: Conversation[],
+  viewer: Pick<Viewer, "account" | "userId">,
+): Promise<{ graphs: ConversationGraph[]; viewerTeamIds: Set<number> }> {
+  const [graphs, viewerTeamIds] = await Promise.all([
+    loadConversationGraphs(db, conversations, { account: viewer.account }),
+    conversations.some((conversation) => conversation.team_id) ? TeamMember.teamIdsOf(viewer.account.id, viewer.userId, db) : new Set<number>(),
+  ]);
+  return { graphs, viewerTeamIds };
+}
+
+const PRIORITY_RANK = "CASE conversations.priority WHEN 'low' THEN 0 WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'urgent' THEN 3 END";
+
+/** ConversationFinder's sort scopes, each ending on the id so pages never overlap. */
+function sortClause(sort: SortOption): string {
+  switch (sort) {
+    case "last_activity_at_asc":
+      return "conversations.last_activity_at ASC, conversations.id ASC";
+    case "last_activity_at_desc":
+    case "latest":
+      return "conversations.last_activity_at DESC, conversations.id DESC";
+    case "created_at_asc":
+    case "sort_on_created_at":
+      return "conversations.created_at ASC, conversations.id ASC";
+    case "created_at_desc":
+      return "conversations.created_at DESC, conversations.id DESC";
+    case "priority_asc":
+      return `${PRIORITY_RANK} ASC NULLS LAST, conversations.last_activity_at DESC, conversations.id DESC`;
+    case "priority_desc":
+    case "sort_on_priority":
+      return `${PRIORITY_RANK} DESC NULLS LAST, conversations.last_activity_at DESC, conversations.id DESC`;
+    case "waiting_since_asc":
+    case "sort_on_waiting_since":
+      return "conversations.waiting_since ASC NULLS LAST, conversations.created_at ASC, conversations.id ASC";
+    case "waiting_since_desc":
+      return "conversations.waiting_since DESC NULLS LAST, conversations.created_at ASC, conversations.id ASC";
+    case "priority_desc_created_at_asc":
+      return `${PRIORITY_RANK} DESC NULLS LAST, conversations.created_at ASC, conversations.id ASC`;
+  }
+}
