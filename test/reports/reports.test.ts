@@ -123,7 +123,8 @@ test("an account with a timezone groups in it, whatever offset the client sends,
   const ist = [0, 1, 2, 3].map((day) => unix(at(day)) - 5.5 * HOUR);
   t.deepEqual(await series(own, { metric: "conversations_count", type: "account", ...threeDays, timezone_offset: -5 }), counts([1, 2, 0, 0], ist));
 
-  await h.request("PATCH", `/api/v1/accounts/${own.account.id}`, { token: own.account.admin.token, body: { timezone: "America/New_York" } });
+  const moved = await h.request("PATCH", `/api/v1/accounts/${own.account.id}`, { token: own.account.admin.token, body: { timezone: "America/New_York" } });
+  t.is(moved.status, 200, JSON.stringify(moved.body));
   // New York moves to daylight time on Sunday 8 March 2026: that day has 23 hours.
   const midnights = [Date.UTC(2026, 2, 7, 5), Date.UTC(2026, 2, 8, 5), Date.UTC(2026, 2, 9, 4)].map((ms) => ms / 1000);
   t.deepEqual(
