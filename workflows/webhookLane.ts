@@ -3,6 +3,7 @@ import {
   continueAsNew,
   defineSignal,
   ParentClosePolicy,
+  patched,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -11,7 +12,7 @@ import {
 } from "@temporalio/workflow";
 import { DELIVER_SIGNAL, webhookDeliveryWorkflowId, type AttemptFailure, type LaneDelivery, type LaneInput } from "../src/temporal/contracts";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../src/temporal/searchAttributes";
-import { attempt } from "./deliveryAttempt";
+import { attempt, attemptAll } from "./deliveryAttempt";
 import { webhookDeliveryWorkflow } from "./webhookDelivery";
 
 export const deliverSignal = defineSignal<[LaneDelivery[]]>(DELIVER_SIGNAL);
@@ -20,23 +21,37 @@ const DEFAULT_CONCURRENCY = 32;
 const DEFAULT_IDLE_MS = 60_000;
 /** Ids remembered for dropping repeats: far more than a relay ever re-sends after a crash. */
 const RECENT_IDS = 5000;
-/** Each send is a marker in the history; past this the lane starts a fresh run. */
+/** History grows with every send (a marker each in old runs, a round per ROUND_SIZE now); past this the lane starts a fresh run. */
 const SENDS_PER_RUN = 2000;
+/**
+ * A signal with at most this many deliveries carries events as they happen; a larger one is a
+ * backlog (a burst, a relay catching up). Live deliveries go out before any backlog left.
+ */
+const LIVE_SIGNAL_MAX = 20;
+/** Deliveries one round takes, posted `concurrency` at a time by one activity. */
+const ROUND_SIZE = 100;
+/** Runs recorded before sends went in rounds replay without them (README: changing a workflow). */
+export const LANE_ROUNDS_PATCH = "webhook-lane-rounds";
 
 /**
- * Sends every delivery of one target, in arrival order with up to `concurrency` at once. A send
- * that fails is handed to a webhookDeliveryWorkflow of its own (`webhook-delivery-<installation>-
- * <delivery id>`), which retries on the delivery's schedule, so a failing receiver never holds up
- * the lane and each failed delivery is visible and retryable on its own in the Temporal UI.
+ * Sends every delivery of one target, up to `concurrency` at once, live ones (small signals) first
+ * and a backlog in arrival order. A send that fails is handed to a webhookDeliveryWorkflow of its
+ * own (`webhook-delivery-<installation>-<delivery id>`), which retries on the delivery's schedule, so
+ * a failing receiver never holds up the lane and each failed delivery is visible and retryable on
+ * its own in the Temporal UI.
  */
 export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: number; retrying: number }> {
+  const rounds = patched(LANE_ROUNDS_PATCH);
   const queue = [...(input.queued ?? [])];
+  const live: LaneDelivery[] = [];
+  const waiting = () => live.length + queue.length;
   const recent = new Set(input.recent ?? []);
   setHandler(deliverSignal, (deliveries) => {
+    const into = rounds && deliveries.length <= LIVE_SIGNAL_MAX ? live : queue;
     for (const delivery of deliveries) {
       if (recent.has(delivery.id)) continue;
       recent.add(delivery.id);
-      queue.push(delivery);
+      into.push(delivery);
     }
     // A Set keeps insertion order: forget the oldest first.
     for (const old of recent) {
@@ -49,8 +64,35 @@ export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: num
   let inFlight = 0;
   let sent = 0;
   let retrying = 0;
-  const report = () => setCurrentDetails(`${input.target}: ${sent} delivered, ${retrying} retrying on their own, ${inFlight} sending, ${queue.length} queued`);
+  const report = () => setCurrentDetails(`${input.target}: ${sent} delivered, ${retrying} retrying on their own, ${inFlight} sending, ${waiting()} queued`);
 
+  if (rounds) {
+    // Sends go in rounds, one activity each; deliveries signalled during a round join the next one.
+    let started = 0;
+    for (;;) {
+      if (waiting() === 0 && !(await condition(() => waiting() > 0, input.idleMs ?? DEFAULT_IDLE_MS))) break;
+      const round: LaneDelivery[] = [];
+      while (waiting() > 0 && round.length < Math.min(ROUND_SIZE, SENDS_PER_RUN - started)) round.push((live.shift() ?? queue.shift())!);
+      started += round.length;
+      inFlight = round.length;
+      report();
+      const failures = await attemptAll({ deliveryIds: round.map((d) => d.id), timeoutMs: input.timeoutMs, parallel: concurrency });
+      inFlight = 0;
+      const failed = round.filter((delivery) => failures[delivery.id]);
+      sent += round.length - failed.length;
+      retrying += failed.length;
+      await Promise.all(failed.map((delivery) => retryOnItsOwn(input, delivery, failures[delivery.id]!)));
+      report();
+      if (started >= SENDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
+        return continueAsNew<typeof webhookLaneWorkflow>({ ...input, queued: [...live, ...queue], recent: [...recent] });
+      }
+    }
+    return { sent, retrying };
+  }
+
+  // Runs recorded before LANE_ROUNDS_PATCH: one local activity per delivery, refilled as each ends
+  // (which held signals back while any ran).
+  // Drop with deprecatePatch once no such run can be open (a lane lives at most SENDS_PER_RUN sends or its idle time).
   const send = async (delivery: LaneDelivery) => {
     const failure = await attempt(delivery.id, input.timeoutMs);
     if (!failure) sent++;

@@ -1,5 +1,4 @@
 import { createHmac } from "node:crypto";
-import { ApplicationFailure } from "@temporalio/common";
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
 import { type DeliveryConfig, loadDeliveryConfig } from "../config";
@@ -12,7 +11,6 @@ import {
   DELIVER_SIGNAL,
   webhookDeliveryWorkflowId,
   webhookLaneWorkflowId,
-  type AttemptInput,
   type DeliveryWorkflowInput,
   type LaneDelivery,
   type LaneInput,
@@ -170,9 +168,6 @@ export async function redeliver(deps: AppDeps, delivery: WebhookDelivery): Promi
   return reset;
 }
 
-/** The failure type that tells Temporal to stop retrying a delivery. */
-export const PERMANENT_FAILURE = "PermanentDeliveryFailure";
-
 function sign(secret: string, timestamp: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }
@@ -182,54 +177,102 @@ function retryable(status: number): boolean {
   return status >= 500 || status === 408 || status === 429 || status < 400;
 }
 
-/**
- * One attempt: POST the event's payload, signed, and record the outcome on the delivery row.
- * Throws on failure so Temporal retries on the delivery's schedule (or stops, for a permanent one).
- */
-export async function attemptDelivery(db: Knex, config: Pick<DeliveryConfig, "allowPrivateNetworks">, input: AttemptInput): Promise<{ status: number }> {
-  // The delivery, its event's payload and the target's secret in one statement: this runs for every delivery.
-  const delivery: (WebhookDelivery & { payload: Record<string, unknown>; secret: string | null }) | undefined = await db("webhook_deliveries as d")
-    .join("events as e", "e.id", "d.event_id")
-    .where("d.id", input.deliveryId)
-    .first("d.*", "e.payload", db.raw(`${deliverySecretSql("d")} AS secret`));
-  if (!delivery) throw ApplicationFailure.nonRetryable(`Delivery ${input.deliveryId} no longer exists`, PERMANENT_FAILURE);
-  if (delivery.status === "delivered") return { status: delivery.last_response_code ?? 200 };
+/** How an attempt ended; a failure is permanent when the receiver refused for good or the URL is unsafe. */
+export type AttemptOutcome = { ok: true; status: number } | { ok: false; reason: string; permanent: boolean };
+
+type LoadedDelivery = WebhookDelivery & { payload: Record<string, unknown>; secret: string | null };
+
+/** What an attempt writes on its row. */
+interface AttemptRecord {
+  id: string;
+  delivered: boolean;
+  last_response_code: number | null;
+  last_error: string | null;
+}
+
+/** POSTs one delivery's event payload, signed; answers the outcome and what to record. */
+async function post(
+  delivery: LoadedDelivery,
+  config: Pick<DeliveryConfig, "allowPrivateNetworks">,
+  timeoutMs: number,
+): Promise<[AttemptOutcome, AttemptRecord]> {
   const body = JSON.stringify({ ...delivery.payload, event: delivery.event_name });
-  const secret = delivery.secret;
-
-  const record = (patch: Partial<WebhookDelivery>) =>
-    WebhookDelivery.query(db)
-      .patch({ ...patch, attempts: WebhookDelivery.raw("attempts + 1") as unknown as number, last_attempt_at: new Date(), updated_at: new Date() })
-      .where("id", delivery.id);
-
+  const timestamp = String(Math.floor(Date.now() / 1000));
   try {
-    const timestamp = String(Math.floor(Date.now() / 1000));
     const response = await safePost(delivery.url, {
-      timeoutMs: input.timeoutMs,
+      timeoutMs,
       allowPrivateNetworks: config.allowPrivateNetworks,
       headers: {
         "Content-Type": "application/json",
         Accept: "application/json",
         "User-Agent": "convo-sched-webhooks",
         "X-Chatwoot-Delivery": delivery.id,
-        ...(secret ? { "X-Chatwoot-Timestamp": timestamp, "X-Chatwoot-Signature": sign(secret, timestamp, body) } : {}),
+        ...(delivery.secret ? { "X-Chatwoot-Timestamp": timestamp, "X-Chatwoot-Signature": sign(delivery.secret, timestamp, body) } : {}),
       },
       body,
     });
     if (response.status >= 200 && response.status < 300) {
-      await record({ status: "delivered", last_response_code: response.status, last_error: null, delivered_at: new Date() });
-      return { status: response.status };
+      return [
+        { ok: true, status: response.status },
+        { id: delivery.id, delivered: true, last_response_code: response.status, last_error: null },
+      ];
     }
     const error = `${response.status} ${response.statusText}`.trim();
-    await record({ last_response_code: response.status, last_error: error });
-    throw retryable(response.status) ? ApplicationFailure.retryable(error, "DeliveryFailed") : ApplicationFailure.nonRetryable(error, PERMANENT_FAILURE);
+    return [
+      { ok: false, reason: error, permanent: !retryable(response.status) },
+      { id: delivery.id, delivered: false, last_response_code: response.status, last_error: error },
+    ];
   } catch (err) {
-    if (err instanceof ApplicationFailure) throw err;
     const message = err instanceof Error ? err.message : String(err);
-    await record({ last_response_code: null, last_error: message });
-    if (err instanceof UnsafeUrlError) throw ApplicationFailure.nonRetryable(message, PERMANENT_FAILURE);
-    throw ApplicationFailure.retryable(message, "DeliveryFailed");
+    return [
+      { ok: false, reason: message, permanent: err instanceof UnsafeUrlError },
+      { id: delivery.id, delivered: false, last_response_code: null, last_error: message },
+    ];
   }
+}
+
+/**
+ * Attempts deliveries (at most `parallel` POSTs at once) and records each outcome on its row. The
+ * rows, their payloads and secrets are read in one statement and the outcomes written in one, so a
+ * lane's round of many deliveries costs two statements. A delivered row is not sent again; a row
+ * that is gone is a permanent failure.
+ */
+export async function attemptDeliveries(
+  db: Knex,
+  config: Pick<DeliveryConfig, "allowPrivateNetworks">,
+  ids: readonly string[],
+  { timeoutMs, parallel = ids.length }: { timeoutMs: number; parallel?: number },
+): Promise<Map<string, AttemptOutcome>> {
+  const rows: LoadedDelivery[] = await db("webhook_deliveries as d")
+    .join("events as e", "e.id", "d.event_id")
+    .whereIn("d.id", ids)
+    .select("d.*", "e.payload", db.raw(`${deliverySecretSql("d")} AS secret`));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const outcomes = new Map<string, AttemptOutcome>();
+  const records: AttemptRecord[] = [];
+  await inParallel(ids, Math.max(1, parallel), async (id) => {
+    const delivery = byId.get(id);
+    if (!delivery) outcomes.set(id, { ok: false, reason: `Delivery ${id} no longer exists`, permanent: true });
+    else if (delivery.status === "delivered") outcomes.set(id, { ok: true, status: delivery.last_response_code ?? 200 });
+    else {
+      const [outcome, record] = await post(delivery, config, timeoutMs);
+      outcomes.set(id, outcome);
+      records.push(record);
+    }
+  });
+  if (records.length) {
+    await db.raw(
+      `UPDATE webhook_deliveries d
+       SET status = CASE WHEN v.delivered THEN 'delivered' ELSE d.status END,
+           delivered_at = CASE WHEN v.delivered THEN now() ELSE d.delivered_at END,
+           last_response_code = v.last_response_code, last_error = v.last_error,
+           attempts = d.attempts + 1, last_attempt_at = now(), updated_at = now()
+       FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, delivered boolean, last_response_code integer, last_error text)
+       WHERE d.id = v.id`,
+      [JSON.stringify(records)],
+    );
+  }
+  return outcomes;
 }
 
 /** Retries are exhausted (or the failure is permanent): the delivery is failed for good. */

@@ -96,6 +96,13 @@ export interface AttemptInput {
   timeoutMs: number;
 }
 
+/** A lane's round of attempts, at most `parallel` POSTs at once. */
+export interface AttemptsInput {
+  deliveryIds: string[];
+  timeoutMs: number;
+  parallel: number;
+}
+
 export interface DeliveryWorkflowInput extends AttemptInput {
   schedule: RetrySchedule;
   /** The attempt its lane already made, when that failed: the workflow goes on from there. */
@@ -125,7 +132,7 @@ export interface LaneInput {
   target: string;
   schedule: RetrySchedule;
   timeoutMs: number;
-  /** Sends at once; beyond it deliveries wait their turn in arrival order. */
+  /** Sends at once; beyond it deliveries wait their turn, live ones (small signals) first, then a backlog in arrival order. */
   concurrency?: number;
   /** How long a lane with nothing to send stays open before it ends (the next signal starts it again). */
   idleMs?: number;

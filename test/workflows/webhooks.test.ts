@@ -1,7 +1,16 @@
 import test from "ava";
 import { ApplicationFailure } from "@temporalio/common";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import { DELIVER_SIGNAL, webhookDeliveryWorkflowId, type AttemptInput, type LaneInput, type RetrySchedule } from "../../src/temporal/contracts";
+import { inParallel } from "../../src/lib/inParallel";
+import {
+  DELIVER_SIGNAL,
+  webhookDeliveryWorkflowId,
+  type AttemptFailure,
+  type AttemptInput,
+  type AttemptsInput,
+  type LaneInput,
+  type RetrySchedule,
+} from "../../src/temporal/contracts";
 import { timerDurations, uniqueId, withWorker, workflowEnvironment } from "../support/workflowEnv";
 
 let env: TestWorkflowEnvironment;
@@ -16,28 +25,34 @@ const schedule: RetrySchedule = { initialIntervalMs: 200, backoffCoefficient: 2,
 const unavailable = () => ApplicationFailure.retryable("receiver answered 503", "DeliveryFailed");
 const gone = () => ApplicationFailure.nonRetryable("receiver answered 410", "DeliveryFailed");
 
-/** Mocked attemptDelivery: each delivery id answers from its own script, then succeeds. */
+/** Mocked attempts (one, or a lane's round): each delivery id answers from its own script, then succeeds. */
 function receiver(script: Record<string, (() => Error)[]> = {}) {
   const attempts: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  return {
-    attempts,
-    maxInFlight: () => maxInFlight,
-    async attemptDelivery({ deliveryId }: AttemptInput) {
-      attempts.push(deliveryId);
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      try {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const next = script[deliveryId]?.shift();
-        if (next) throw next();
-        return { status: 200 };
-      } finally {
-        inFlight--;
-      }
-    },
+  const attemptDelivery = async ({ deliveryId }: AttemptInput) => {
+    attempts.push(deliveryId);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const next = script[deliveryId]?.shift();
+      if (next) throw next();
+      return { status: 200 };
+    } finally {
+      inFlight--;
+    }
   };
+  const attemptDeliveries = async ({ deliveryIds, timeoutMs, parallel }: AttemptsInput) => {
+    const failures: Record<string, AttemptFailure> = {};
+    await inParallel(deliveryIds, parallel, async (deliveryId) => {
+      await attemptDelivery({ deliveryId, timeoutMs }).catch((err: ApplicationFailure) => {
+        failures[deliveryId] = { reason: err.message, permanent: err.nonRetryable === true };
+      });
+    });
+    return failures;
+  };
+  return { attempts, maxInFlight: () => maxInFlight, attemptDelivery, attemptDeliveries };
 }
 
 const laneInput = (overrides: Partial<LaneInput> = {}): LaneInput => ({
@@ -58,7 +73,7 @@ test("a lane sends each delivery once, drops repeats, and hands a failed one to 
   const failures: string[] = [];
   const { lane, retried } = await withWorker(
     env,
-    { attemptDelivery: mock.attemptDelivery, handleDeliveryFailure: async (id: string) => void failures.push(id) },
+    { attemptDelivery: mock.attemptDelivery, attemptDeliveries: mock.attemptDeliveries, handleDeliveryFailure: async (id: string) => void failures.push(id) },
     async (taskQueue) => {
       const handle = await env.client.workflow.signalWithStart("webhookLaneWorkflow", {
         taskQueue,
@@ -85,7 +100,7 @@ test("a lane sends each delivery once, drops repeats, and hands a failed one to 
 test("a lane sends at most `concurrency` at once, all of them in the end", async (t) => {
   const ids = Array.from({ length: 6 }, () => uniqueId("d"));
   const mock = receiver();
-  const result = await withWorker(env, { attemptDelivery: mock.attemptDelivery }, (taskQueue) =>
+  const result = await withWorker(env, { attemptDeliveries: mock.attemptDeliveries }, (taskQueue) =>
     env.client.workflow.execute("webhookLaneWorkflow", {
       taskQueue,
       workflowId: uniqueId("lane"),
@@ -95,6 +110,28 @@ test("a lane sends at most `concurrency` at once, all of them in the end", async
   t.deepEqual(result, { sent: 6, retrying: 0 });
   t.deepEqual([...mock.attempts].sort(), [...ids].sort());
   t.true(mock.maxInFlight() <= 2, `${mock.maxInFlight()} at once`);
+});
+
+test("a delivery signalled while a lane works through a backlog goes out before the rest of the backlog", async (t) => {
+  const backlog = Array.from({ length: 250 }, () => uniqueId("d"));
+  const fresh = uniqueId("d");
+  const mock = receiver();
+  const result = await withWorker(env, { attemptDeliveries: mock.attemptDeliveries }, async (taskQueue) => {
+    const handle = await env.client.workflow.signalWithStart("webhookLaneWorkflow", {
+      taskQueue,
+      workflowId: uniqueId("lane"),
+      args: [laneInput({ concurrency: 20 })],
+      signal: DELIVER_SIGNAL,
+      signalArgs: [backlog.map(delivery)],
+    });
+    while (mock.attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await handle.signal(DELIVER_SIGNAL, [delivery(fresh)]);
+    return handle.result();
+  });
+  t.deepEqual(result, { sent: 251, retrying: 0 });
+  // Rounds take 100: the fresh delivery joins the round after the one under way, not the backlog's end.
+  const position = mock.attempts.indexOf(fresh);
+  t.true(position >= 0 && position < 201, `sent ${position + 1}th of ${mock.attempts.length}`);
 });
 
 test("a delivery the receiver refuses for good fails at once and runs the failure handling once", async (t) => {
