@@ -44,9 +44,18 @@ export class Trip {
   }
 }
 
+/**
+ * The query's text with its bindings written in: compiled once (knex's toString would compile it
+ * again), placeholders replaced as knex's formatQuery does (an escaped `\?` is a literal question mark).
+ */
 function inlined(query: Knex.QueryBuilder): string {
-  const { bindings } = query.toSQL();
-  const unsafe = bindings.find((value) => !(value === null || typeof value === "number" || typeof value === "boolean"));
-  if (unsafe !== undefined) throw new Error(`A trip only inlines numbers, booleans and nulls, not ${typeof unsafe}`);
-  return query.toString();
+  const { sql, bindings } = query.toSQL();
+  let index = 0;
+  return sql.replace(/\\?\?/g, (match) => {
+    if (match === "\\?") return "?";
+    const value: unknown = bindings[index++];
+    if (value === null) return "NULL";
+    if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "boolean") return String(value);
+    throw new Error(`A trip only inlines numbers, booleans and nulls, not ${typeof value}`);
+  });
 }
