@@ -1,13 +1,10 @@
-import { mkdtemp } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { eventually } from "../support/eventually";
 import { pngOf } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { startHarness, tempStorage, type Harness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 
 let h: Harness;
@@ -18,7 +15,6 @@ let png: Buffer;
 const hits = new Map<string, number>();
 
 test.before(async () => {
-  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "storage-"));
   png = await pngOf(80, 80);
   // An image host on loopback (allowed outside production, as for webhooks).
   images = createServer((req, res) => {
@@ -37,7 +33,7 @@ test.before(async () => {
   await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
   imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
   db = await createOwnDatabase("files_avatars");
-  h = await startHarness({ relay: true, databaseUrl: db.url });
+  h = await startHarness({ relay: true, databaseUrl: db.url, settings: { storage: tempStorage() } });
 });
 test.after.always(async () => {
   await h?.close();

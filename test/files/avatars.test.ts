@@ -1,15 +1,11 @@
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { pngOf, requestForm } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { startHarness, tempStorage, type Harness } from "../support/harness";
 
 let h: Harness;
 test.before(async () => {
-  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "storage-"));
-  h = await startHarness();
+  h = await startHarness({ settings: { storage: tempStorage() } });
 });
 test.after.always(async () => {
   await h?.close();

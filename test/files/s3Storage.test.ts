@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import test from "ava";
 import S3rver from "s3rver";
+import { storageSettings } from "../../src/config";
 import { storageFromEnv } from "../../src/storage";
 import { S3Storage, s3ClientConfig } from "../../src/storage/s3";
 import { LocalStorage } from "../../src/storage/local";
@@ -27,15 +28,18 @@ test.before(async () => {
   });
   const { port } = await s3.run();
   endpoint = `http://127.0.0.1:${port}`;
-  Object.assign(process.env, {
-    ACTIVE_STORAGE_SERVICE: "s3_compatible",
-    STORAGE_BUCKET_NAME: "convo-files",
-    STORAGE_ENDPOINT: endpoint,
-    STORAGE_ACCESS_KEY_ID: "S3RVER",
-    STORAGE_SECRET_ACCESS_KEY: "S3RVER",
-    STORAGE_PREFIX: "test-installation",
+  h = await startHarness({
+    settings: {
+      storage: storageSettings({
+        ACTIVE_STORAGE_SERVICE: "s3_compatible",
+        STORAGE_BUCKET_NAME: "convo-files",
+        STORAGE_ENDPOINT: endpoint,
+        STORAGE_ACCESS_KEY_ID: "S3RVER",
+        STORAGE_SECRET_ACCESS_KEY: "S3RVER",
+        STORAGE_PREFIX: "test-installation",
+      }),
+    },
   });
-  h = await startHarness();
 });
 test.after.always(async () => {
   await h?.close();

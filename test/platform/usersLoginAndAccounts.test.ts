@@ -7,8 +7,7 @@ import { ok, startHarness, type Harness } from "../support/harness";
 let h: Harness;
 let otherApp: string;
 test.before(async () => {
-  process.env.FRONTEND_URL = "https://chat.example.com";
-  h = await startHarness();
+  h = await startHarness({ settings: { frontendUrl: "https://chat.example.com" } });
   otherApp = (await PlatformApp.createWithToken(`other-${randomUUID()}`)).token;
 });
 test.after.always(async () => {

@@ -1,20 +1,14 @@
 import { createHmac } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import test from "ava";
 import { createInbox, defineAttribute } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { ok, quickRetries, startHarness, tempStorage, type Harness } from "../support/harness";
 import { pngOf, requestForm } from "../support/forms";
 import { Receiver } from "../support/receiver";
 
-process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
-
 let h: Harness;
 test.before(async () => {
-  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "public-storage-"));
-  h = await startHarness({ relay: true });
+  h = await startHarness({ relay: true, settings: { delivery: quickRetries(), storage: tempStorage() } });
 });
 test.after.always(async () => {
   await h?.close();

@@ -14,7 +14,7 @@ import { deadlineIn, openConversation, setupSettled, show, timerHandle, until } 
 import { book, liveClinic } from "../scheduling/bookingSupport";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { ok, quickRetries, startHarness, type Harness } from "../support/harness";
 import { Receiver } from "../support/receiver";
 import { LONG_LIVED, saveHistory } from "./historyFiles";
 import { servicesEnv, withTestServices } from "../support/services";
@@ -120,10 +120,9 @@ async function appointmentSagas(h: Harness) {
 }
 
 async function main() {
-  process.env.WEBHOOK_RETRY_INITIAL_MS ??= "200";
   await withTestServices(async (services) => {
     Object.assign(process.env, servicesEnv(services));
-    const h = await startHarness({ relay: true });
+    const h = await startHarness({ relay: true, settings: { delivery: quickRetries() } });
     try {
       await Promise.all([timerThatResolves(h), webhookWithARetry(h), automationThatActs(h), accountDeletion(h), appointmentSagas(h)]);
       const { client } = h.deps.temporal;

@@ -5,12 +5,10 @@ import { addToAccount, createUser } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";
 import { at, book, clinic, type Clinic } from "./bookingSupport";
 
-// Small batches, so a handful of expenses takes several activities.
-process.env.SCHEDULING_PAYOUT_BATCH_SIZE = "2";
-
 let h: Harness;
 test.before(async () => {
-  h = await startHarness({ worker: true });
+  // Small batches, so a handful of expenses takes several activities.
+  h = await startHarness({ worker: true, settings: { payoutBatchSize: 2 } });
 });
 test.after.always(async () => {
   await h?.close();

@@ -2,14 +2,11 @@ import ChatwootClient, { ApiError } from "@figuro/chatwoot-sdk";
 import type { ContactsApi } from "@figuro/chatwoot-sdk/dist/services/client/Contacts";
 import type { ConversationsApi } from "@figuro/chatwoot-sdk/dist/services/client/Conversations";
 import type { MessagesApi } from "@figuro/chatwoot-sdk/dist/services/client/Messages";
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import test from "ava";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
 import { pngOf } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { startHarness, tempStorage, type Harness } from "../support/harness";
 
 /**
  * @figuro/chatwoot-sdk (the client Evolution API and WAHA build on), driven unchanged against the
@@ -18,8 +15,7 @@ import { startHarness, type Harness } from "../support/harness";
 
 let h: Harness;
 test.before(async () => {
-  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "sdk-storage-"));
-  h = await startHarness();
+  h = await startHarness({ settings: { storage: tempStorage() } });
 });
 test.after.always(async () => {
   await h?.close();

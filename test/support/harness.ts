@@ -1,7 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import type { Worker } from "@temporalio/worker";
 import { createApp } from "../../src/app";
+import { type DeliveryConfig, installSettings, loadDeliveryConfig, loadSettings, type Settings } from "../../src/config";
 import { connectDatabase, type Database } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
 import { PlatformApp } from "../../src/models/PlatformApp";
@@ -64,6 +68,18 @@ export interface HarnessOptions {
   temporalAddress?: string;
   /** A database of the test's own, so no other file's relay hands its events to another Temporal. */
   databaseUrl?: string;
+  /** Over loadSettings(): what the test configures instead of the environment (storage, deliveries, limits, links). */
+  settings?: Partial<Settings>;
+}
+
+/** Local storage in a fresh temporary directory (`root`), so a test sees only its own files. */
+export function tempStorage(): { service: "local"; root: string } {
+  return { service: "local", root: mkdtempSync(path.join(os.tmpdir(), "storage-")) };
+}
+
+/** Deliveries whose retries start 200 ms after a failure, so a test sees a retry within seconds. */
+export function quickRetries(): DeliveryConfig {
+  return loadDeliveryConfig({ ...process.env, WEBHOOK_RETRY_INITIAL_MS: "200" });
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -76,7 +92,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // The auth cache as the API runs it, so tests see what clients see after a change.
   const authCache = new AuthCache(knex);
   await authCache.start();
-  const deps: AppDeps = { knex, authCache, temporal: { client, taskQueue: taskQueueFor("convo-sched-test", installationId), installationId } };
+  const settings: Settings = { ...loadSettings(), ...options.settings };
+  // Presenters and storage read the installed settings (see appSettings), so they see the test's too.
+  installSettings(settings);
+  const deps: AppDeps = { knex, settings, authCache, temporal: { client, taskQueue: taskQueueFor("convo-sched-test", installationId), installationId } };
 
   const server = createApp(deps).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));

@@ -5,14 +5,12 @@ import { EventRelay } from "../../src/services/eventRelay";
 import { recordEvent, type EventName } from "../../src/services/events";
 import { webhookDeliveryWorkflowId, webhookLaneWorkflowId } from "../../src/temporal/contracts";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { quickRetries, startHarness, type Harness } from "../support/harness";
 import { Receiver, signatureValid } from "../support/receiver";
-
-process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
 
 let h: Harness;
 test.before(async () => {
-  h = await startHarness({ relay: true });
+  h = await startHarness({ relay: true, settings: { delivery: quickRetries() } });
 });
 test.after.always(async () => {
   await h?.close();

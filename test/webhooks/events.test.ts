@@ -1,14 +1,12 @@
 import test from "ava";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { ok, quickRetries, startHarness, type Harness } from "../support/harness";
 import { Receiver, signatureValid, type ReceivedRequest } from "../support/receiver";
-
-process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
 
 let h: Harness;
 test.before(async () => {
-  h = await startHarness({ relay: true });
+  h = await startHarness({ relay: true, settings: { delivery: quickRetries() } });
 });
 test.after.always(async () => {
   await h?.close();

@@ -3,14 +3,12 @@ import { signJwt } from "../../src/lib/jwt";
 import { browserInfo, browserLanguage } from "../../src/services/widgetBrowser";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { ok, quickRetries, startHarness, type Harness } from "../support/harness";
 import { Receiver, signatureValid, type ReceivedRequest } from "../support/receiver";
-
-process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
 
 let h: Harness;
 test.before(async () => {
-  h = await startHarness({ relay: true });
+  h = await startHarness({ relay: true, settings: { delivery: quickRetries() } });
 });
 test.after.always(async () => {
   await h?.close();
@@ -61,7 +59,7 @@ test("config creates a visitor with a contact inbox and a token; a second config
   const claims = claimsOf(authToken);
   t.is(claims.inbox_id, inbox.id);
   t.true(claims.exp > claims.iat);
-  if (!process.env.SECRET_KEY_BASE) {
+  if (!h.deps.settings.secretKeyBase) {
     t.deepEqual(await h.knex("service_secrets").pluck("name"), ["secret_key_base"], "without SECRET_KEY_BASE the key is generated once and kept");
   }
 
