@@ -14,7 +14,7 @@ import { deadlineIn, openConversation, setupSettled, show, timerHandle, until } 
 import { book, liveClinic } from "../scheduling/bookingSupport";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
-import { ok, quickRetries, startHarness, type Harness } from "../support/harness";
+import { expectOk, quickRetries, startHarness, type Harness } from "../support/harness";
 import { Receiver } from "../support/receiver";
 import { LONG_LIVED, saveHistory } from "./historyFiles";
 import { servicesEnv, withTestServices } from "../support/services";
@@ -40,7 +40,7 @@ async function webhookWithARetry(h: Harness) {
   const account = await createAccount(h);
   const receiver = await new Receiver((attempt) => (attempt === 1 ? 500 : 200)).start();
   try {
-    await ok(
+    await expectOk(
       h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, {
         token: account.admin.token,
         body: { url: receiver.url, subscriptions: ["contact_created"] },
@@ -60,7 +60,7 @@ async function automationThatActs(h: Harness) {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   const api = (method: string, url: string, body?: unknown) =>
-    ok(h.request(method, `/api/v1/accounts/${account.id}${url}`, { token: account.admin.token, body }), `${method} ${url}`);
+    expectOk(h.request(method, `/api/v1/accounts/${account.id}${url}`, { token: account.admin.token, body }), `${method} ${url}`);
   await api("POST", "/automation_rules", {
     name: "refunds",
     event_name: "message_created",
@@ -97,11 +97,11 @@ async function accountDeletion(h: Harness) {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   const { contact } = await createContact(h, account, { inbox_id: inbox.id });
-  await ok(
+  await expectOk(
     h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { inbox_id: inbox.id, contact_id: contact.id } }),
     "conversation",
   );
-  await ok(h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken }), "delete account");
+  await expectOk(h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken }), "delete account");
 }
 
 /** A booking whose unpaid hold runs out (the saga cancels it), and one cancelled by hand. */

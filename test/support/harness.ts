@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Worker } from "@temporalio/worker";
+import type { TestFn } from "ava";
 import { createApp } from "../../src/app";
 import { type DeliveryConfig, installSettings, loadDeliveryConfig, loadSettings, type Settings } from "../../src/config";
 import { connectDatabase, type Database } from "../../src/db";
@@ -43,10 +44,10 @@ export interface Harness {
 }
 
 /** The body of a successful (2xx) response; anything else fails the test with what was being done. */
-export async function ok(promise: Promise<{ status: number; body: any }>, what: string) {
-  const response = await promise;
-  if (response.status >= 300) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
+export async function expectOk(response: { status: number; body: any } | Promise<{ status: number; body: any }>, what: string): Promise<any> {
+  const { status, body } = await response;
+  if (status < 200 || status >= 300) throw new Error(`${what}: ${status} ${JSON.stringify(body)}`);
+  return body;
 }
 
 function env(name: string): string {
@@ -156,4 +157,36 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await knex.destroy();
     },
   };
+}
+
+/**
+ * Starts a harness before the file's tests and closes it after them; the answer stands for it in
+ * tests and later hooks. Options that depend on an earlier hook's work can come as a function.
+ */
+export function useHarness(test: TestFn, options: HarnessOptions | (() => HarnessOptions | Promise<HarnessOptions>) = {}): Harness {
+  let started: Harness | undefined;
+  test.before(async () => {
+    started = await startHarness(typeof options === "function" ? await options() : options);
+  });
+  test.after.always(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as Harness, {
+    get(_target, key) {
+      // Not a promise: `await` and async returns look for `then`.
+      if (key === "then") return undefined;
+      if (!started) throw new Error(`harness.${String(key)} before the harness started: use it inside tests and hooks`);
+      const value: unknown = Reflect.get(started, key);
+      return typeof value === "function" ? value.bind(started) : value;
+    },
+  });
+}
+
+/** Requests to one account's API (/api/v1/accounts/:id + path), as its administrator unless a token is given. */
+export function accountApi(h: Harness, account: { id: number; admin?: { token: string } }, token = account.admin?.token) {
+  const call =
+    (method: string) =>
+    <T = any>(path = "", body?: unknown): Promise<ApiResponse<T>> =>
+      h.request<T>(method, `/api/v1/accounts/${account.id}${path}`, { token, body });
+  return { get: call("GET"), post: call("POST"), patch: call("PATCH"), put: call("PUT"), delete: call("DELETE") };
 }
