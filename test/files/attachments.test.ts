@@ -5,18 +5,14 @@ import { FileUrlSigner, fileUrlSigner } from "../../src/storage/urls";
 import { conversationWorld, createConversation, postMessage, type ConversationWorld } from "../conversations/setup";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { leftoverUploads, ownTmpDir, pngOf, requestForm, type FormFields } from "../support/forms";
-import { startHarness, tempStorage, type Harness } from "../support/harness";
+import { tempStorage, useHarness } from "../support/harness";
 
-let h: Harness;
-let tmp: string;
 const storage = tempStorage();
+// 1 MB, so the size limit is tested without moving 40 MB around.
+const h = useHarness(test, { settings: { storage, maxUploadBytes: 1024 * 1024 } });
+let tmp: string;
 test.before(async () => {
   tmp = await ownTmpDir();
-  // 1 MB, so the size limit is tested without moving 40 MB around.
-  h = await startHarness({ settings: { storage, maxUploadBytes: 1024 * 1024 } });
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 /** Every file in storage, as keys. */

@@ -6,11 +6,10 @@ import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 import { conversationWorld, createConversation } from "../conversations/setup";
 import { eventually } from "../support/eventually";
 import { pngOf, requestForm } from "../support/forms";
-import { startHarness, tempStorage, type Harness } from "../support/harness";
+import { tempStorage, useHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 import { Receiver } from "../support/receiver";
 
-let h: Harness;
 let db: OwnDatabase;
 const storage = tempStorage();
 const receiver = new Receiver();
@@ -18,10 +17,9 @@ test.before(async () => {
   // A database of its own: only this file's worker (which shares its storage) runs its analyses.
   db = await createOwnDatabase("files_analysis");
   await receiver.start();
-  h = await startHarness({ relay: true, databaseUrl: db.url, settings: { storage } });
 });
+const h = useHarness(test, () => ({ relay: true, databaseUrl: db.url, settings: { storage } }));
 test.after.always(async () => {
-  await h?.close();
   await receiver.stop();
   await db?.drop();
 });

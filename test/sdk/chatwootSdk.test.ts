@@ -6,20 +6,14 @@ import test from "ava";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
 import { pngOf } from "../support/forms";
-import { startHarness, tempStorage, type Harness } from "../support/harness";
+import { tempStorage, useHarness } from "../support/harness";
 
 /**
  * @figuro/chatwoot-sdk (the client Evolution API and WAHA build on), driven unchanged against the
  * real API: its account-level messages post multipart bodies, its public client's JSON.
  */
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ settings: { storage: tempStorage() } });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { settings: { storage: tempStorage() } });
 
 function sdkFor(token?: string) {
   return new ChatwootClient({ config: { basePath: h.baseUrl, with_credentials: false, credentials: "omit", token } });
