@@ -4,7 +4,7 @@ import type { AppDeps } from "../../src/deps";
 import { fireConversationTimer } from "../../src/services/autoResolve";
 import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
 import { createWorker } from "../../src/temporal/worker";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 import {
   contents as messagesOf,
   deadlineIn as moveDeadlineAndTouch,
@@ -16,13 +16,7 @@ import {
   type TimedConversation,
 } from "./support";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true });
 
 type Setup = TimedConversation;
 
@@ -110,12 +104,12 @@ test("a snoozed conversation reopens at snoozed_until", async (t) => {
 test("disabling auto-resolve cancels pending timers; enabling it again resolves what is overdue", async (t) => {
   const s = await setup({ auto_resolve_after: 10 });
   await deadlineIn(s, 4000);
-  const off = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: null } });
+  const off = await accountApi(h, s.account).patch("", { auto_resolve_after: null });
   t.is(off.status, 200);
   await new Promise((resolve) => setTimeout(resolve, 6000));
   t.is((await show(s)).status, "open");
 
-  const on = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 10 } });
+  const on = await accountApi(h, s.account).patch("", { auto_resolve_after: 10 });
   t.is(on.status, 200);
   const conversation = await until(
     () => show(s),
@@ -130,7 +124,7 @@ test("shortening auto_resolve_after brings the deadline forward: an idle convers
   await deadlineIn(s, 2000, 10);
   await new Promise((resolve) => setTimeout(resolve, 3000));
   t.is((await show(s)).status, "open", "not due while the setting is an hour");
-  const shortened = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 10 } });
+  const shortened = await accountApi(h, s.account).patch("", { auto_resolve_after: 10 });
   t.is(shortened.status, 200);
   const conversation = await until(
     () => show(s),
@@ -142,7 +136,7 @@ test("shortening auto_resolve_after brings the deadline forward: an idle convers
 test("lengthening auto_resolve_after pushes the deadline back: the conversation stays open and the timer shows the new deadline", async (t) => {
   const s = await setup({ auto_resolve_after: 10 });
   await deadlineIn(s, 4000);
-  const lengthened = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 60 } });
+  const lengthened = await accountApi(h, s.account).patch("", { auto_resolve_after: 60 });
   t.is(lengthened.status, 200);
   const handle = timerHandle(h, s);
   const later = Date.now() + 40 * 60_000;

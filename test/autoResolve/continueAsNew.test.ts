@@ -3,16 +3,10 @@ import test from "ava";
 import type { AppDeps } from "../../src/deps";
 import { touchConversationTimer } from "../../src/services/conversationTimers";
 import { createWorker } from "../../src/temporal/worker";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { contents, moveDeadline, openConversation, setupSettled, show, timerHandle, timerInput, until, waitingFor } from "./support";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true });
 
 test("a timer that continued as new honours the touch sent at the switch and resolves on time", async (t) => {
   const s = await openConversation(h, { auto_resolve_after: 10 });

@@ -1,14 +1,8 @@
 import test from "ava";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { at, clinic, until } from "./bookingSupport";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const liveIn = async (resourceId: number) =>
   h.knex("scheduling_appointments").where("resource_id", resourceId).whereNot("status", "cancelled").select("id", "starts_at");

@@ -5,16 +5,10 @@ import { touchAppointmentWorkflow } from "../../src/scheduling/appointmentLife";
 import { appointmentWorkflowId } from "../../src/temporal/contracts";
 import { AppointmentStartsAtAttribute } from "../../src/temporal/searchAttributes";
 import { createWorker } from "../../src/temporal/worker";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { conversationMessages, liveClinic, sleep, until } from "./bookingSupport";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true });
 
 test("a booking's hold survives its worker going away: the next worker cancels it once the hold has run out", async (t) => {
   const c = await liveClinic(h);
