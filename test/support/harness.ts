@@ -162,13 +162,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 /**
  * Starts a harness before the file's tests and closes it after them; the answer stands for it in
  * tests and later hooks. Options that depend on an earlier hook's work can come as a function.
+ * Its hooks are serial: ava runs other hooks concurrently, but never across a serial one, so hooks
+ * declared before it have finished when it starts (or closes), and hooks declared after it wait for it.
  */
 export function useHarness(test: TestFn, options: HarnessOptions | (() => HarnessOptions | Promise<HarnessOptions>) = {}): Harness {
   let started: Harness | undefined;
-  test.before(async () => {
+  test.serial.before(async () => {
     started = await startHarness(typeof options === "function" ? await options() : options);
   });
-  test.after.always(async () => {
+  test.serial.after.always(async () => {
     await started?.close();
   });
   return new Proxy({} as Harness, {
@@ -176,8 +178,8 @@ export function useHarness(test: TestFn, options: HarnessOptions | (() => Harnes
       // Not a promise: `await` and async returns look for `then`.
       if (key === "then") return undefined;
       if (!started) throw new Error(`harness.${String(key)} before the harness started: use it inside tests and hooks`);
-      const value: unknown = Reflect.get(started, key);
-      return typeof value === "function" ? value.bind(started) : value;
+      // Unbound: the harness's methods do not use `this`, and knex is a function with properties.
+      return Reflect.get(started, key);
     },
   });
 }
