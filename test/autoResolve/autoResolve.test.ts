@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
+import { eventually } from "../support/eventually";
 import type { AppDeps } from "../../src/deps";
 import { fireConversationTimer } from "../../src/services/autoResolve";
 import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
@@ -12,7 +13,6 @@ import {
   setupSettled,
   show as showConversation,
   timerHandle,
-  until,
   type TimedConversation,
 } from "./support";
 
@@ -29,16 +29,20 @@ test("an idle open conversation resolves at its deadline, with the message, the 
   const s = await setup({ auto_resolve_after: 10, auto_resolve_message: "We are closing this for now.", auto_resolve_label: "auto-closed" });
   await deadlineIn(s, 1500);
   const handle = timerHandle(h, s);
-  const described = await until(
+  const described = await eventually(
     () => handle.describe(),
     (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)),
+    "the timer's deadline in its search attributes",
+    15_000,
   );
   t.truthy(described.typedSearchAttributes.get(AutoResolveAtAttribute), "operators see the deadline in the UI");
 
   const resolvedAt = Date.now();
-  const conversation = await until(
+  const conversation = await eventually(
     () => show(s),
     (c) => c.status === "resolved",
+    "the conversation to resolve",
+    15_000,
   );
   t.is(conversation.status, "resolved");
   t.true(Date.now() - resolvedAt < 10_000);
@@ -93,9 +97,11 @@ test("a snoozed conversation reopens at snoozed_until", async (t) => {
   });
   t.is(snoozed.status, 200);
   t.is((await show(s)).status, "snoozed");
-  const reopened = await until(
+  const reopened = await eventually(
     () => show(s),
     (c) => c.status === "open",
+    "the conversation to reopen",
+    15_000,
   );
   t.is(reopened.status, "open");
   t.true(Date.now() / 1000 >= snoozedUntil);
@@ -111,9 +117,11 @@ test("disabling auto-resolve cancels pending timers; enabling it again resolves 
 
   const on = await accountApi(h, s.account).patch("", { auto_resolve_after: 10 });
   t.is(on.status, 200);
-  const conversation = await until(
+  const conversation = await eventually(
     () => show(s),
     (c) => c.status === "resolved",
+    "the conversation to resolve",
+    15_000,
   );
   t.is(conversation.status, "resolved");
 });
@@ -126,9 +134,11 @@ test("shortening auto_resolve_after brings the deadline forward: an idle convers
   t.is((await show(s)).status, "open", "not due while the setting is an hour");
   const shortened = await accountApi(h, s.account).patch("", { auto_resolve_after: 10 });
   t.is(shortened.status, 200);
-  const conversation = await until(
+  const conversation = await eventually(
     () => show(s),
     (c) => c.status === "resolved",
+    "the conversation to resolve",
+    15_000,
   );
   t.is(conversation.status, "resolved");
 });
@@ -140,9 +150,11 @@ test("lengthening auto_resolve_after pushes the deadline back: the conversation 
   t.is(lengthened.status, 200);
   const handle = timerHandle(h, s);
   const later = Date.now() + 40 * 60_000;
-  const described = await until(
+  const described = await eventually(
     () => handle.describe(),
     (d) => ((d.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() ?? 0) > later,
+    "the deadline to move about fifty minutes on",
+    15_000,
   );
   t.true((described.typedSearchAttributes.get(AutoResolveAtAttribute) as Date).getTime() > later, "about fifty minutes from now");
   await new Promise((resolve) => setTimeout(resolve, 6000));
@@ -167,22 +179,26 @@ test("a pending timer fires after its worker was stopped and another one started
   // off arrive, or a late one would start the timer on the shared queue again.
   await setupSettled(h, s);
   const handle = timerHandle(h, s);
-  await until(
+  await eventually(
     () =>
       handle.describe().then(
         () => true,
         () => false,
       ),
     Boolean,
+    "the conversation's timer to exist",
+    15_000,
   );
   await handle.terminate("moved to the restart test's queue").catch(() => undefined);
 
   const first = await start();
   const firstRun = first.runUntil(async () => {
     await deadlineIn(s, 4000, 10, deps);
-    await until(
+    await eventually(
       () => handle.describe(),
       (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)),
+      "the timer's deadline in its search attributes",
+      15_000,
     );
   });
   await firstRun;
@@ -191,9 +207,11 @@ test("a pending timer fires after its worker was stopped and another one started
 
   const second = await start();
   await second.runUntil(async () => {
-    const conversation = await until(
+    const conversation = await eventually(
       () => show(s),
       (c) => c.status === "resolved",
+      "the conversation to resolve",
+      15_000,
     );
     t.is(conversation.status, "resolved");
   });

@@ -1,3 +1,4 @@
+import { eventually } from "../support/eventually";
 /**
  * Records the histories the replay test (replay.test.ts) runs the current workflow code against:
  * real runs of each long-lived workflow, with real activities, on a fresh database and Temporal dev
@@ -10,7 +11,7 @@
  * replacing those files and leaving other histories there alone.
  */
 import { automationEventWorkflowId } from "../../src/temporal/contracts";
-import { deadlineIn, openConversation, setupSettled, show, timerHandle, until } from "../autoResolve/support";
+import { deadlineIn, openConversation, setupSettled, show, timerHandle } from "../autoResolve/support";
 import { book, liveClinic } from "../scheduling/bookingSupport";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
@@ -27,9 +28,10 @@ async function timerThatResolves(h: Harness) {
   await setupSettled(h, s);
   await deadlineIn(h, s, 60 * SECOND);
   await deadlineIn(h, s, 3 * SECOND);
-  await until(
+  await eventually(
     () => show(h, s),
     (c) => c.status === "resolved",
+    "the conversation to resolve",
     60 * SECOND,
   );
   await timerHandle(h, s).result();
@@ -74,19 +76,21 @@ async function automationThatActs(h: Harness) {
   const conversation = await api("POST", "/conversations", { inbox_id: inbox.id, contact_id: contact.id });
   await api("POST", `/conversations/${conversation.id}/messages`, { content: "I want a refund", message_type: "incoming" });
   const row = await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first("id");
-  const event: { uid: string } = await until(
+  const event: { uid: string } = await eventually(
     () => h.knex("events").where({ conversation_id: row.id, name: "message_created" }).first("uid"),
     Boolean,
+    "the message_created event",
     30 * SECOND,
   );
   const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(h.deps.temporal.installationId, event.uid));
-  await until(
+  await eventually(
     () =>
       handle.describe().then(
         () => true,
         () => false,
       ),
     Boolean,
+    "the conversation's timer to exist",
     30 * SECOND,
   );
   await handle.result();
@@ -112,9 +116,10 @@ async function appointmentSagas(h: Harness) {
   const held = await book(c.api, { ...base, starts_at: inMs(3 * 60 * 60 * SECOND), hold_until: inMs(4 * SECOND) });
   const later = await book(c.api, { ...base, starts_at: inMs(2 * 24 * 60 * 60 * SECOND) });
   await c.api.post(`/appointments/${later.id}/cancel`, {});
-  await until(
+  await eventually(
     () => c.api.get(`/appointments/${held.id}`),
     (r) => r.body.payload.status === "cancelled",
+    "the held appointment to be cancelled",
     60 * SECOND,
   );
 }
@@ -132,7 +137,7 @@ async function main() {
         for await (const execution of client.workflow.list()) all.push(execution);
         return all;
       };
-      const all = await until(executions, (list) => list.every((e) => e.status.name !== "RUNNING"), 180 * SECOND);
+      const all = await eventually(executions, (list) => list.every((e) => e.status.name !== "RUNNING"), "every workflow to end", 180 * SECOND);
       const longest = new Map<string, (typeof all)[number]>();
       for (const execution of all) {
         if (execution.status.name !== "COMPLETED" && execution.status.name !== "CONTINUED_AS_NEW") continue;

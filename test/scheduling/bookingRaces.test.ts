@@ -1,6 +1,7 @@
 import test from "ava";
+import { eventually } from "../support/eventually";
 import { useHarness } from "../support/harness";
-import { at, clinic, until } from "./bookingSupport";
+import { at, clinic } from "./bookingSupport";
 
 const h = useHarness(test);
 
@@ -103,7 +104,7 @@ test("a booking the application check cannot see yet (uncommitted) is caught by 
     });
     const pending = api.post("/appointments", { resource_id: resource.id, starts_at: at("16:15"), client_name: "Racer", service_amount: 1000 });
     // The request passed its own check and now waits on the constraint for our transaction.
-    const blocked = await until(
+    const blocked = await eventually(
       () =>
         h
           .knex("pg_stat_activity")
@@ -111,6 +112,8 @@ test("a booking the application check cannot see yet (uncommitted) is caught by 
           .whereILike("query", 'insert into "scheduling_appointments"%')
           .first("pid"),
       Boolean,
+      "the booking to wait on the lock at its insert",
+      15_000,
     );
     t.truthy(blocked, "the booking reached the insert");
     await trx.commit();

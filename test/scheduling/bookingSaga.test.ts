@@ -1,11 +1,12 @@
 import test from "ava";
+import { eventually } from "../support/eventually";
 import { HOLD_EXPIRED_REASON } from "../../src/scheduling/constants";
 import { localTimeText } from "../../src/scheduling/appointmentTimeline";
 import { appointmentWorkflowId } from "../../src/temporal/contracts";
 import { AccountIdAttribute, AppointmentIdAttribute, AppointmentStartsAtAttribute, ResourceIdAttribute } from "../../src/temporal/searchAttributes";
 import { accountApi, expectOk, useHarness } from "../support/harness";
 import { Receiver, signatureValid } from "../support/receiver";
-import { book, conversationMessages, liveClinic, type LiveClinic, sleep, until } from "./bookingSupport";
+import { book, conversationMessages, liveClinic, type LiveClinic, sleep } from "./bookingSupport";
 
 const h = useHarness(test, { relay: true });
 
@@ -13,11 +14,12 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-/** The contents of the booking's conversation, once it has at least `n` messages (or the wait ran out). */
+/** The contents of the booking's conversation, once it has at least `n` messages. */
 async function messagesOnce(c: LiveClinic, displayId: number, n: number, timeoutMs = 20_000): Promise<string[]> {
-  const messages = await until(
+  const messages = await eventually(
     () => conversationMessages(h, c.account, displayId),
     (m) => m.length >= n,
+    "the conversation to have its messages",
     timeoutMs,
   );
   return messages.map((m) => m.content);
@@ -76,9 +78,10 @@ test("an unpaid hold runs out: the booking is cancelled, the slot freed, the con
     `Your appointment with Dr. Now on ${when(c, startsAt)} is booked. Please make the prepayment by ${when(c, holdUntil)} to keep it.`,
   ]);
 
-  const cancelled = await until(
+  const cancelled = await eventually(
     () => c.api.get(`/appointments/${appointment.id}`),
     (r) => r.body.payload.status === "cancelled",
+    "the held appointment to be cancelled",
     30_000,
   );
   t.like(cancelled.body.payload, { status: "cancelled", payment_status: "cancelled", cancellation_reason: HOLD_EXPIRED_REASON });
