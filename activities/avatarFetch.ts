@@ -1,11 +1,10 @@
 import type { AppDeps } from "../src/deps";
 import { fetchAvatar, markAvatarFetchFailed } from "../src/services/avatarFetch";
-import { loadDeliveryConfig } from "../src/config";
 import type { AvatarFetchInput } from "../src/temporal/contracts";
 
-export function createAvatarFetchActivities({ knex }: AppDeps) {
+export function createAvatarFetchActivities({ knex, settings }: AppDeps) {
   // Avatar URLs may reach the same networks webhooks may (WEBHOOK_ALLOW_PRIVATE_NETWORKS).
-  const { allowPrivateNetworks } = loadDeliveryConfig();
+  const { allowPrivateNetworks } = settings.delivery;
   return {
     fetchAvatar: (input: AvatarFetchInput) => fetchAvatar(knex, input, { allowPrivateNetworks }),
     markAvatarFetchFailed: (input: AvatarFetchInput) => markAvatarFetchFailed(knex, input),

@@ -1,6 +1,5 @@
 import { ApplicationFailure } from "@temporalio/common";
 import type { AppDeps } from "../src/deps";
-import { loadDeliveryConfig } from "../src/config";
 import { attemptDeliveries, markDeliveryFailed } from "../src/services/webhookDeliveries";
 import type { AttemptFailure, AttemptInput, AttemptsInput } from "../src/temporal/contracts";
 import { onDeliveryFailed } from "../src/services/deliveryFailures";
@@ -8,8 +7,8 @@ import { onDeliveryFailed } from "../src/services/deliveryFailures";
 /** The failure type that tells Temporal to stop retrying a delivery. */
 export const PERMANENT_FAILURE = "PermanentDeliveryFailure";
 
-export function createWebhookDeliveryActivities({ knex }: AppDeps) {
-  const config = loadDeliveryConfig();
+export function createWebhookDeliveryActivities({ knex, settings }: AppDeps) {
+  const config = settings.delivery;
   return {
     /** One attempt; a failure is thrown, so the delivery's workflow retries it on its schedule (or stops, for a permanent one). */
     async attemptDelivery({ deliveryId, timeoutMs }: AttemptInput): Promise<{ status: number }> {

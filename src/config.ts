@@ -28,6 +28,7 @@ export interface Config {
   trustProxy: boolean;
   /** Absent when RATE_LIMITS=off. */
   rateLimits: RateLimits | undefined;
+  settings: Settings;
 }
 
 /** At most `points` in `seconds`, per key. */
@@ -86,51 +87,72 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === "production",
     trustProxy: /^(true|1|yes)$/i.test(env.TRUST_PROXY ?? ""),
     rateLimits: loadRateLimits(env),
+    settings: loadSettings(env),
   };
 }
 
 /*
- * Every environment variable the service reads is read in this module. The settings below are read
- * when asked for rather than once at start, so a tool or test that sets a variable first sees it;
- * each takes the environment as a parameter for tests of its parsing.
+ * Every environment variable the service reads is read in this module. The CLIs read the settings
+ * below once at start (loadConfig) and hand them to the app in AppDeps (deps.settings); each parser
+ * takes the environment as a parameter for tests of its parsing.
  */
 
-/** FRONTEND_URL as set, for the places Chatwoot renders it only when configured. */
-export function configuredFrontendUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.FRONTEND_URL?.replace(/\/+$/, "") || undefined;
+/** What the app's behaviour depends on beyond its connections: links, keys, limits, deliveries, storage. */
+export interface Settings {
+  /** FRONTEND_URL as set (no trailing slash); Chatwoot renders some links only when it is configured. */
+  frontendUrl: string | undefined;
+  /** Chatwoot's SECRET_KEY_BASE; without it the service generates a key once per database. */
+  secretKeyBase: string | undefined;
+  /** CHATWOOT_INBOX_HMAC_KEY: users' hmac_identifier for widget identity validation (none without it). */
+  inboxHmacKey: string | undefined;
+  /** Expenses paid per activity by expenses/pay_all (SCHEDULING_PAYOUT_BATCH_SIZE). */
+  payoutBatchSize: number;
+  /** Chatwoot's MAXIMUM_FILE_UPLOAD_SIZE (megabytes), as bytes. */
+  maxUploadBytes: number;
+  /** How long a file URL works (FILE_URL_EXPIRES_IN): long enough for a webhook's retries, which carry the URL made at the event. */
+  fileUrlTtlSeconds: number;
+  delivery: DeliveryConfig;
+  storage: StorageSettings;
 }
 
 /** Where clients reach this service (Chatwoot's FRONTEND_URL): widget scripts, SSO links and file URLs. */
-export function frontendUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return configuredFrontendUrl(env) ?? "http://localhost:3000";
+export function publicBaseUrl(settings: Pick<Settings, "frontendUrl">): string {
+  return settings.frontendUrl ?? "http://localhost:3000";
 }
 
-/** Chatwoot's SECRET_KEY_BASE; without it the service generates a key once per database. */
-export function secretKeyBase(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.SECRET_KEY_BASE || undefined;
+let installed: Settings | undefined;
+
+/**
+ * The settings of code below the services that get only a database handle: presenters (absolute
+ * links), link signing and file storage. Where deps are made (openRuntime, the test harness) their
+ * settings are installed here, so this is deps.settings; a tool that made no deps gets the environment's.
+ */
+export function appSettings(): Settings {
+  return (installed ??= loadSettings());
 }
 
-/** CHATWOOT_INBOX_HMAC_KEY: users' hmac_identifier for widget identity validation (none without it). */
-export function inboxHmacKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.CHATWOOT_INBOX_HMAC_KEY || undefined;
+export function installSettings(settings: Settings): void {
+  installed = settings;
 }
 
-/** Expenses paid per activity by expenses/pay_all. */
-export function payoutBatchSize(env: NodeJS.ProcessEnv = process.env): number {
-  const size = Number(env.SCHEDULING_PAYOUT_BATCH_SIZE);
-  return Number.isInteger(size) && size > 0 ? size : 500;
-}
+const positive = (value: string | undefined, fallback: number) => {
+  const number = Number(value);
+  return Number.isFinite(number) && number > 0 ? number : fallback;
+};
 
-/** Chatwoot's MAXIMUM_FILE_UPLOAD_SIZE, in megabytes (40 when unset or not positive), as bytes. */
-export function maxUploadBytes(env: NodeJS.ProcessEnv = process.env): number {
-  const megabytes = Math.floor(Number(env.MAXIMUM_FILE_UPLOAD_SIZE));
-  return (Number.isFinite(megabytes) && megabytes > 0 ? megabytes : 40) * 1024 * 1024;
-}
-
-/** How long a file URL works: long enough for a webhook's retries, which carry the URL made at the event. */
-export function fileUrlTtlSeconds(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.FILE_URL_EXPIRES_IN);
-  return Number.isFinite(value) && value > 0 ? value : 7 * 86_400;
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const batchSize = Number(env.SCHEDULING_PAYOUT_BATCH_SIZE);
+  return {
+    frontendUrl: env.FRONTEND_URL?.replace(/\/+$/, "") || undefined,
+    secretKeyBase: env.SECRET_KEY_BASE || undefined,
+    inboxHmacKey: env.CHATWOOT_INBOX_HMAC_KEY || undefined,
+    payoutBatchSize: Number.isInteger(batchSize) && batchSize > 0 ? batchSize : 500,
+    // Whole megabytes, 40 when unset or less than one.
+    maxUploadBytes: (Math.floor(positive(env.MAXIMUM_FILE_UPLOAD_SIZE, 40)) || 40) * 1024 * 1024,
+    fileUrlTtlSeconds: positive(env.FILE_URL_EXPIRES_IN, 7 * 86_400),
+    delivery: loadDeliveryConfig(env),
+    storage: storageSettings(env),
+  };
 }
 
 export interface DeliveryConfig {

@@ -1,10 +1,13 @@
 import type { Client } from "@temporalio/client";
+import type { Settings } from "./config";
 import type { Database } from "./db";
 import type { AuthCache } from "./services/authCache";
 
 /** What the API and the activities need from the outside world, handed in rather than imported. */
 export interface AppDeps {
   knex: Database;
+  /** Read once at start (loadSettings); the harness merges a test's overrides over them. */
+  settings: Settings;
   /** Principals and account scopes kept between requests (API processes); without it every request reads them. */
   authCache?: AuthCache;
   temporal: {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { metrics, watchDatabase } from "./lib/metrics";
 import { createApp } from "./app";
-import type { Config } from "./config";
+import { type Config, installSettings } from "./config";
 import { connectDatabase, migrate } from "./db";
 import { appointmentConsumer } from "./scheduling/appointmentLife";
 import { attachmentAnalysisConsumer } from "./services/attachmentAnalysis";
@@ -25,7 +25,6 @@ import { connectTemporalClient } from "./temporal/client";
 import { installTemporalRuntime } from "./temporal/runtime";
 import { createWorker } from "./temporal/worker";
 import { logger } from "./lib/logger";
-import { loadDeliveryConfig } from "./config";
 
 export interface Endpoints {
   databaseUrl: string;
@@ -51,8 +50,9 @@ export async function openRuntime(config: Config, endpoints: Endpoints, options:
     const installationId = await loadInstallationId(knex);
     const client = await connectTemporalClient(endpoints.temporalAddress, config.temporalNamespace);
     if (config.platformAppToken) await PlatformApp.ensureWithToken(config.platformAppToken);
+    installSettings(config.settings);
     return {
-      deps: { knex, temporal: { client, taskQueue: taskQueueFor(config.taskQueue, installationId), installationId } },
+      deps: { knex, settings: config.settings, temporal: { client, taskQueue: taskQueueFor(config.taskQueue, installationId), installationId } },
       async close() {
         await client.connection.close();
         await knex.destroy();
@@ -120,7 +120,7 @@ export async function startWorker(runtime: Runtime, config: Config, temporalAddr
     deps: runtime.deps,
   });
   const finished = worker.run();
-  const notice = privateNetworkNotice(loadDeliveryConfig());
+  const notice = privateNetworkNotice(runtime.deps.settings.delivery);
   if (notice) logger.warn(notice);
   const relay = new EventRelay(runtime.deps, { consumers: eventConsumers() });
   await relay.start();

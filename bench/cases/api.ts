@@ -1,6 +1,6 @@
 import { createContact, createInbox } from "../../test/support/conversationFactories";
 import { createAccount } from "../../test/support/factories";
-import { ok, startHarness } from "../../test/support/harness";
+import { expectOk, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
 import { load, report, startServer } from "../load";
 
@@ -33,11 +33,11 @@ export async function run() {
     // Each conversation made below gives `contact` a contact inbox of its own (as Chatwoot does), and
     // GET contact lists them all; the contact case reads one as most are, with its one inbox.
     const { contact: typical } = await createContact(h, account, { inbox_id: inbox.id });
-    await ok(h.request("POST", `${base}/webhooks`, { token, body: { url: receiver.url, subscriptions: ["message_created"] } }), "webhook");
+    await expectOk(h.request("POST", `${base}/webhooks`, { token, body: { url: receiver.url, subscriptions: ["message_created"] } }), "webhook");
     const conversations: number[] = [];
     for (let i = 0; i < CONVERSATIONS; i++) {
       conversations.push(
-        (await ok(h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation")).id,
+        (await expectOk(h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation")).id,
       );
     }
     const headers = { api_access_token: token };

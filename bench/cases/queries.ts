@@ -1,6 +1,6 @@
 import { createContact, createInbox } from "../../test/support/conversationFactories";
 import { createAccount } from "../../test/support/factories";
-import { type Harness, ok, startHarness } from "../../test/support/harness";
+import { type Harness, expectOk, startHarness } from "../../test/support/harness";
 
 /**
  * SQL statements per request on the hot paths, with the auth cache warm (the steady state): each
@@ -15,7 +15,10 @@ export async function run() {
     const base = `/api/v1/accounts/${account.id}`;
     const inbox = await createInbox(h, account);
     const { contact } = await createContact(h, account, { inbox_id: inbox.id });
-    const conversation = await ok(h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation");
+    const conversation = await expectOk(
+      h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }),
+      "conversation",
+    );
     const cases: [string, string, string, unknown?][] = [
       ["GET contact", "GET", `${base}/contacts/${contact.id}`],
       ["GET conversation", "GET", `${base}/conversations/${conversation.id}`],
@@ -23,8 +26,8 @@ export async function run() {
       ["POST message", "POST", `${base}/conversations/${conversation.id}/messages`, { content: "counted", message_type: "outgoing" }],
     ];
     for (const [name, method, path, body] of cases) {
-      await ok(h.request(method, path, { token, body }), `${name} (warming the auth cache)`);
-      const statements = await counted(h, () => ok(h.request(method, path, { token, body }), name));
+      await expectOk(h.request(method, path, { token, body }), `${name} (warming the auth cache)`);
+      const statements = await counted(h, () => expectOk(h.request(method, path, { token, body }), name));
       console.log(`${name.padEnd(24)} ${statements.length} SQL statements`);
       if (process.env.BENCH_SHOW_SQL === "1") for (const sql of statements) console.log(`    ${sql}`);
     }

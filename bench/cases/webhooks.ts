@@ -1,6 +1,6 @@
 import { recordEvent } from "../../src/services/events";
 import { createAccount } from "../../test/support/factories";
-import { ok, startHarness, type Harness } from "../../test/support/harness";
+import { expectOk, startHarness, type Harness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
 import { startServer } from "../load";
 import { formatMs, percentile } from "../stats";
@@ -17,7 +17,7 @@ export async function run() {
   const worker = await startServer("worker");
   try {
     const account = await createAccount(h);
-    await ok(
+    await expectOk(
       h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, {
         token: account.admin.token,
         body: { url: receiver.url, subscriptions: ["contact_created"] },

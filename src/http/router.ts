@@ -4,6 +4,7 @@ import { z, type ZodObject, type ZodType } from "zod";
 import { type ApiError, NotFound } from "../errors";
 import { toValidationError } from "../lib/validation";
 import { registry, type SecurityScheme } from "../openapi/registry";
+import type { Settings } from "../config";
 import type { AppContext, AppCustomContext, AppState } from "./context";
 import { coerceFormValues, isFormRequest, isMultipartRequest, type MultipartLimits, withMultipartBody } from "./multipart";
 
@@ -35,8 +36,9 @@ export interface RouteSpec<P extends ZodObject | undefined, Q extends ZodType | 
   /**
    * The body may also come as multipart/form-data (files included), read with these limits; its
    * temporary files are removed when the handler ends. Form values are cast by the body schema.
+   * Limits that come from settings are a function of them.
    */
-  multipart?: Partial<MultipartLimits> | true;
+  multipart?: Partial<MultipartLimits> | ((settings: Settings) => Partial<MultipartLimits>) | true;
 }
 
 type Out<S> = S extends ZodType ? z.output<S> : undefined;
@@ -88,8 +90,11 @@ export class ApiRouter {
     this.koa[spec.method](spec.path, ...middleware, async (ctx) => {
       spec.authorize?.(ctx);
       const run = async () => handler(ctx, await validate(ctx));
-      if (spec.multipart && isMultipartRequest(ctx)) await withMultipartBody(ctx, spec.multipart === true ? {} : spec.multipart, run);
-      else await run();
+      const { multipart } = spec;
+      if (multipart && isMultipartRequest(ctx)) {
+        const limits = multipart === true ? {} : typeof multipart === "function" ? multipart(ctx.deps.settings) : multipart;
+        await withMultipartBody(ctx, limits, run);
+      } else await run();
     });
     return this;
   }

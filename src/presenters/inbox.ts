@@ -4,7 +4,7 @@ import { ChannelApi } from "../models/ChannelApi";
 import { ChannelWebWidget } from "../models/ChannelWebWidget";
 import { iso } from "./time";
 import { avatarUrlOf } from "../services/avatars";
-import { frontendUrl } from "../config";
+import { appSettings, publicBaseUrl } from "../config";
 
 /** Keys only some channels have; present on every inbox, null where they do not apply, as Chatwoot renders them. */
 function widgetFields(channel: Channel) {
@@ -16,7 +16,7 @@ function widgetFields(channel: Channel) {
     hmac_mandatory: channel.hmac_mandatory,
     welcome_title: widget?.welcome_title ?? null,
     welcome_tagline: widget?.welcome_tagline ?? null,
-    web_widget_script: widget ? widget.webWidgetScript(frontendUrl()) : null,
+    web_widget_script: widget ? widget.webWidgetScript(publicBaseUrl(appSettings())) : null,
     website_token: widget?.website_token ?? null,
     selected_feature_flags: widget?.selected_feature_flags ?? null,
     reply_time: widget?.reply_time ?? null,

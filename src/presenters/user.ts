@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { inboxHmacKey } from "../config";
+import { appSettings } from "../config";
 import type { Account } from "../models/Account";
 import type { AccountUser } from "../models/AccountUser";
 import type { User } from "../models/User";
@@ -13,7 +13,7 @@ export interface UserMembership {
 
 /** HMAC of the email with the inbox HMAC key, for identity validation in widgets; empty without a key. */
 function hmacIdentifier(email: string): string {
-  const key = inboxHmacKey();
+  const key = appSettings().inboxHmacKey;
   return key ? createHmac("sha256", key).update(email).digest("hex") : "";
 }
 

@@ -11,7 +11,6 @@ import { AccountIdAttribute } from "../temporal/searchAttributes";
 import { expenseNotFound } from "./errors";
 import type { Page } from "./appointments";
 import { expensePayoutWorkflowId } from "../temporal/contracts";
-import { payoutBatchSize } from "../config";
 
 export interface PaymentFilters {
   payment_kinds?: string[];
@@ -129,7 +128,7 @@ export async function startPayout(deps: AppDeps, accountId: number, userId: numb
     filters: { resource_ids: filters.resource_ids, from: filters.from?.toISOString(), to: filters.to?.toISOString() },
     paidAt: new Date().toISOString(),
     maxExpenseId: Number((max as { max?: number } | undefined)?.max ?? 0),
-    batchSize: payoutBatchSize(),
+    batchSize: deps.settings.payoutBatchSize,
   };
   await startOnce(deps, "expensePayoutWorkflow", {
     workflowId,

@@ -8,7 +8,7 @@ import { fileStorage } from "../storage";
 import { attachmentKey } from "../storage/keys";
 import { type FileUrlSigner, fileUrlSigner } from "../storage/urls";
 import type { Trip } from "../db/trip";
-import { maxUploadBytes } from "../config";
+import type { Settings } from "../config";
 import { currentLogger } from "../lib/logger";
 
 /** Thumbnails are PNGs of at most THUMBNAIL_SIZE pixels a side (Chatwoot's 250x250 representation). */
@@ -107,9 +107,8 @@ export interface StagedAttachment {
  * inbox has the size limit (the server must bound what it keeps); as in Chatwoot only web widget
  * inboxes limit the types.
  */
-function attachmentProblems(files: UploadedFile[], channelType: string): string[] {
+function attachmentProblems(files: UploadedFile[], channelType: string, limit: number): string[] {
   const problems = new Set<string>();
-  const limit = maxUploadBytes();
   if (files.length > MAX_ATTACHMENTS_PER_MESSAGE) problems.add(`Attachments are too many (maximum is ${MAX_ATTACHMENTS_PER_MESSAGE})`);
   for (const file of files) {
     if (file.truncated || file.size > limit) problems.add("Attachments file size is too big");
@@ -126,13 +125,14 @@ function attachmentProblems(files: UploadedFile[], channelType: string): string[
  * writes rows), runs `work` with them, and removes them from storage again if `work` fails.
  */
 export async function withStagedAttachments<T>(
+  { maxUploadBytes }: Pick<Settings, "maxUploadBytes">,
   accountId: number,
   channelType: string,
   files: UploadedFile[],
   work: (staged: StagedAttachment[]) => Promise<T>,
 ): Promise<T> {
   if (!files.length) return work([]);
-  const problems = attachmentProblems(files, channelType);
+  const problems = attachmentProblems(files, channelType, maxUploadBytes);
   if (problems.length) throw CouldNotProcess(`Validation failed: ${problems.join(", ")}`);
   const storage = fileStorage();
   const staged = files.map((file): StagedAttachment => {

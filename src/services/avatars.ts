@@ -2,7 +2,7 @@ import { ValidationError } from "../errors";
 import type { UploadedFile } from "../http/multipart";
 import { fileStorage } from "../storage";
 import { avatarKey, isAvatarKey } from "../storage/keys";
-import { frontendUrl } from "../config";
+import { appSettings, publicBaseUrl } from "../config";
 import { FILES_PATH } from "../storage/urls";
 import { contentTypeOf } from "./attachments";
 import { currentLogger } from "../lib/logger";
@@ -16,7 +16,7 @@ export type AvatarOwner = "contact" | "agent_bot" | "inbox" | "user";
 
 /** Where a stored avatar is served: a stable public URL (its key is unguessable), as Active Storage serves avatars. */
 export function avatarPublicUrl(key: string): string {
-  return `${frontendUrl()}${FILES_PATH}/avatars/${key}`;
+  return `${publicBaseUrl(appSettings())}${FILES_PATH}/avatars/${key}`;
 }
 
 /** What thumbnail/avatar_url show: the stored image once there is one, else the URL the client gave. */

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
-import { type DeliveryConfig, loadDeliveryConfig } from "../config";
+import type { DeliveryConfig } from "../config";
 import type { AppDeps } from "../deps";
 import { CouldNotProcess } from "../errors";
 import { safePost, UnsafeUrlError } from "../lib/safeFetch";
@@ -55,7 +55,7 @@ export function privateNetworkNotice(config: Pick<DeliveryConfig, "allowPrivateN
     : undefined;
 }
 
-export function webhookConsumer(config: DeliveryConfig = loadDeliveryConfig()): EventConsumer {
+export function webhookConsumer(): EventConsumer {
   return {
     plan: (trx, events) => planDeliveries(trx, events),
     async dispatch(deps, events) {
@@ -70,7 +70,7 @@ export function webhookConsumer(config: DeliveryConfig = loadDeliveryConfig()): 
         )
         .whereNull("webhook_deliveries.workflow_started_at")
         .orderBy("webhook_deliveries.event_id")) as HandedDelivery[];
-      await handOverDeliveries(deps, deliveries, config);
+      await handOverDeliveries(deps, deliveries, deps.settings.delivery);
     },
   };
 }
@@ -159,7 +159,7 @@ export async function redeliver(deps: AppDeps, delivery: WebhookDelivery): Promi
     .returning("*");
   if (!reset) throw CouldNotProcess("Delivery is still in progress");
   try {
-    await startRedelivery(deps, reset, loadDeliveryConfig(), Date.now());
+    await startRedelivery(deps, reset, deps.settings.delivery, Date.now());
   } catch (err) {
     // Not started: put the row back, or it would stay pending and refuse every later redelivery.
     await WebhookDelivery.query(deps.knex).patch({ status: delivery.status, last_error: delivery.last_error }).where("id", delivery.id);

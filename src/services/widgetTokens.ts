@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
 import { signJwt, verifyJwt } from "../lib/jwt";
-import { secretKeyBase } from "../config";
+import { appSettings } from "../config";
 
 /** What a widget session token carries, as Chatwoot's Widget::TokenService payload. */
 export interface WidgetTokenClaims {
@@ -21,7 +21,7 @@ const generated = new WeakMap<Knex, Promise<string>>();
  * first process to insert it wins; every other reads the same row, so all API processes agree.
  */
 export function widgetTokenSecret(db: Knex): Promise<string> {
-  const configured = secretKeyBase();
+  const configured = appSettings().secretKeyBase;
   if (configured) return Promise.resolve(configured);
   let secret = generated.get(db);
   if (!secret) {

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Knex } from "knex";
-import { fileUrlTtlSeconds, frontendUrl } from "../config";
+import { appSettings, publicBaseUrl, type Settings } from "../config";
 import { widgetTokenSecret } from "../services/widgetTokens";
 import { accountOfKey, isSafeKey } from "./keys";
 
@@ -27,8 +27,8 @@ const b64 = (input: Buffer | string) => Buffer.from(input).toString("base64url")
 export class FileUrlSigner {
   constructor(
     private readonly key: Buffer,
-    private readonly ttlSeconds = fileUrlTtlSeconds(),
-    private readonly baseUrl = frontendUrl(),
+    private readonly ttlSeconds: number,
+    private readonly baseUrl: string,
   ) {}
 
   token(claims: FileClaims, now = Date.now()): string {
@@ -67,15 +67,18 @@ export class FileUrlSigner {
   }
 }
 
-const signers = new Map<string, FileUrlSigner>();
+const signers = new WeakMap<Settings, Map<string, FileUrlSigner>>();
 
 /** The signer of the service secret (SECRET_KEY_BASE, or the one generated once per database). */
 export async function fileUrlSigner(db: Knex): Promise<FileUrlSigner> {
   const secret = await widgetTokenSecret(db);
-  let signer = signers.get(secret);
+  const settings = appSettings();
+  let bySecret = signers.get(settings);
+  if (!bySecret) signers.set(settings, (bySecret = new Map()));
+  let signer = bySecret.get(secret);
   if (!signer) {
-    signer = new FileUrlSigner(createHmac("sha256", secret).update("convo-sched file urls").digest());
-    signers.set(secret, signer);
+    signer = new FileUrlSigner(createHmac("sha256", secret).update("convo-sched file urls").digest(), settings.fileUrlTtlSeconds, publicBaseUrl(settings));
+    bySecret.set(secret, signer);
   }
   return signer;
 }

@@ -1,15 +1,9 @@
 import test from "ava";
 import { createAccount, createUser, addToAccount } from "../support/factories";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { accountApi, expectOk, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const agentsPath = (accountId: number) => `/api/v1/accounts/${accountId}/agents`;
 const denied = { error: "You are not authorized to do this action" };
@@ -36,7 +30,7 @@ test("list renders every account user with the agent partial, by name, for admin
     thumbnail: "",
     custom_role_id: null,
   });
-  const asAdmin = await ok(h.request("GET", agentsPath(account.id), { token: account.admin.token }), "admin list");
+  const asAdmin = await expectOk(h.request("GET", agentsPath(account.id), { token: account.admin.token }), "admin list");
   t.deepEqual(asAdmin, response.body);
   const stranger = await createAccount(h);
   const other = await h.request("GET", agentsPath(account.id), { token: stranger.admin.token });
@@ -87,7 +81,7 @@ test("inviting an existing user adds their membership; a member already there is
   const again = await h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email: existing.email } });
   t.deepEqual([again.status, again.body], [422, { message: "User has already been taken", attributes: ["user_id"] }]);
 
-  const unnamed = await ok(
+  const unnamed = await expectOk(
     h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email: `no-name-${account.id}@example.com` } }),
     "no name",
   );
@@ -112,7 +106,7 @@ test("50 parallel invites of one new email create one user and one membership", 
 
 test("agent bots may not use the agents endpoints", async (t) => {
   const account = await createAccount(h);
-  const bot = await ok(h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, { token: account.admin.token, body: { name: "Bot" } }), "bot");
+  const bot = await expectOk(accountApi(h, account).post("/agent_bots", { name: "Bot" }), "bot");
   const response = await h.request("GET", agentsPath(account.id), { token: bot.access_token });
   t.deepEqual([response.status, response.body], [401, { error: "Access to this endpoint is not authorized for bots" }]);
 });
@@ -126,7 +120,7 @@ test("invites are validated and limited, and only administrators invite", async 
   const badRole = await h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email: "r@example.com", role: "owner" } });
   t.deepEqual([badRole.status, badRole.body], [422, { message: "Role is not included in the list", attributes: ["role"] }]);
 
-  await ok(h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { limits: { agents: 2 } } }), "set limit");
+  await expectOk(h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { limits: { agents: 2 } } }), "set limit");
   const limited = await h.request("POST", agentsPath(account.id), { token: account.admin.token, body: { email: `limited-${account.id}@example.com` } });
   t.deepEqual([limited.status, limited.body], [402, { error: "Account limit exceeded. Please purchase more licenses" }]);
   t.falsy(
@@ -175,7 +169,10 @@ test("the last administrator can be neither demoted nor removed", async (t) => {
   t.is((await h.knex("account_users").where({ account_id: account.id, user_id: account.admin.id }).first()).role, "administrator");
 
   // With a second administrator, one of them may go.
-  await ok(h.request("PATCH", `${agentsPath(account.id)}/${account.agent.id}`, { token: account.admin.token, body: { role: "administrator" } }), "promote");
+  await expectOk(
+    h.request("PATCH", `${agentsPath(account.id)}/${account.agent.id}`, { token: account.admin.token, body: { role: "administrator" } }),
+    "promote",
+  );
   t.is((await h.request("PATCH", self, { token: account.admin.token, body: { role: "agent" } })).status, 200);
 });
 
@@ -209,7 +206,7 @@ test("delete removes the membership, its inbox and team memberships and assignme
   const inbox = await createInbox(h, account);
   await setInboxMembers(h, account, inbox.id, [account.agent.id]);
   const { contact, sourceId } = await createContact(h, account, { inbox_id: inbox.id });
-  const conversation = await ok(
+  const conversation = await expectOk(
     h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
       token: account.admin.token,
       body: { source_id: sourceId, inbox_id: inbox.id, contact_id: contact.id, assignee_id: account.agent.id },
@@ -217,8 +214,8 @@ test("delete removes the membership, its inbox and team memberships and assignme
     "conversation",
   );
   t.is(Number((await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first()).assignee_id), account.agent.id);
-  const team = await ok(h.request("POST", `/api/v1/accounts/${account.id}/teams`, { token: account.admin.token, body: { name: "Support" } }), "team");
-  await ok(
+  const team = await expectOk(accountApi(h, account).post("/teams", { name: "Support" }), "team");
+  await expectOk(
     h.request("POST", `/api/v1/accounts/${account.id}/teams/${team.id}/team_members`, {
       token: account.admin.token,
       body: { user_ids: [account.agent.id, account.admin.id] },

@@ -2,15 +2,9 @@ import test from "ava";
 import { SERVICE_VERSION } from "../../src/config";
 import { DEFAULT_FEATURES } from "../../src/models/accountFeatures";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const path = (account: TestAccount | number) => `/api/v1/accounts/${typeof account === "number" ? account : account.id}`;
 

@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/agent_bots`;
 const TOKEN = /^[1-9A-HJ-NP-Za-km-z]{24}$/;

@@ -3,15 +3,9 @@ import test from "ava";
 import { createApp } from "../../src/app";
 import { closeServer } from "../../src/runtime";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const SIGN_IN = { errors: ["You need to sign in or sign up before continuing."] };
 
@@ -44,7 +38,7 @@ test("the token is accepted as api_access_token and as Api-Access-Token", async 
 
 test("bot and platform app tokens are refused on account endpoints not open to bots", async (t) => {
   const account = await createAccount(h);
-  const bot = await h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, { token: account.admin.token, body: { name: "B" } });
+  const bot = await accountApi(h, account).post("/agent_bots", { name: "B" });
   for (const token of [bot.body.access_token, h.platformToken]) {
     for (const url of [`/api/v1/accounts/${account.id}`, `/api/v1/accounts/${account.id}/agent_bots`]) {
       const response = await h.request("GET", url, { token });
@@ -57,7 +51,7 @@ test("bot and platform app tokens are refused on account endpoints not open to b
 test("a user outside the account is 401 You are not authorized to access this account", async (t) => {
   const a = await createAccount(h);
   const b = await createAccount(h);
-  const response = await h.request("GET", `/api/v1/accounts/${a.id}/agent_bots`, { token: b.admin.token });
+  const response = await accountApi(h, a, b.admin.token).get("/agent_bots");
   t.is(response.status, 401);
   t.deepEqual(response.body, { error: "You are not authorized to access this account" });
 });
@@ -77,7 +71,7 @@ test("an agent doing an administrator's action is 401 You are not authorized to 
 test("a suspended account is 401 Account is suspended on its resources", async (t) => {
   const account = await createAccount(h);
   await h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { status: "suspended" } });
-  const response = await h.request("GET", `/api/v1/accounts/${account.id}/agent_bots`, { token: account.admin.token });
+  const response = await accountApi(h, account).get("/agent_bots");
   t.is(response.status, 401);
   t.deepEqual(response.body, { error: "Account is suspended" });
 });

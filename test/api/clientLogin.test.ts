@@ -1,14 +1,8 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 /** What HTTP clients send: fetch with the token header and a JSON accept header, no harness helpers. */
 async function call(path: string, headers: Record<string, string>) {

@@ -5,18 +5,12 @@
 import test from "ava";
 import { createAccount, createUser, type TestAccount } from "../support/factories";
 import { createContact, createInbox } from "../support/conversationFactories";
-import { startHarness, type ApiResponse, type Harness } from "../support/harness";
+import { accountApi, type ApiResponse, useHarness } from "../support/harness";
 import { conversationWorld, createConversation } from "../conversations/setup";
 import { FEATURE_DEFAULTS } from "../../src/models/accountFeatures";
 import { at, clinic } from "../scheduling/bookingSupport";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const N = 50;
 const indexes = Array.from({ length: N }, (_, i) => i);
@@ -84,7 +78,7 @@ test("contacts: a PATCH racing a merge that deletes the contact answers 404, nev
   const [responses, merged] = await Promise.all([patches, merge]);
   t.is(merged.status, 200, JSON.stringify(merged.body));
   t.true(responses.every((r) => r.status === 200 || r.status === 404));
-  t.is((await h.request("GET", `/api/v1/accounts/${account.id}/contacts/${mergee.id}`, { token: account.admin.token })).status, 404);
+  t.is((await accountApi(h, account).get(`/contacts/${mergee.id}`)).status, 404);
 });
 
 test("scheduling contacts: 50 parallel PATCHes each adding a custom attribute keep all 50", async (t) => {
@@ -160,9 +154,7 @@ test("inbox members: 50 parallel replacements never answer 422 and leave exactly
       .filter((_, bit) => ((i % 31) + 1) & (1 << bit))
       .map((user) => user.id)
       .sort((a, b) => a - b);
-  const responses = await allAtOnce((i) =>
-    h.request("PATCH", `/api/v1/accounts/${account.id}/inbox_members`, { token: account.admin.token, body: { inbox_id: inbox.id, user_ids: setOf(i) } }),
-  );
+  const responses = await allAtOnce((i) => accountApi(h, account).patch("/inbox_members", { inbox_id: inbox.id, user_ids: setOf(i) }));
   responses.forEach((response, i) =>
     t.deepEqual(
       response.body.payload.map((member: { id: number }) => member.id),

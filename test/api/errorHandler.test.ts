@@ -5,16 +5,10 @@ import { errorHandler } from "../../src/middlewares/errorHandler";
 import { AccountUser } from "../../src/models/AccountUser";
 import { User } from "../../src/models/User";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { redirectLogs } from "../../src/lib/logger";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 /** What the error handler answers for whatever `fail` throws. */
 async function answerTo(fail: () => PromiseLike<unknown>) {

@@ -1,16 +1,10 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { createContact, createInbox } from "../support/conversationFactories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { conversationWorld, createConversation } from "../conversations/setup";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 /** `levels` objects inside each other, as JSON text (JSON.stringify itself overflows on deep values). */
 const deepJson = (levels: number) => `${'{"a":'.repeat(levels - 1)}{"leaf":true}${"}".repeat(levels - 1)}`;

@@ -1,15 +1,9 @@
 import { request as httpRequest } from "node:http";
 import test from "ava";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 /** fetch refuses TRACE and some WebDAV verbs, so these go through node:http. */
 function send(method: string, path: string, token?: string): Promise<{ status: number; body: string }> {

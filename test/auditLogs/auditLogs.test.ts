@@ -1,22 +1,16 @@
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
 import { createInbox } from "../support/conversationFactories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/audit_logs`;
 
 test("lists the account's audit logs newest first with every field, 25 a page", async (t) => {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account, { name: "Audited" });
-  await h.request("PATCH", `/api/v1/accounts/${account.id}/inboxes/${inbox.id}`, { token: account.admin.token, body: { name: "Renamed" } });
+  await accountApi(h, account).patch(`/inboxes/${inbox.id}`, { name: "Renamed" });
   await h.request("POST", `/api/v1/accounts/${account.id}/inbox_members`, {
     token: account.admin.token,
     body: { inbox_id: inbox.id, user_ids: [account.agent.id] },

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
+import { eventually } from "../support/eventually";
 import type { AppDeps } from "../../src/deps";
 import { fireConversationTimer } from "../../src/services/autoResolve";
 import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
 import { createWorker } from "../../src/temporal/worker";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 import {
   contents as messagesOf,
   deadlineIn as moveDeadlineAndTouch,
@@ -12,17 +13,10 @@ import {
   setupSettled,
   show as showConversation,
   timerHandle,
-  until,
   type TimedConversation,
 } from "./support";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true });
 
 type Setup = TimedConversation;
 
@@ -35,16 +29,20 @@ test("an idle open conversation resolves at its deadline, with the message, the 
   const s = await setup({ auto_resolve_after: 10, auto_resolve_message: "We are closing this for now.", auto_resolve_label: "auto-closed" });
   await deadlineIn(s, 1500);
   const handle = timerHandle(h, s);
-  const described = await until(
+  const described = await eventually(
     () => handle.describe(),
     (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)),
+    "the timer's deadline in its search attributes",
+    15_000,
   );
   t.truthy(described.typedSearchAttributes.get(AutoResolveAtAttribute), "operators see the deadline in the UI");
 
   const resolvedAt = Date.now();
-  const conversation = await until(
+  const conversation = await eventually(
     () => show(s),
     (c) => c.status === "resolved",
+    "the conversation to resolve",
+    15_000,
   );
   t.is(conversation.status, "resolved");
   t.true(Date.now() - resolvedAt < 10_000);
@@ -99,9 +97,11 @@ test("a snoozed conversation reopens at snoozed_until", async (t) => {
   });
   t.is(snoozed.status, 200);
   t.is((await show(s)).status, "snoozed");
-  const reopened = await until(
+  const reopened = await eventually(
     () => show(s),
     (c) => c.status === "open",
+    "the conversation to reopen",
+    15_000,
   );
   t.is(reopened.status, "open");
   t.true(Date.now() / 1000 >= snoozedUntil);
@@ -110,16 +110,18 @@ test("a snoozed conversation reopens at snoozed_until", async (t) => {
 test("disabling auto-resolve cancels pending timers; enabling it again resolves what is overdue", async (t) => {
   const s = await setup({ auto_resolve_after: 10 });
   await deadlineIn(s, 4000);
-  const off = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: null } });
+  const off = await accountApi(h, s.account).patch("", { auto_resolve_after: null });
   t.is(off.status, 200);
   await new Promise((resolve) => setTimeout(resolve, 6000));
   t.is((await show(s)).status, "open");
 
-  const on = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 10 } });
+  const on = await accountApi(h, s.account).patch("", { auto_resolve_after: 10 });
   t.is(on.status, 200);
-  const conversation = await until(
+  const conversation = await eventually(
     () => show(s),
     (c) => c.status === "resolved",
+    "the conversation to resolve",
+    15_000,
   );
   t.is(conversation.status, "resolved");
 });
@@ -130,11 +132,13 @@ test("shortening auto_resolve_after brings the deadline forward: an idle convers
   await deadlineIn(s, 2000, 10);
   await new Promise((resolve) => setTimeout(resolve, 3000));
   t.is((await show(s)).status, "open", "not due while the setting is an hour");
-  const shortened = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 10 } });
+  const shortened = await accountApi(h, s.account).patch("", { auto_resolve_after: 10 });
   t.is(shortened.status, 200);
-  const conversation = await until(
+  const conversation = await eventually(
     () => show(s),
     (c) => c.status === "resolved",
+    "the conversation to resolve",
+    15_000,
   );
   t.is(conversation.status, "resolved");
 });
@@ -142,13 +146,15 @@ test("shortening auto_resolve_after brings the deadline forward: an idle convers
 test("lengthening auto_resolve_after pushes the deadline back: the conversation stays open and the timer shows the new deadline", async (t) => {
   const s = await setup({ auto_resolve_after: 10 });
   await deadlineIn(s, 4000);
-  const lengthened = await h.request("PATCH", `/api/v1/accounts/${s.account.id}`, { token: s.account.admin.token, body: { auto_resolve_after: 60 } });
+  const lengthened = await accountApi(h, s.account).patch("", { auto_resolve_after: 60 });
   t.is(lengthened.status, 200);
   const handle = timerHandle(h, s);
   const later = Date.now() + 40 * 60_000;
-  const described = await until(
+  const described = await eventually(
     () => handle.describe(),
     (d) => ((d.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() ?? 0) > later,
+    "the deadline to move about fifty minutes on",
+    15_000,
   );
   t.true((described.typedSearchAttributes.get(AutoResolveAtAttribute) as Date).getTime() > later, "about fifty minutes from now");
   await new Promise((resolve) => setTimeout(resolve, 6000));
@@ -173,22 +179,26 @@ test("a pending timer fires after its worker was stopped and another one started
   // off arrive, or a late one would start the timer on the shared queue again.
   await setupSettled(h, s);
   const handle = timerHandle(h, s);
-  await until(
+  await eventually(
     () =>
       handle.describe().then(
         () => true,
         () => false,
       ),
     Boolean,
+    "the conversation's timer to exist",
+    15_000,
   );
   await handle.terminate("moved to the restart test's queue").catch(() => undefined);
 
   const first = await start();
   const firstRun = first.runUntil(async () => {
     await deadlineIn(s, 4000, 10, deps);
-    await until(
+    await eventually(
       () => handle.describe(),
       (d) => Boolean(d.typedSearchAttributes.get(AutoResolveAtAttribute)),
+      "the timer's deadline in its search attributes",
+      15_000,
     );
   });
   await firstRun;
@@ -197,9 +207,11 @@ test("a pending timer fires after its worker was stopped and another one started
 
   const second = await start();
   await second.runUntil(async () => {
-    const conversation = await until(
+    const conversation = await eventually(
       () => show(s),
       (c) => c.status === "resolved",
+      "the conversation to resolve",
+      15_000,
     );
     t.is(conversation.status, "resolved");
   });

@@ -1,18 +1,13 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
+import { eventually } from "../support/eventually";
 import type { AppDeps } from "../../src/deps";
 import { touchConversationTimer } from "../../src/services/conversationTimers";
 import { createWorker } from "../../src/temporal/worker";
-import { startHarness, type Harness } from "../support/harness";
-import { contents, moveDeadline, openConversation, setupSettled, show, timerHandle, timerInput, until, waitingFor } from "./support";
+import { useHarness } from "../support/harness";
+import { contents, moveDeadline, openConversation, setupSettled, show, timerHandle, timerInput, waitingFor } from "./support";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true });
 
 test("a timer that continued as new honours the touch sent at the switch and resolves on time", async (t) => {
   const s = await openConversation(h, { auto_resolve_after: 10 });
@@ -55,9 +50,11 @@ test("a timer that continued as new honours the touch sent at the switch and res
     const firstRun = h.deps.temporal.client.workflow.getHandle(handle.workflowId, firstRunId);
     t.is(
       (
-        await until(
+        await eventually(
           () => firstRun.describe(),
           (d) => d.status.name !== "RUNNING",
+          "the first run to end",
+          15_000,
         )
       ).status.name,
       "CONTINUED_AS_NEW",
@@ -65,9 +62,11 @@ test("a timer that continued as new honours the touch sent at the switch and res
     const next = await handle.describe();
     t.not(next.runId, firstRunId, "the conversation's timer is now the new run");
 
-    const conversation = await until(
+    const conversation = await eventually(
       () => show(h, s),
       (c) => c.status === "resolved",
+      "the conversation to resolve",
+      15_000,
     );
     const seenAt = Date.now();
     t.is(conversation.status, "resolved");

@@ -5,6 +5,7 @@ import { accountTimersWorkflowId, conversationTimerWorkflowId } from "../../src/
 import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
+import { eventually } from "../support/eventually";
 import type { Harness } from "../support/harness";
 
 export interface TimedConversation {
@@ -72,11 +73,12 @@ export async function contents(h: Harness, { conversation }: TimedConversation):
  * gone through a relay, and every settings re-plan those events started has finished.
  */
 export async function setupSettled(h: Harness, { account }: TimedConversation): Promise<void> {
-  const pending = await until(
+  await eventually(
     () => h.knex("events").where("account_id", account.id).whereNull("dispatched_at").first("id"),
     (row) => !row,
+    `every event of account ${account.id} to be dispatched`,
+    15_000,
   );
-  if (pending) throw new Error(`event ${pending.id} of account ${account.id} was never dispatched`);
   const settingsEvents: string[] = await h.knex("events").where({ account_id: account.id, name: "account_auto_resolve_changed" }).pluck("uid");
   for (const uid of settingsEvents) {
     await h.deps.temporal.client.workflow.getHandle(accountTimersWorkflowId(h.deps.temporal.installationId, account.id, uid)).result();
@@ -88,26 +90,15 @@ export async function setupSettled(h: Harness, { account }: TimedConversation): 
  * does next (stopping a server or a worker) cannot catch it halfway through a round.
  */
 export async function waitingFor(handle: WorkflowHandle, deadline: number): Promise<WorkflowExecutionDescription> {
-  const description = await until(
+  return eventually(
     () => handle.describe(),
     (d) =>
       (d.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() === deadline &&
       !d.raw.pendingWorkflowTask &&
       !d.raw.pendingActivities?.length,
+    `the timer to settle on ${new Date(deadline).toISOString()} with nothing in flight`,
+    15_000,
   );
-  if ((description.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() !== deadline) {
-    throw new Error(`the timer never settled on ${new Date(deadline).toISOString()}`);
-  }
-  return description;
-}
-
-export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,10 +3,11 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import test from "ava";
+import { eventually } from "../support/eventually";
 import { startTemporalDevServer, type RunningTemporal } from "../../src/infra/temporalDevServer";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
-import { contents, deadlineIn, openConversation, setupSettled, show, timerHandle, until, waitingFor } from "./support";
+import { contents, deadlineIn, openConversation, setupSettled, show, timerHandle, waitingFor } from "./support";
 
 // This file takes its Temporal server down, so it runs a server of its own (persisting to a SQLite
 // file, as `npm start` does) and a database of its own: a relay on the shared database would hand
@@ -15,7 +16,6 @@ const dir = mkdtempSync(path.join(tmpdir(), "convo-sched-temporal-restart-"));
 const dbFile = path.join(dir, "temporal.db");
 let port: number;
 let temporal: RunningTemporal | undefined;
-let h: Harness | undefined;
 let database: OwnDatabase | undefined;
 
 async function freePort(): Promise<number> {
@@ -33,21 +33,20 @@ test.before(async () => {
   port = await freePort();
   temporal = await startTemporal();
   database = await createOwnDatabase("temporal_restart");
-  h = await startHarness({ relay: true, temporalAddress: temporal.address, databaseUrl: database.url });
 });
+const h = useHarness(test, () => ({ relay: true, temporalAddress: temporal!.address, databaseUrl: database!.url }));
 
 test.after.always(async () => {
-  await h?.close();
   await temporal?.stop();
   await database?.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
 test("a pending timer survives a restart of the Temporal server and resolves at its deadline", async (t) => {
-  const s = await openConversation(h!, { auto_resolve_after: 10 });
-  await setupSettled(h!, s);
-  const deadline = await deadlineIn(h!, s, 8000);
-  const handle = timerHandle(h!, s);
+  const s = await openConversation(h, { auto_resolve_after: 10 });
+  await setupSettled(h, s);
+  const deadline = await deadlineIn(h, s, 8000);
+  const handle = timerHandle(h, s);
   const planned = await waitingFor(handle, deadline);
 
   await temporal!.stop();
@@ -55,16 +54,17 @@ test("a pending timer survives a restart of the Temporal server and resolves at 
   temporal = await startTemporal();
   const restartedAt = Date.now();
   t.log(`server back ${deadline - restartedAt} ms before the deadline`);
-  t.is((await show(h!, s)).status, "open");
+  t.is((await show(h, s)).status, "open");
 
   // The very run that was waiting came back from the file; nothing started a new one.
-  const run = h!.deps.temporal.client.workflow.getHandle(handle.workflowId, planned.runId);
+  const run = h.deps.temporal.client.workflow.getHandle(handle.workflowId, planned.runId);
   t.is((await run.describe()).status.name, "RUNNING");
   t.is((await handle.describe()).runId, planned.runId);
 
-  const conversation = await until(
-    () => show(h!, s),
+  const conversation = await eventually(
+    () => show(h, s),
     (c) => c.status === "resolved",
+    "the conversation to resolve",
     30_000,
   );
   const seenAt = Date.now();
@@ -72,7 +72,7 @@ test("a pending timer survives a restart of the Temporal server and resolves at 
   // It cannot fire while the server is down; once the server is back, it fires within seconds of its deadline.
   const due = Math.max(deadline, restartedAt);
   t.true(seenAt - due < 5000, `resolved ${seenAt - due} ms after it was due`);
-  const activity = (await contents(h!, s)).find(
+  const activity = (await contents(h, s)).find(
     (m) => m.message_type === 2 && m.content === "Conversation was marked resolved by system due to 10 minutes of inactivity",
   );
   t.truthy(activity);

@@ -8,19 +8,13 @@ import type { AutomationRunResult } from "../../workflows/automationRule";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
 import { eventually } from "../support/eventually";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, useHarness } from "../support/harness";
 import { Receiver } from "../support/receiver";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true });
 
 const api = (account: TestAccount, method: string, path: string, body?: unknown) =>
-  ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
+  expectOk(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
 
 interface RuleSpec {
   event_name: string;

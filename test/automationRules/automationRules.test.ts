@@ -1,16 +1,10 @@
 import test from "ava";
 import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  // The worker runs the account deletion workflow of the last test.
-  h = await startHarness({ worker: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+// The worker runs the account deletion workflow of the last test.
+const h = useHarness(test, { worker: true });
 
 const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/automation_rules`;
 
@@ -230,10 +224,7 @@ test("a condition may name a custom attribute definition of the account, and of 
   t.deepEqual(created.body.conditions, body.conditions);
 
   // Chatwoot's clone saves with save!: once the definition is gone the copy is invalid, and says so as RecordInvalid does.
-  t.is(
-    (await h.request("DELETE", `/api/v1/accounts/${account.id}/custom_attribute_definitions/${definition.body.id}`, { token: account.admin.token })).status,
-    204,
-  );
+  t.is((await accountApi(h, account).delete(`/custom_attribute_definitions/${definition.body.id}`)).status, 204);
   const clone = await h.request("POST", `${path(account)}/${created.body.id}/clone`, { token: account.admin.token });
   t.deepEqual([clone.status, clone.body], [422, { message: "Conditions Automation conditions tier not supported.", attributes: ["conditions"] }]);
   t.is(await rowCount(account), 1);
@@ -313,7 +304,7 @@ test("create, update, clone and destroy are audited in the account's log, as the
   for (const row of rows) t.like(row, { user_id: account.admin.id, user_type: "User", username: account.admin.email, associated_type: null });
   t.is(rows[3].request_uuid, "req-rule-delete");
 
-  const log = await h.request("GET", `/api/v1/accounts/${account.id}/audit_logs`, { token: account.admin.token });
+  const log = await accountApi(h, account).get("/audit_logs");
   const listed = log.body.audit_logs.filter((entry: any) => entry.auditable_type === "AutomationRule");
   t.deepEqual(
     listed.map((entry: any) => [entry.auditable_id, entry.action, entry.auditable]),

@@ -1,14 +1,8 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const crPath = (accountId: number) => `/api/v1/accounts/${accountId}/canned_responses`;
 
@@ -41,7 +35,7 @@ test("short code and content are required and the short code is unique in the ac
   const other = await createAccount(h);
   const blank = await h.request("POST", crPath(account.id), { token: account.admin.token, body: { canned_response: { short_code: " " } } });
   t.deepEqual([blank.status, blank.body], [422, { message: "Content can't be blank, Short code can't be blank", attributes: ["content", "short_code"] }]);
-  await ok(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code: "dup", content: "One" } }), "first");
+  await expectOk(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code: "dup", content: "One" } }), "first");
   const dup = await h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code: "dup", content: "Two" } });
   t.deepEqual([dup.status, dup.body], [422, { message: "Short code has already been taken", attributes: ["short_code"] }]);
   t.is((await h.request("POST", crPath(other.id), { token: other.admin.token, body: { short_code: "dup", content: "Mine" } })).status, 200);
@@ -56,33 +50,36 @@ test("short code and content are required and the short code is unique in the ac
 test("list answers a bare array; search matches short code or content, best matches first", async (t) => {
   const account = await createAccount(h);
   const make = (short_code: string, content: string) =>
-    ok(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code, content } }), short_code);
+    expectOk(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code, content } }), short_code);
   const inContent = await make("thanks", "We will ship your order soon");
   const inCode = await make("my-order", "Status update");
   const prefix = await make("order-status", "Here is the status");
   await make("hello", "Hi!");
   await make("pct", "100% off");
 
-  const all = await ok(h.request("GET", crPath(account.id), { token: account.agent.token }), "all");
+  const all = await expectOk(h.request("GET", crPath(account.id), { token: account.agent.token }), "all");
   t.is(all.length, 5);
-  const search = await ok(h.request("GET", `${crPath(account.id)}?search=ORDER`, { token: account.agent.token }), "search");
+  const search = await expectOk(h.request("GET", `${crPath(account.id)}?search=ORDER`, { token: account.agent.token }), "search");
   t.deepEqual(
     search.map((r: { id: number }) => r.id),
     [prefix.id, inCode.id, inContent.id],
   );
-  const literal = await ok(h.request("GET", `${crPath(account.id)}?search=${encodeURIComponent("0%")}`, { token: account.agent.token }), "literal");
+  const literal = await expectOk(h.request("GET", `${crPath(account.id)}?search=${encodeURIComponent("0%")}`, { token: account.agent.token }), "literal");
   t.deepEqual(
     literal.map((r: { short_code: string }) => r.short_code),
     ["pct"],
     "% is matched literally",
   );
   const other = await createAccount(h);
-  t.deepEqual(await ok(h.request("GET", crPath(other.id), { token: other.agent.token }), "other"), [], "scoped to the account");
+  t.deepEqual(await expectOk(h.request("GET", crPath(other.id), { token: other.agent.token }), "other"), [], "scoped to the account");
 });
 
 test("update and delete, audited; another account's response is 404", async (t) => {
   const account = await createAccount(h);
-  const created = await ok(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code: "old", content: "Old text" } }), "create");
+  const created = await expectOk(
+    h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code: "old", content: "Old text" } }),
+    "create",
+  );
   const updated = await h.request("PATCH", `${crPath(account.id)}/${created.id}`, {
     token: account.agent.token,
     body: { canned_response: { content: "New text" } },
@@ -92,7 +89,7 @@ test("update and delete, audited; another account's response is 404", async (t) 
   const audit = await h.knex("audit_logs").where({ auditable_type: "CannedResponse", auditable_id: created.id, action: "update" }).first();
   t.deepEqual(audit.audited_changes, { content: ["Old text", "New text"] });
 
-  const taken = await ok(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code: "taken", content: "x" } }), "taken");
+  const taken = await expectOk(h.request("POST", crPath(account.id), { token: account.admin.token, body: { short_code: "taken", content: "x" } }), "taken");
   const clash = await h.request("PUT", `${crPath(account.id)}/${created.id}`, { token: account.admin.token, body: { short_code: taken.short_code } });
   t.deepEqual([clash.status, clash.body], [422, { message: "Short code has already been taken", attributes: ["short_code"] }]);
   const emptied = await h.request("PUT", `${crPath(account.id)}/${created.id}`, { token: account.admin.token, body: { content: "" } });

@@ -1,15 +1,9 @@
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
 import { createContact, createInbox } from "../support/conversationFactories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const mergePath = (account: TestAccount) => `/api/v1/accounts/${account.id}/actions/contact_merge`;
 

@@ -1,15 +1,9 @@
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/contacts`;
 const eventsOf = (accountId: number, name: string) => h.knex("events").where({ account_id: accountId, name }).orderBy("id");

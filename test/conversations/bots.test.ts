@@ -1,14 +1,8 @@
 import test from "ava";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { activityTexts, conversationWorld, createConversation, type ConversationWorld } from "./setup";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const BOTS_DENIED = { error: "Access to this endpoint is not authorized for bots" };
 

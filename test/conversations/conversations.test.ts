@@ -1,16 +1,10 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { createContact, createInbox } from "../support/conversationFactories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 import { activityTexts, conversationWorld, createConversation, postMessage } from "./setup";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const NOT_AUTHORIZED = { error: "You are not authorized to do this action" };
 const NOT_FOUND = { error: "Resource could not be found" };
@@ -149,9 +143,9 @@ test("other accounts' users and ids never reach a conversation", async (t) => {
   const viaPath = await h.request("GET", `${world.base}/conversations/${conversation.id}`, { token: stranger.admin.token });
   t.is(viaPath.status, 401);
   t.deepEqual(viaPath.body, { error: "You are not authorized to access this account" });
-  const ownPath = await h.request("GET", `/api/v1/accounts/${stranger.id}/conversations/${conversation.id}`, { token: stranger.admin.token });
+  const ownPath = await accountApi(h, stranger).get(`/conversations/${conversation.id}`);
   t.is(ownPath.status, 404);
-  const list = await h.request("GET", `/api/v1/accounts/${stranger.id}/conversations?status=all`, { token: stranger.admin.token });
+  const list = await accountApi(h, stranger).get("/conversations?status=all");
   t.deepEqual(list.body.data.payload, []);
   // Another account's contact cannot be used to open a conversation here.
   const foreign = await conversationWorld(h, "Foreign");

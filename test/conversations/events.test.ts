@@ -1,14 +1,8 @@
 import test from "ava";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { conversationWorld, createConversation, eventsOf, postMessage } from "./setup";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 test("conversation_created and message_created carry Chatwoot's webhook_data", async (t) => {
   const world = await conversationWorld(h);

@@ -1,16 +1,10 @@
 import test from "ava";
 import { addToAccount, createUser } from "../support/factories";
 import { createContact, createInbox } from "../support/conversationFactories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, useHarness } from "../support/harness";
 import { activityTexts, type ConversationWorld, conversationWorld, createConversation, postMessage } from "./setup";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const NOT_AUTHORIZED = { error: "You are not authorized to do this action" };
 const NOT_FOUND = { error: "Resource could not be found" };
@@ -49,7 +43,7 @@ test("mute resolves and unmute writes its activity; both answer 200 with no body
   const muted = await h.request("POST", `${path}/mute`, { token: world.account.agent.token });
   t.deepEqual([muted.status, muted.body], [200, undefined]);
   t.like(await row(world, conversation.id), { muted: true, status: "resolved" });
-  t.true((await ok(h.request("GET", path, { token: world.account.admin.token }), "show")).muted);
+  t.true((await expectOk(h.request("GET", path, { token: world.account.admin.token }), "show")).muted);
 
   const unmuted = await h.request("POST", `${path}/unmute`, { token: world.account.admin.token });
   t.deepEqual([unmuted.status, unmuted.body], [200, undefined]);
@@ -74,15 +68,15 @@ test("unread sets the last seen times just before the latest incoming message", 
   t.deepEqual([empty.status, empty.body], [204, undefined]);
   t.like(await row(world, conversation.id), { agent_last_seen_at: null, assignee_last_seen_at: null });
 
-  const message = await ok(postMessage(h, world, conversation.id, { content: "hello", message_type: "incoming" }), "message");
-  await ok(h.request("POST", `${path}/update_last_seen`, { token: world.account.agent.token }), "seen");
-  t.is((await ok(h.request("GET", path, { token: world.account.agent.token }), "show")).unread_count, 0);
+  const message = await expectOk(postMessage(h, world, conversation.id, { content: "hello", message_type: "incoming" }), "message");
+  await expectOk(h.request("POST", `${path}/update_last_seen`, { token: world.account.agent.token }), "seen");
+  t.is((await expectOk(h.request("GET", path, { token: world.account.agent.token }), "show")).unread_count, 0);
   t.is((await h.request("POST", `${path}/unread`, { token: world.account.agent.token })).status, 204);
   const after = await row(world, conversation.id);
   const incoming = await h.knex("messages").where("id", message.id).first("created_at");
   t.is(after.agent_last_seen_at.getTime(), incoming.created_at.getTime() - 1000);
   t.deepEqual(after.assignee_last_seen_at, after.agent_last_seen_at);
-  t.is((await ok(h.request("GET", path, { token: world.account.agent.token }), "show")).unread_count, 1);
+  t.is((await expectOk(h.request("GET", path, { token: world.account.agent.token }), "show")).unread_count, 1);
 });
 
 test("participants are listed, added, replaced and removed; only agents with inbox access", async (t) => {
@@ -130,11 +124,11 @@ test("the list honours q, sort_by, source_id, conversation_type and updated_with
   const second = await createConversation(h, world);
   const { contact, sourceId } = await createContact(h, world.account, { inbox_id: world.inbox.id, email: `other-${world.account.id}@example.com` });
   const third = await createConversation(h, world, { contact_id: contact.id, source_id: sourceId });
-  await ok(h.request("POST", `${world.base}/conversations/${first.id}/toggle_priority`, { token: admin, body: { priority: "urgent" } }), "priority");
-  await ok(h.request("POST", `${world.base}/conversations/${second.id}/toggle_priority`, { token: admin, body: { priority: "low" } }), "priority");
-  await ok(postMessage(h, world, second.id, { content: "My Refund please", message_type: "incoming" }), "message");
-  await ok(postMessage(h, world, third.id, { content: "refund note", message_type: "outgoing", private: true }), "private");
-  await ok(h.request("POST", `${world.base}/conversations/${second.id}/toggle_status`, { token: admin, body: { status: "resolved" } }), "resolve");
+  await expectOk(h.request("POST", `${world.base}/conversations/${first.id}/toggle_priority`, { token: admin, body: { priority: "urgent" } }), "priority");
+  await expectOk(h.request("POST", `${world.base}/conversations/${second.id}/toggle_priority`, { token: admin, body: { priority: "low" } }), "priority");
+  await expectOk(postMessage(h, world, second.id, { content: "My Refund please", message_type: "incoming" }), "message");
+  await expectOk(postMessage(h, world, third.id, { content: "refund note", message_type: "outgoing", private: true }), "private");
+  await expectOk(h.request("POST", `${world.base}/conversations/${second.id}/toggle_status`, { token: admin, body: { status: "resolved" } }), "resolve");
 
   // q matches incoming and outgoing messages (private notes too, as Chatwoot's filter does), whatever the status.
   const searched = await list(world, "q=refund");
@@ -153,17 +147,20 @@ test("the list honours q, sort_by, source_id, conversation_type and updated_with
 
   // unattended: no reply yet, or waiting for one.
   t.deepEqual(ids(await list(world, "status=all&conversation_type=unattended&sort_by=created_at_asc")), [first.id, second.id, third.id]);
-  await ok(postMessage(h, world, first.id, { content: "Hi, how can I help?", message_type: "outgoing" }), "reply");
+  await expectOk(postMessage(h, world, first.id, { content: "Hi, how can I help?", message_type: "outgoing" }), "reply");
   t.deepEqual(ids(await list(world, "status=all&conversation_type=unattended&sort_by=created_at_asc")), [second.id, third.id]);
 
   // participating: the caller's.
   const agent = world.account.agent;
-  await ok(h.request("POST", `${world.base}/conversations/${third.id}/participants`, { token: admin, body: { user_ids: [agent.id] } }), "participant");
+  await expectOk(h.request("POST", `${world.base}/conversations/${third.id}/participants`, { token: admin, body: { user_ids: [agent.id] } }), "participant");
   t.deepEqual(ids(await list(world, "conversation_type=participating", agent.token)), [third.id]);
   t.deepEqual(ids(await list(world, "conversation_type=participating")), []);
 
   // mention: private notes naming the caller.
-  await ok(postMessage(h, world, first.id, { content: `Look [@Agent](mention://user/${agent.id}/Agent)`, message_type: "outgoing", private: true }), "mention");
+  await expectOk(
+    postMessage(h, world, first.id, { content: `Look [@Agent](mention://user/${agent.id}/Agent)`, message_type: "outgoing", private: true }),
+    "mention",
+  );
   t.deepEqual(ids(await list(world, "conversation_type=mention", agent.token)), [first.id]);
   t.deepEqual(ids(await list(world, "conversation_type=mention")), []);
 
@@ -185,11 +182,11 @@ test("an agent's list covers only their inboxes with every parameter", async (t)
   const world = await conversationWorld(h);
   const elsewhere = await createInbox(h, world.account, { name: "Elsewhere" });
   const { contact } = await createContact(h, world.account, { inbox_id: elsewhere.id, email: `x-${world.account.id}@example.com` });
-  const hidden = await ok(
+  const hidden = await expectOk(
     h.request("POST", `${world.base}/conversations`, { token: world.account.admin.token, body: { inbox_id: elsewhere.id, contact_id: contact.id } }),
     "hidden",
   );
-  await ok(postMessage(h, world, hidden.id, { content: "secret refund", message_type: "incoming" }), "message");
+  await expectOk(postMessage(h, world, hidden.id, { content: "secret refund", message_type: "incoming" }), "message");
   t.deepEqual(ids(await list(world, "q=refund", world.account.agent.token)), []);
   t.deepEqual(ids(await list(world, "q=refund")), [hidden.id]);
 });

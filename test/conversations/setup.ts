@@ -1,6 +1,6 @@
 import { createAccount, type TestAccount } from "../support/factories";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
-import type { Harness } from "../support/harness";
+import { accountApi, expectOk, type Harness } from "../support/harness";
 
 export interface ConversationWorld {
   account: TestAccount;
@@ -21,12 +21,10 @@ export async function conversationWorld(h: Harness, name = "Acme"): Promise<Conv
 
 /** A conversation created by the administrator; returns the response body. */
 export async function createConversation(h: Harness, world: ConversationWorld, body: Record<string, unknown> = {}) {
-  const response = await h.request("POST", `${world.base}/conversations`, {
-    token: world.account.admin.token,
-    body: { inbox_id: world.inbox.id, contact_id: world.contact.id, ...body },
-  });
-  if (response.status !== 200) throw new Error(`create conversation failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
+  return expectOk(
+    accountApi(h, world.account).post("/conversations", { inbox_id: world.inbox.id, contact_id: world.contact.id, ...body }),
+    "create conversation",
+  );
 }
 
 export async function postMessage(h: Harness, world: ConversationWorld, displayId: number, body: Record<string, unknown>, token = world.account.admin.token) {

@@ -1,14 +1,8 @@
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/custom_attribute_definitions`;
 

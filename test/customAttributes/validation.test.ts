@@ -1,11 +1,11 @@
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
 import { createContact } from "../support/conversationFactories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { validateCustomAttributes } from "../../src/services/customAttributes";
 import type { ValidationError } from "../../src/errors";
 
-let h: Harness;
+const h = useHarness(test);
 let account: TestAccount;
 
 const DEFINITIONS = [
@@ -22,7 +22,6 @@ const DEFINITIONS = [
 ];
 
 test.before(async () => {
-  h = await startHarness();
   account = await createAccount(h);
   for (const definition of DEFINITIONS) {
     const response = await h.request("POST", `/api/v1/accounts/${account.id}/custom_attribute_definitions`, {
@@ -31,9 +30,6 @@ test.before(async () => {
     });
     if (response.status !== 200) throw new Error(JSON.stringify(response.body));
   }
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 const VALID: Record<string, unknown> = {

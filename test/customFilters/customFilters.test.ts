@@ -1,16 +1,10 @@
 import test from "ava";
 import { createAccount, createUser, addToAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 
-let h: Harness;
-test.before(async () => {
-  // The worker runs the account deletion workflow of the last test.
-  h = await startHarness({ worker: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+// The worker runs the account deletion workflow of the last test.
+const h = useHarness(test, { worker: true });
 
 const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/custom_filters`;
 

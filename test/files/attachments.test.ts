@@ -1,32 +1,24 @@
-import { mkdtemp, readdir } from "node:fs/promises";
-import os from "node:os";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import test from "ava";
 import { FileUrlSigner, fileUrlSigner } from "../../src/storage/urls";
 import { conversationWorld, createConversation, postMessage, type ConversationWorld } from "../conversations/setup";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { leftoverUploads, ownTmpDir, pngOf, requestForm, type FormFields } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { tempStorage, useHarness } from "../support/harness";
 
-let h: Harness;
+const storage = tempStorage();
+// 1 MB, so the size limit is tested without moving 40 MB around.
+const h = useHarness(test, { settings: { storage, maxUploadBytes: 1024 * 1024 } });
 let tmp: string;
-let storageDir: string;
 test.before(async () => {
   tmp = await ownTmpDir();
-  storageDir = await mkdtemp(path.join(os.tmpdir(), "storage-"));
-  process.env.STORAGE_DIR = storageDir;
-  // 1 MB, so the size limit is tested without moving 40 MB around.
-  process.env.MAXIMUM_FILE_UPLOAD_SIZE = "1";
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 /** Every file in storage, as keys. */
 async function storedKeys(): Promise<string[]> {
-  const entries = await readdir(storageDir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(storageDir, path.join(e.parentPath, e.name)));
+  const entries = await readdir(storage.root, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(storage.root, path.join(e.parentPath, e.name)));
 }
 
 /** GETs a file URL (absolute, under FRONTEND_URL) from the test's server. */
@@ -210,7 +202,7 @@ test("file URLs reach only their own file: forged, altered, expired and cross-ac
   });
   t.is((await download(escape)).status, 404);
   // Signed with another secret.
-  const stranger = new FileUrlSigner(Buffer.from("not the service secret"));
+  const stranger = new FileUrlSigner(Buffer.from("not the service secret"), h.deps.settings.fileUrlTtlSeconds, "http://x");
   t.is((await download(stranger.url({ accountId: world.account.id, key: claims.k, contentType: "text/plain", filename: "x" }))).status, 404);
   // Expired: a URL made 8 days ago (the default lifetime is 7).
   const old = signer.url({ accountId: world.account.id, key: claims.k, contentType: "text/plain", filename: "x" }, Date.now() - 8 * 86_400_000);

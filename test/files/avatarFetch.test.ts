@@ -1,16 +1,12 @@
-import { mkdtemp } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { eventually } from "../support/eventually";
 import { pngOf } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, tempStorage, useHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 
-let h: Harness;
 let db: OwnDatabase;
 let images: Server;
 let imageBase: string;
@@ -18,7 +14,6 @@ let png: Buffer;
 const hits = new Map<string, number>();
 
 test.before(async () => {
-  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "storage-"));
   png = await pngOf(80, 80);
   // An image host on loopback (allowed outside production, as for webhooks).
   images = createServer((req, res) => {
@@ -37,10 +32,9 @@ test.before(async () => {
   await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
   imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
   db = await createOwnDatabase("files_avatars");
-  h = await startHarness({ relay: true, databaseUrl: db.url });
 });
+const h = useHarness(test, () => ({ relay: true, databaseUrl: db.url, settings: { storage: tempStorage() } }));
 test.after.always(async () => {
-  await h?.close();
   images?.close();
   await db?.drop();
 });
@@ -53,13 +47,13 @@ async function download(url: string) {
 test("a contact's avatar_url is fetched in the background and served as its thumbnail", async (t) => {
   const account = await createAccount(h);
   const url = `${imageBase}/face.png`;
-  const created = await h.request("POST", `/api/v1/accounts/${account.id}/contacts`, { token: account.admin.token, body: { name: "Face", avatar_url: url } });
+  const created = await accountApi(h, account).post("/contacts", { name: "Face", avatar_url: url });
   t.is(created.status, 200);
   const id = created.body.payload.contact.id;
   // At once: the URL as given, until the image is stored.
   t.is(created.body.payload.contact.thumbnail, url);
   const shown = await eventually(
-    () => h.request("GET", `/api/v1/accounts/${account.id}/contacts/${id}`, { token: account.admin.token }),
+    () => accountApi(h, account).get(`/contacts/${id}`),
     (r) => r.body.payload.thumbnail !== url,
     "the stored avatar",
   );
@@ -82,14 +76,14 @@ test("an agent bot's avatar_url is fetched, with retries through a failing host"
   );
   t.is(row.avatar_fetched_url, url);
   t.true(hits.get("/flaky.png")! >= 2);
-  const shown = await h.request("GET", `/api/v1/accounts/${account.id}/agent_bots/${bot.body.id}`, { token: account.admin.token });
+  const shown = await accountApi(h, account).get(`/agent_bots/${bot.body.id}`);
   t.true((await download(shown.body.thumbnail)).bytes.equals(png));
 });
 
 test("bad avatar URLs never fail the request and store nothing: a 404, a page that is not an image", async (t) => {
   const account = await createAccount(h);
   for (const url of [`${imageBase}/gone.png`, `${imageBase}/page.png`]) {
-    const created = await h.request("POST", `/api/v1/accounts/${account.id}/contacts`, { token: account.admin.token, body: { name: "Bad", avatar_url: url } });
+    const created = await accountApi(h, account).post("/contacts", { name: "Bad", avatar_url: url });
     t.is(created.status, 200);
     const row = await eventually(
       () => h.knex("contacts").where("id", created.body.payload.contact.id).first(),
@@ -98,7 +92,7 @@ test("bad avatar URLs never fail the request and store nothing: a 404, a page th
     );
     t.is(row.avatar_key, null);
     t.is(hits.get(new URL(url).pathname), 1, "a permanent failure is not retried");
-    const shown = await h.request("GET", `/api/v1/accounts/${account.id}/contacts/${row.id}`, { token: account.admin.token });
+    const shown = await accountApi(h, account).get(`/contacts/${row.id}`);
     t.is(shown.body.payload.thumbnail, url);
   }
 });

@@ -1,19 +1,9 @@
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { pngOf, requestForm } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, tempStorage, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "storage-"));
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { settings: { storage: tempStorage() } });
 
 async function download(url: string) {
   const response = await fetch(`${h.baseUrl}${new URL(url).pathname}`);
@@ -146,7 +136,7 @@ test("agent bots (account and platform) and inboxes take avatar files", async (t
   t.is(renamed.body.avatar_url, inbox.body.avatar_url);
   t.true((await download(renamed.body.avatar_url)).bytes.equals(png));
 
-  t.is((await h.request("DELETE", `/api/v1/accounts/${account.id}/agent_bots/${bot.body.id}`, { token: account.admin.token })).status, 200);
+  t.is((await accountApi(h, account).delete(`/agent_bots/${bot.body.id}`)).status, 200);
   t.is((await download(bot.body.thumbnail)).status, 404);
 });
 

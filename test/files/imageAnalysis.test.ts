@@ -1,5 +1,4 @@
-import { mkdtemp, readdir } from "node:fs/promises";
-import os from "node:os";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import test from "ava";
 import sharp from "sharp";
@@ -7,30 +6,26 @@ import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 import { conversationWorld, createConversation } from "../conversations/setup";
 import { eventually } from "../support/eventually";
 import { pngOf, requestForm } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { tempStorage, useHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 import { Receiver } from "../support/receiver";
 
-let h: Harness;
 let db: OwnDatabase;
-let storageDir: string;
+const storage = tempStorage();
 const receiver = new Receiver();
 test.before(async () => {
-  storageDir = await mkdtemp(path.join(os.tmpdir(), "storage-"));
-  process.env.STORAGE_DIR = storageDir;
   // A database of its own: only this file's worker (which shares its storage) runs its analyses.
   db = await createOwnDatabase("files_analysis");
   await receiver.start();
-  h = await startHarness({ relay: true, databaseUrl: db.url });
 });
+const h = useHarness(test, () => ({ relay: true, databaseUrl: db.url, settings: { storage } }));
 test.after.always(async () => {
-  await h?.close();
   await receiver.stop();
   await db?.drop();
 });
 
 async function accountFiles(accountId: number): Promise<string[]> {
-  const dir = path.join(storageDir, "accounts", String(accountId));
+  const dir = path.join(storage.root, "accounts", String(accountId));
   try {
     return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
   } catch {

@@ -2,16 +2,12 @@ import test from "ava";
 import { conversationWorld, createConversation, postMessage } from "../conversations/setup";
 import { createAccount } from "../support/factories";
 import { leftoverUploads, ownTmpDir, requestForm } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
+const h = useHarness(test);
 let tmp: string;
 test.before(async () => {
   tmp = await ownTmpDir();
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 /** Two message bodies that differ only in what every message has of its own. */

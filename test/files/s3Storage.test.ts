@@ -3,18 +3,18 @@ import os from "node:os";
 import path from "node:path";
 import test from "ava";
 import S3rver from "s3rver";
+import { storageSettings } from "../../src/config";
 import { storageFromEnv } from "../../src/storage";
 import { S3Storage, s3ClientConfig } from "../../src/storage/s3";
 import { LocalStorage } from "../../src/storage/local";
 import { conversationWorld, createConversation } from "../conversations/setup";
 import { requestForm } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
 /**
  * The S3 path end to end against s3rver, an S3 implementation running inside this test process on
  * loopback (no outside service): uploads, signed downloads and deletion go through the AWS SDK.
  */
-let h: Harness;
 let s3: S3rver;
 let endpoint: string;
 test.before(async () => {
@@ -27,18 +27,20 @@ test.before(async () => {
   });
   const { port } = await s3.run();
   endpoint = `http://127.0.0.1:${port}`;
-  Object.assign(process.env, {
-    ACTIVE_STORAGE_SERVICE: "s3_compatible",
-    STORAGE_BUCKET_NAME: "convo-files",
-    STORAGE_ENDPOINT: endpoint,
-    STORAGE_ACCESS_KEY_ID: "S3RVER",
-    STORAGE_SECRET_ACCESS_KEY: "S3RVER",
-    STORAGE_PREFIX: "test-installation",
-  });
-  h = await startHarness();
 });
+const h = useHarness(test, () => ({
+  settings: {
+    storage: storageSettings({
+      ACTIVE_STORAGE_SERVICE: "s3_compatible",
+      STORAGE_BUCKET_NAME: "convo-files",
+      STORAGE_ENDPOINT: endpoint,
+      STORAGE_ACCESS_KEY_ID: "S3RVER",
+      STORAGE_SECRET_ACCESS_KEY: "S3RVER",
+      STORAGE_PREFIX: "test-installation",
+    }),
+  },
+}));
 test.after.always(async () => {
-  await h?.close();
   await s3?.close();
 });
 

@@ -1,20 +1,14 @@
 import test from "ava";
 import { createContact, createInbox, defineAttribute, setInboxMembers } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { accountApi, expectOk, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 type Condition = { attribute_key: string; filter_operator: string; values?: unknown; query_operator?: string | null; custom_attribute_type?: string };
 
 const filterContacts = (account: TestAccount, payload: Condition[], query = "") =>
-  h.request("POST", `/api/v1/accounts/${account.id}/contacts/filter${query}`, { token: account.agent.token, body: { payload } });
+  accountApi(h, account, account.agent.token).post(`/contacts/filter${query}`, { payload });
 const filterConversations = (account: TestAccount, payload: Condition[], token = account.admin.token, query = "") =>
   h.request("POST", `/api/v1/accounts/${account.id}/conversations/filter${query}`, { token, body: { payload } });
 
@@ -52,11 +46,8 @@ async function contactWorld(): Promise<ContactWorld> {
     custom_attributes: { score: 12, renewal: "2020-06-01" },
   });
   const cy = await createContact(h, account, { name: "cy" });
-  await ok(h.request("POST", `/api/v1/accounts/${account.id}/labels`, { token: account.admin.token, body: { title: "vip" } }), "label");
-  await ok(
-    h.request("POST", `/api/v1/accounts/${account.id}/contacts/${bob.contact.id}/labels`, { token: account.admin.token, body: { labels: ["vip"] } }),
-    "contact label",
-  );
+  await expectOk(accountApi(h, account).post("/labels", { title: "vip" }), "label");
+  await expectOk(accountApi(h, account).post(`/contacts/${bob.contact.id}/labels`, { labels: ["vip"] }), "contact label");
   return { account, ids: { ann: ann.contact.id, bob: bob.contact.id, cy: cy.contact.id } };
 }
 
@@ -159,7 +150,7 @@ test("contacts/filter: unknown attributes, operators, query operators and missin
     t.is(response.status, 422, JSON.stringify(payload));
     t.deepEqual(response.body, { error }, JSON.stringify(payload));
   }
-  const noPayload = await h.request("POST", `/api/v1/accounts/${w.account.id}/contacts/filter`, { token: w.account.agent.token, body: {} });
+  const noPayload = await accountApi(h, w.account, w.account.agent.token).post("/contacts/filter", {});
   t.is(noPayload.status, 422);
   t.deepEqual(noPayload.body.attributes, ["payload"]);
   t.is((await h.request("POST", `/api/v1/accounts/${w.account.id}/contacts/filter`, { body: { payload: [cond("name", "is_present")] } })).status, 401);
@@ -174,13 +165,13 @@ test("conversations/filter: statuses, assignees, inboxes, labels and custom attr
   const { contact } = await createContact(h, account, { name: "Ann", email: "ann@example.com" });
   const base = `/api/v1/accounts/${account.id}/conversations`;
   const start = async (inboxId: number, body: Record<string, unknown> = {}) =>
-    (await ok(h.request("POST", base, { token: account.admin.token, body: { inbox_id: inboxId, contact_id: contact.id, ...body } }), "conversation"))
+    (await expectOk(h.request("POST", base, { token: account.admin.token, body: { inbox_id: inboxId, contact_id: contact.id, ...body } }), "conversation"))
       .id as number;
   const a = await start(support.id, { assignee_id: account.agent.id, custom_attributes: { order_ref: "A-1" } });
   const b = await start(support.id);
   const c = await start(sales.id);
-  await ok(h.request("POST", `${base}/${b}/toggle_status`, { token: account.admin.token, body: { status: "resolved" } }), "resolve");
-  await ok(h.request("POST", `${base}/${c}/labels`, { token: account.admin.token, body: { labels: ["vip"] } }), "label");
+  await expectOk(h.request("POST", `${base}/${b}/toggle_status`, { token: account.admin.token, body: { status: "resolved" } }), "resolve");
+  await expectOk(h.request("POST", `${base}/${c}/labels`, { token: account.admin.token, body: { labels: ["vip"] } }), "label");
 
   const ids = async (payload: Condition[], token = account.admin.token) => {
     const response = await filterConversations(account, payload, token);
@@ -223,7 +214,7 @@ test("conversations/filter pages 25 at a time, newest activity first", async (t)
   for (let i = 0; i < 26; i++) {
     created.push(
       (
-        await ok(
+        await expectOk(
           h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
             token: account.admin.token,
             body: { inbox_id: inbox.id, contact_id: contact.id },

@@ -1,15 +1,9 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { createContact, createInbox } from "../support/conversationFactories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { accountApi, expectOk, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 test("GET inboxes/:id/agent_bot answers the attached bot, or an empty object, to any member", async (t) => {
   const account = await createAccount(h);
@@ -18,27 +12,24 @@ test("GET inboxes/:id/agent_bot answers the attached bot, or an empty object, to
   const none = await h.request("GET", path, { token: account.agent.token });
   t.deepEqual([none.status, none.body], [200, { agent_bot: {} }]);
 
-  const bot = await ok(
+  const bot = await expectOk(
     h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, {
       token: account.admin.token,
       body: { name: "Helper", outgoing_url: "https://bot.example.com/hook" },
     }),
     "bot",
   );
-  await ok(
-    h.request("POST", `/api/v1/accounts/${account.id}/inboxes/${inbox.id}/set_agent_bot`, { token: account.admin.token, body: { agent_bot: bot.id } }),
-    "attach",
-  );
+  await expectOk(accountApi(h, account).post(`/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: bot.id }), "attach");
   const shown = await h.request("GET", path, { token: account.admin.token });
   t.is(shown.status, 200);
-  const botShow = await ok(h.request("GET", `/api/v1/accounts/${account.id}/agent_bots/${bot.id}`, { token: account.admin.token }), "bot show");
+  const botShow = await expectOk(accountApi(h, account).get(`/agent_bots/${bot.id}`), "bot show");
   t.deepEqual(shown.body, { agent_bot: botShow }, "the agent bot partial as the bot endpoints render it");
-  const asAgent = await ok(h.request("GET", path, { token: account.agent.token }), "agent view");
+  const asAgent = await expectOk(h.request("GET", path, { token: account.agent.token }), "agent view");
   t.is(asAgent.agent_bot.id, bot.id);
   t.false("secret" in asAgent.agent_bot, "agents do not see the secret");
 
   const other = await createAccount(h);
-  const foreign = await h.request("GET", `/api/v1/accounts/${other.id}/inboxes/${inbox.id}/agent_bot`, { token: other.admin.token });
+  const foreign = await accountApi(h, other).get(`/inboxes/${inbox.id}/agent_bot`);
   t.deepEqual([foreign.status, foreign.body], [404, { error: "Resource could not be found" }]);
 });
 
@@ -50,14 +41,14 @@ test("POST contacts/:id/contact_inboxes links the contact to an inbox and answer
 
   const response = await h.request("POST", path, { token: account.admin.token, body: { inbox_id: inbox.id, source_id: "crm-123" } });
   t.is(response.status, 200);
-  const inboxShow = await ok(h.request("GET", `/api/v1/accounts/${account.id}/inboxes/${inbox.id}`, { token: account.admin.token }), "inbox");
+  const inboxShow = await expectOk(accountApi(h, account).get(`/inboxes/${inbox.id}`), "inbox");
   t.deepEqual(response.body, { source_id: "crm-123", inbox: inboxShow });
   const row = await h.knex("contact_inboxes").where({ contact_id: contact.id, inbox_id: inbox.id }).first();
   t.like(row, { source_id: "crm-123" });
 
-  const generated = await ok(h.request("POST", path, { token: account.agent.token, body: { inbox_id: inbox.id } }), "uuid");
+  const generated = await expectOk(h.request("POST", path, { token: account.agent.token, body: { inbox_id: inbox.id } }), "uuid");
   t.regex(generated.source_id, /^[0-9a-f-]{36}$/);
-  const again = await ok(h.request("POST", path, { token: account.agent.token, body: { inbox_id: inbox.id, source_id: "crm-123" } }), "again");
+  const again = await expectOk(h.request("POST", path, { token: account.agent.token, body: { inbox_id: inbox.id, source_id: "crm-123" } }), "again");
   t.is(again.source_id, "crm-123");
   t.is((await h.knex("contact_inboxes").where({ contact_id: contact.id })).length, 2, "the same source is the same link");
 

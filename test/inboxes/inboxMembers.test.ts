@@ -1,15 +1,9 @@
 import test from "ava";
 import { createAccount, createUser, addToAccount, type TestAccount } from "../support/factories";
 import { createInbox } from "../support/conversationFactories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/inbox_members`;
 const ids = (response: { body: any }) => response.body.payload.map((agent: any) => agent.id);

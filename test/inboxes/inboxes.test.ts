@@ -5,15 +5,9 @@ import { accountScope } from "../../src/middlewares/accountScope";
 import { AgentBot } from "../../src/models/AgentBot";
 import { createAccount, type TestAccount } from "../support/factories";
 import { createInbox, setInboxMembers } from "../support/conversationFactories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/inboxes`;
 
@@ -247,7 +241,7 @@ test("set_agent_bot attaches and detaches a bot, which may then act in the accou
   await t.throwsAsync(enterAccount());
 
   const stranger = await createAccount(h);
-  const foreignBot = await h.request("POST", `/api/v1/accounts/${stranger.id}/agent_bots`, { token: stranger.admin.token, body: { name: "theirs" } });
+  const foreignBot = await accountApi(h, stranger).post("/agent_bots", { name: "theirs" });
   const refused = await h.request("POST", `${path(account)}/${inbox.id}/set_agent_bot`, {
     token: account.admin.token,
     body: { agent_bot: foreignBot.body.id },

@@ -1,15 +1,9 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { createContact, createInbox } from "../support/conversationFactories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { accountApi, expectOk, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const labelsPath = (accountId: number) => `/api/v1/accounts/${accountId}/labels`;
 const denied = { error: "You are not authorized to do this action" };
@@ -39,14 +33,14 @@ test("an administrator creates a label: downcased title, default colour, audited
     const denial = await h.request(method, path, { token: account.agent.token, body });
     t.deepEqual([denial.status, denial.body], [401, denied], `${method} ${path}`);
   }
-  const shown = await ok(h.request("GET", `${labelsPath(account.id)}/${id}`, { token: account.admin.token }), "show");
+  const shown = await expectOk(h.request("GET", `${labelsPath(account.id)}/${id}`, { token: account.admin.token }), "show");
   t.deepEqual(shown, response.body);
 });
 
 test("titles are unique per account whatever their case, and must be letters, digits, hyphens or underscores", async (t) => {
   const account = await createAccount(h);
   const other = await createAccount(h);
-  await ok(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "billing" } }), "first");
+  await expectOk(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "billing" } }), "first");
   const dup = await h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "BILLING" } });
   t.deepEqual([dup.status, dup.body], [422, { message: "Title has already been taken", attributes: ["title"] }]);
   t.is((await h.request("POST", labelsPath(other.id), { token: other.admin.token, body: { title: "billing" } })).status, 200, "another account may use it");
@@ -55,7 +49,7 @@ test("titles are unique per account whatever their case, and must be letters, di
   t.deepEqual([spaced.status, spaced.body], [422, { message: "Title is invalid", attributes: ["title"] }]);
   const blank = await h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { description: "no title" } });
   t.deepEqual([blank.status, blank.body], [422, { message: "Title must not be blank, Title is invalid", attributes: ["title"] }]);
-  const unicode = await ok(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "Ünïcode_2" } }), "unicode");
+  const unicode = await expectOk(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "Ünïcode_2" } }), "unicode");
   t.is(unicode.title, "ünïcode_2");
 
   const racing = await Promise.all(
@@ -68,27 +62,24 @@ test("titles are unique per account whatever their case, and must be letters, di
 
 test("update changes fields and audits the diff; a renamed label follows onto conversations and contacts", async (t) => {
   const account = await createAccount(h);
-  const label = await ok(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "old-name" } }), "label");
+  const label = await expectOk(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "old-name" } }), "label");
   const inbox = await createInbox(h, account);
   const { contact, sourceId } = await createContact(h, account, { inbox_id: inbox.id, email: "tagged@example.com" });
-  const conversation = await ok(
+  const conversation = await expectOk(
     h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
       token: account.admin.token,
       body: { source_id: sourceId, inbox_id: inbox.id, contact_id: contact.id },
     }),
     "conversation",
   );
-  await ok(
+  await expectOk(
     h.request("POST", `/api/v1/accounts/${account.id}/conversations/${conversation.id}/labels`, {
       token: account.admin.token,
       body: { labels: ["old-name", "keep"] },
     }),
     "conversation labels",
   );
-  await ok(
-    h.request("POST", `/api/v1/accounts/${account.id}/contacts/${contact.id}/labels`, { token: account.admin.token, body: { labels: ["keep", "old-name"] } }),
-    "contact labels",
-  );
+  await expectOk(accountApi(h, account).post(`/contacts/${contact.id}/labels`, { labels: ["keep", "old-name"] }), "contact labels");
 
   const response = await h.request("PATCH", `${labelsPath(account.id)}/${label.id}`, {
     token: account.admin.token,
@@ -107,7 +98,7 @@ test("update changes fields and audits the diff; a renamed label follows onto co
     "the conversation's label change is an ordinary conversation_updated event",
   );
 
-  const taken = await ok(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "taken" } }), "taken");
+  const taken = await expectOk(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "taken" } }), "taken");
   const clash = await h.request("PUT", `${labelsPath(account.id)}/${label.id}`, { token: account.admin.token, body: { label: { title: "TAKEN" } } });
   t.deepEqual([clash.status, clash.body], [422, { message: "Title has already been taken", attributes: ["title"] }]);
   const invalid = await h.request("PATCH", `${labelsPath(account.id)}/${taken.id}`, { token: account.admin.token, body: { title: "a b" } });
@@ -117,7 +108,7 @@ test("update changes fields and audits the diff; a renamed label follows onto co
 test("delete removes the label, audited; another account's label is 404", async (t) => {
   const account = await createAccount(h);
   const other = await createAccount(h);
-  const label = await ok(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "gone" } }), "label");
+  const label = await expectOk(h.request("POST", labelsPath(account.id), { token: account.admin.token, body: { title: "gone" } }), "label");
   const foreign = await h.request("DELETE", `${labelsPath(other.id)}/${label.id}`, { token: other.admin.token });
   t.deepEqual([foreign.status, foreign.body], [404, { error: "Resource could not be found" }]);
   const response = await h.request("DELETE", `${labelsPath(account.id)}/${label.id}`, { token: account.admin.token });
@@ -138,20 +129,15 @@ test("contact labels are listed and replaced by any member; the contacts list fi
   const set = await h.request("POST", path, { token: account.agent.token, body: { labels: ["lead", " vip ", "lead"] } });
   t.deepEqual([set.status, set.body], [200, { payload: ["lead", "vip"] }]);
   t.deepEqual((await h.request("GET", path, { token: account.admin.token })).body, { payload: ["lead", "vip"] });
-  await ok(
-    h.request("POST", `/api/v1/accounts/${account.id}/contacts/${second.id}/labels`, { token: account.admin.token, body: { labels: ["churned"] } }),
-    "second",
-  );
+  await expectOk(accountApi(h, account).post(`/contacts/${second.id}/labels`, { labels: ["churned"] }), "second");
 
   const names = async (query: string) =>
-    (await ok(h.request("GET", `/api/v1/accounts/${account.id}/contacts?${query}`, { token: account.agent.token }), query)).payload
-      .map((c: { name: string }) => c.name)
-      .sort();
+    (await expectOk(accountApi(h, account, account.agent.token).get(`/contacts?${query}`), query)).payload.map((c: { name: string }) => c.name).sort();
   t.deepEqual(await names("labels[]=vip"), ["First"]);
   t.deepEqual(await names("labels[]=vip&labels[]=churned"), ["First", "Second"]);
   t.deepEqual(await names("labels=churned"), ["Second"]);
   t.deepEqual(await names("labels[]=nothing"), []);
-  const filtered = await ok(h.request("GET", `/api/v1/accounts/${account.id}/contacts?labels[]=vip`, { token: account.agent.token }), "count");
+  const filtered = await expectOk(accountApi(h, account, account.agent.token).get("/contacts?labels[]=vip"), "count");
   t.is(filtered.meta.count, 1);
 
   const cleared = await h.request("POST", path, { token: account.agent.token, body: { labels: [] } });
@@ -159,7 +145,7 @@ test("contact labels are listed and replaced by any member; the contacts list fi
   const missing = await h.request("POST", path, { token: account.agent.token, body: {} });
   t.deepEqual([missing.status, missing.body.attributes], [422, ["labels"]]);
   const stranger = await createAccount(h);
-  const foreign = await h.request("GET", `/api/v1/accounts/${stranger.id}/contacts/${first.id}/labels`, { token: stranger.admin.token });
+  const foreign = await accountApi(h, stranger).get(`/contacts/${first.id}/labels`);
   t.is(foreign.status, 404);
 });
 
@@ -179,9 +165,7 @@ test("the contacts list accepts Chatwoot's sorts and refuses others", async (t) 
   });
   await createContact(h, account, { name: "charlie", email: "a@example.com", phone_number: "+15550000003" });
   const order = async (sort: string) =>
-    (await ok(h.request("GET", `/api/v1/accounts/${account.id}/contacts?sort=${sort}`, { token: account.agent.token }), sort)).payload.map(
-      (c: { name: string }) => c.name,
-    );
+    (await expectOk(accountApi(h, account, account.agent.token).get(`/contacts?sort=${sort}`), sort)).payload.map((c: { name: string }) => c.name);
   t.deepEqual(await order("name"), ["Alpha", "bravo", "charlie"], "case-insensitive");
   t.deepEqual(await order("-name"), ["charlie", "bravo", "Alpha"]);
   t.deepEqual(await order("email"), ["charlie", "bravo", "Alpha"]);
@@ -193,6 +177,6 @@ test("the contacts list accepts Chatwoot's sorts and refuses others", async (t) 
   t.deepEqual(await order("city"), ["bravo", "Alpha", "charlie"]);
   t.deepEqual(await order("country"), ["Alpha", "bravo", "charlie"]);
   t.is((await order("last_activity_at")).length, 3);
-  const bad = await h.request("GET", `/api/v1/accounts/${account.id}/contacts?sort=password`, { token: account.agent.token });
+  const bad = await accountApi(h, account, account.agent.token).get("/contacts?sort=password");
   t.deepEqual([bad.status, bad.body.attributes], [422, ["sort"]]);
 });

@@ -1,15 +1,9 @@
 import test from "ava";
 import { createContact, createInbox } from "../support/conversationFactories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { activityTexts, conversationWorld, createConversation, postMessage, type ConversationWorld } from "../conversations/setup";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const conversationRow = (world: ConversationWorld, displayId: number) =>
   h.knex("conversations").where({ account_id: world.account.id, display_id: displayId }).first();

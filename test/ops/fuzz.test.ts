@@ -1,7 +1,7 @@
 import test from "ava";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 
 /**
@@ -11,16 +11,16 @@ import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
  */
 
 let own: OwnDatabase;
-let h: Harness;
 let doc: any;
 test.before(async () => {
   // A database of this file's own, so that no other file's writes look like the walk's.
   own = await createOwnDatabase("fuzz");
-  h = await startHarness({ databaseUrl: own.url });
+});
+const h = useHarness(test, () => ({ databaseUrl: own.url }));
+test.before(async () => {
   doc = (await h.request("GET", "/api-docs/openapi.json")).body;
 });
 test.after.always(async () => {
-  await h?.close();
   await own?.drop();
 });
 

@@ -4,18 +4,16 @@ import { EventRelay } from "../../src/services/eventRelay";
 import { eventually } from "../support/eventually";
 import { conversationWorld, createConversation } from "../conversations/setup";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 
 // The gauges read the database: a database of this file's own makes their values known.
 let own: OwnDatabase;
-let h: Harness;
 test.before(async () => {
   own = await createOwnDatabase("metrics");
-  h = await startHarness({ databaseUrl: own.url });
 });
+const h = useHarness(test, () => ({ databaseUrl: own.url }));
 test.after.always(async () => {
-  await h?.close();
   await own?.drop();
 });
 
@@ -32,8 +30,8 @@ const scrape = async () => {
 
 test.serial("/metrics exposes request latency by route template and status, and the pool", async (t) => {
   const account = await createAccount(h);
-  await h.request("GET", `/api/v1/accounts/${account.id}/inboxes`, { token: account.admin.token });
-  await h.request("GET", `/api/v1/accounts/${account.id}/inboxes`, { token: account.admin.token });
+  await accountApi(h, account).get("/inboxes");
+  await accountApi(h, account).get("/inboxes");
   const { status, type, text } = await scrape();
   t.is(status, 200);
   t.regex(type ?? "", /^text\/plain; version=0\.0\.4/);

@@ -10,15 +10,9 @@ import { BlockedAddresses } from "../../src/services/blockedAddresses";
 import { createInbox } from "../support/conversationFactories";
 import { eventually } from "../support/eventually";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const limits = (overrides: Partial<Record<keyof RateLimits, string>> = {}): RateLimits => {
   const env: Record<string, string> = {};

@@ -3,22 +3,16 @@ import { redirectLogs, logger } from "../../src/lib/logger";
 import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 test("every response carries a generated X-Request-Id, also errors and unknown routes", async (t) => {
   const account = await createAccount(h);
   const responses = [
-    await h.request("GET", `/api/v1/accounts/${account.id}/inboxes`, { token: account.admin.token }),
+    await accountApi(h, account).get("/inboxes"),
     await h.request("GET", `/api/v1/accounts/${account.id}/inboxes`, { token: "wrong" }),
     await h.request("GET", "/no/such/route"),
     await h.request("GET", "/health"),

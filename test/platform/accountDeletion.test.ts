@@ -1,15 +1,9 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ worker: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { worker: true });
 
 test("deleting an account answers at once and a workflow removes all its data", async (t) => {
   const account = await createAccount(h);
@@ -19,7 +13,7 @@ test("deleting an account answers at once and a workflow removes all its data", 
     body: { name: "Bot", outgoing_url: "http://127.0.0.1:9/bot" },
   });
   t.is(bot.status, 200);
-  const team = await h.request("POST", `/api/v1/accounts/${account.id}/teams`, { token: account.admin.token, body: { name: "Support" } });
+  const team = await accountApi(h, account).post("/teams", { name: "Support" });
   t.is(team.status, 200);
   t.is(
     (
@@ -34,7 +28,7 @@ test("deleting an account answers at once and a workflow removes all its data", 
   const deleted = await h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken });
   t.is(deleted.status, 200);
   t.is((await h.request("GET", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken })).status, 404);
-  t.is((await h.request("GET", `/api/v1/accounts/${account.id}`, { token: account.admin.token })).status, 404);
+  t.is((await accountApi(h, account).get()).status, 404);
 
   const result = await h.deps.temporal.client.workflow.getHandle(accountDeletionWorkflowId(h.deps.temporal.installationId, account.id)).result();
   t.true(result.deletedRows >= 3);
@@ -46,6 +40,6 @@ test("deleting an account answers at once and a workflow removes all its data", 
   t.deepEqual(await h.knex("team_members").where("account_id", account.id), []);
   t.deepEqual(await h.knex("access_tokens").where({ owner_type: "AgentBot", owner_id: bot.body.id }), []);
   // Users outlive the account, and other accounts are untouched.
-  t.is((await h.request("GET", `/api/v1/accounts/${other.id}`, { token: other.admin.token })).status, 200);
+  t.is((await accountApi(h, other).get()).status, 200);
   t.truthy(await h.knex("users").where("id", account.admin.id).first());
 });

@@ -1,15 +1,9 @@
 import test from "ava";
 import { createInbox, setInboxMembers } from "../support/conversationFactories";
 import { createAccount, createUser } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 async function newAccount(): Promise<number> {
   return (await h.request("POST", "/platform/api/v1/accounts", { token: h.platformToken, body: { name: "Team" } })).body.id;

@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
 import { DEFAULT_FEATURES } from "../../src/models/accountFeatures";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const accounts = "/platform/api/v1/accounts";
 

@@ -2,15 +2,9 @@ import { randomUUID } from "node:crypto";
 import test from "ava";
 import { PlatformApp } from "../../src/models/PlatformApp";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const bots = "/platform/api/v1/agent_bots";
 

@@ -2,19 +2,13 @@ import { randomUUID } from "node:crypto";
 import test from "ava";
 import { PlatformApp } from "../../src/models/PlatformApp";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 test("the platform API takes only platform app tokens: anything else is 401 Invalid access_token", async (t) => {
   const account = await createAccount(h);
-  const { body: bot } = await h.request("POST", `/api/v1/accounts/${account.id}/agent_bots`, { token: account.admin.token, body: { name: "B" } });
+  const { body: bot } = await accountApi(h, account).post("/agent_bots", { name: "B" });
   for (const token of [undefined, "nonsense", account.admin.token, bot.access_token]) {
     const response = await h.request("GET", `/platform/api/v1/accounts/${account.id}`, { token });
     t.is(response.status, 401, String(token));

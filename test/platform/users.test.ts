@@ -2,15 +2,9 @@ import { randomUUID } from "node:crypto";
 import test from "ava";
 import { PlatformApp } from "../../src/models/PlatformApp";
 import { addToAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const users = "/platform/api/v1/users";
 const uniqueEmail = () => `person-${randomUUID()}@example.com`;
@@ -174,7 +168,7 @@ test("delete removes the user, its token and its memberships; unknown ids are 40
   t.is((await h.request("GET", `${users}/${user.id}`, { token: h.platformToken })).status, 404);
   t.deepEqual(await h.knex("account_users").where({ user_id: user.id }), []);
   t.deepEqual(await h.knex("access_tokens").where({ owner_type: "User", owner_id: user.id }), []);
-  const stale = await h.request("GET", `/api/v1/accounts/${account.id}`, { token: user.access_token });
+  const stale = await accountApi(h, account, user.access_token).get();
   t.deepEqual(stale, { ...stale, status: 401, body: { error: "Invalid Access Token" } });
 
   for (const id of ["999999999", "abc"]) {

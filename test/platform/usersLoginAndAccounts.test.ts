@@ -2,17 +2,12 @@ import test from "ava";
 import { randomUUID } from "node:crypto";
 import { PlatformApp } from "../../src/models/PlatformApp";
 import { createAccount, createUser } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, useHarness } from "../support/harness";
 
-let h: Harness;
+const h = useHarness(test, { settings: { frontendUrl: "https://chat.example.com" } });
 let otherApp: string;
 test.before(async () => {
-  process.env.FRONTEND_URL = "https://chat.example.com";
-  h = await startHarness();
   otherApp = (await PlatformApp.createWithToken(`other-${randomUUID()}`)).token;
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 const nonPermissible = { error: "Non permissible resource" };
@@ -21,15 +16,15 @@ test("GET /platform/api/v1/accounts lists only the app's own live accounts, in t
   const { token: appToken } = await PlatformApp.createWithToken(`lister-${randomUUID()}`);
   const empty = await h.request("GET", "/platform/api/v1/accounts", { token: appToken });
   t.deepEqual([empty.status, empty.body], [200, []]);
-  const first = await ok(h.request("POST", "/platform/api/v1/accounts", { token: appToken, body: { name: "First" } }), "first");
-  const second = await ok(h.request("POST", "/platform/api/v1/accounts", { token: appToken, body: { name: "Second" } }), "second");
-  await ok(h.request("POST", "/platform/api/v1/accounts", { token: h.platformToken, body: { name: "Not mine" } }), "foreign");
+  const first = await expectOk(h.request("POST", "/platform/api/v1/accounts", { token: appToken, body: { name: "First" } }), "first");
+  const second = await expectOk(h.request("POST", "/platform/api/v1/accounts", { token: appToken, body: { name: "Second" } }), "second");
+  await expectOk(h.request("POST", "/platform/api/v1/accounts", { token: h.platformToken, body: { name: "Not mine" } }), "foreign");
 
   const list = await h.request("GET", "/platform/api/v1/accounts", { token: appToken });
   t.is(list.status, 200);
   t.deepEqual(list.body, [first, second]);
-  await ok(h.request("DELETE", `/platform/api/v1/accounts/${first.id}`, { token: appToken }), "delete");
-  const afterDelete = await ok(h.request("GET", "/platform/api/v1/accounts", { token: appToken }), "after delete");
+  await expectOk(h.request("DELETE", `/platform/api/v1/accounts/${first.id}`, { token: appToken }), "delete");
+  const afterDelete = await expectOk(h.request("GET", "/platform/api/v1/accounts", { token: appToken }), "after delete");
   t.deepEqual(
     afterDelete.map((a: { id: number }) => a.id),
     [second.id],
@@ -58,7 +53,7 @@ test("users/:id/login answers a one-time SSO link on FRONTEND_URL that signs the
   const replay = await h.request("POST", "/auth/sign_in", { body: { email: user.email, sso_auth_token: token } });
   t.deepEqual([replay.status, replay.body], [401, { success: false, errors: ["Invalid login credentials. Please try again."] }]);
 
-  const posted = await ok(h.request("POST", `/platform/api/v1/users/${user.id}/login`, { token: h.platformToken }), "post login");
+  const posted = await expectOk(h.request("POST", `/platform/api/v1/users/${user.id}/login`, { token: h.platformToken }), "post login");
   const other = await createUser(h);
   const wrongUser = await h.request("POST", "/auth/sign_in", {
     body: { email: other.email, sso_auth_token: new URL(posted.url).searchParams.get("sso_auth_token") },
@@ -77,7 +72,7 @@ test("users/:id/login answers a one-time SSO link on FRONTEND_URL that signs the
 
 test("50 parallel sign-ins with one SSO token: exactly one succeeds", async (t) => {
   const user = await createUser(h);
-  const { url } = await ok(h.request("GET", `/platform/api/v1/users/${user.id}/login`, { token: h.platformToken }), "login");
+  const { url } = await expectOk(h.request("GET", `/platform/api/v1/users/${user.id}/login`, { token: h.platformToken }), "login");
   const token = new URL(url).searchParams.get("sso_auth_token");
   const results = await Promise.all(
     Array.from({ length: 50 }, () => h.request("POST", "/auth/sign_in", { body: { email: user.email, sso_auth_token: token } })),

@@ -1,15 +1,9 @@
 import test from "ava";
 import { SERVICE_VERSION } from "../../src/config";
 import { createAccount, createUser } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 test("GET /api answers the version and dependency status without a token", async (t) => {
   const response = await h.request("GET", "/api");
@@ -23,7 +17,7 @@ test("GET /api answers the version and dependency status without a token", async
 test("GET /api/v1/profile renders the user partial with the token and every account", async (t) => {
   const account = await createAccount(h, "Profile Co");
   const other = await createAccount(h, "Second Co");
-  await ok(
+  await expectOk(
     h.request("POST", `/platform/api/v1/accounts/${other.id}/account_users`, {
       token: h.platformToken,
       body: { user_id: account.agent.id, role: "administrator" },
@@ -96,11 +90,11 @@ test("PUT /api/v1/profile changes the name, display name, email, ui_settings and
   t.like(row, { name: "Renamed", email: newEmail });
 
   // ui_settings is replaced, as Rails assigns the hash; a bare body works too.
-  const again = await ok(h.request("PUT", "/api/v1/profile", { token: user.token, body: { ui_settings: { rtl: true } } }), "bare update");
+  const again = await expectOk(h.request("PUT", "/api/v1/profile", { token: user.token, body: { ui_settings: { rtl: true } } }), "bare update");
   t.deepEqual(again.ui_settings, { rtl: true });
   t.is(again.name, "Renamed");
 
-  const fetched = await ok(h.request("GET", "/api/v1/profile", { token: user.token }), "profile");
+  const fetched = await expectOk(h.request("GET", "/api/v1/profile", { token: user.token }), "profile");
   t.is(fetched.email, newEmail, "the next read sees the change");
 });
 
@@ -163,7 +157,7 @@ test("availability and auto_offline have their own endpoints per account", async
     set.body.accounts.find((a: { id: number }) => a.id === account.id),
     { availability: "online", availability_status: "online" },
   );
-  const offline = await ok(
+  const offline = await expectOk(
     h.request("POST", "/api/v1/profile/auto_offline", { token, body: { profile: { account_id: account.id, auto_offline: false } } }),
     "auto offline",
   );

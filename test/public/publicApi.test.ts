@@ -1,24 +1,12 @@
 import { createHmac } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import test from "ava";
 import { createInbox, defineAttribute } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { accountApi, expectOk, quickRetries, tempStorage, useHarness } from "../support/harness";
 import { pngOf, requestForm } from "../support/forms";
 import { Receiver } from "../support/receiver";
 
-process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
-
-let h: Harness;
-test.before(async () => {
-  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "public-storage-"));
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true, settings: { delivery: quickRetries(), storage: tempStorage() } });
 
 interface World {
   account: TestAccount;
@@ -35,22 +23,22 @@ async function world(channel: Record<string, unknown> = {}): Promise<World> {
 const hashOf = (w: World, identifier: string) => createHmac("sha256", w.inbox.hmac_token).update(identifier).digest("hex");
 
 async function publicContact(w: World, body: Record<string, unknown> = {}) {
-  return ok(h.request("POST", `${w.base}/contacts`, { body: { name: "Ann", ...body } }), "public contact create");
+  return expectOk(h.request("POST", `${w.base}/contacts`, { body: { name: "Ann", ...body } }), "public contact create");
 }
 
 async function publicConversation(w: World, sourceId: string, body: Record<string, unknown> = {}) {
-  return ok(h.request("POST", `${w.base}/contacts/${sourceId}/conversations`, { body }), "public conversation create");
+  return expectOk(h.request("POST", `${w.base}/contacts/${sourceId}/conversations`, { body }), "public conversation create");
 }
 
 async function publicMessage(w: World, sourceId: string, conversationId: number, content: string) {
-  return ok(h.request("POST", `${w.base}/contacts/${sourceId}/conversations/${conversationId}/messages`, { body: { content } }), "public message create");
+  return expectOk(h.request("POST", `${w.base}/contacts/${sourceId}/conversations/${conversationId}/messages`, { body: { content } }), "public message create");
 }
 
 test("contact → conversation → message: Chatwoot's public shapes, and the webhooks fire as for the account API", async (t) => {
   const w = await world();
   const receiver = await new Receiver().start();
   t.teardown(() => receiver.stop());
-  await ok(
+  await expectOk(
     h.request("POST", `/api/v1/accounts/${w.account.id}/webhooks`, {
       token: w.account.admin.token,
       body: { url: receiver.url, subscriptions: ["contact_created", "conversation_created", "message_created"] },
@@ -108,7 +96,7 @@ test("contact → conversation → message: Chatwoot's public shapes, and the we
   });
 
   // The account API sees the same conversation, waiting for a reply.
-  const seen = await ok(h.request("GET", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}`, { token: w.account.admin.token }), "show");
+  const seen = await expectOk(accountApi(h, w.account).get(`/conversations/${conversation.id}`), "show");
   t.is(seen.messages[0].content, "Hello there");
   t.true(seen.waiting_since > 0);
 });
@@ -137,7 +125,7 @@ test("an unknown inbox identifier, source_id or conversation is a 404; a web wid
     t.deepEqual(response.body, notFound, `${method} ${path}`);
   }
 
-  const widget = await ok(
+  const widget = await expectOk(
     h.request("POST", `/api/v1/accounts/${w.account.id}/inboxes`, {
       token: w.account.admin.token,
       body: { name: "Site", channel: { type: "web_widget", website_url: "https://example.com" } },
@@ -210,7 +198,7 @@ test("update merges custom attributes, leaves the identifier alone, answers the 
     contact_type: "visitor",
   });
   t.regex(response.body.created_at, /^\d{4}-\d\d-\d\dT/);
-  const shown = await ok(h.request("GET", `${w.base}/contacts/${contact.source_id}`), "show");
+  const shown = await expectOk(h.request("GET", `${w.base}/contacts/${contact.source_id}`), "show");
   t.deepEqual(shown, { ...contact, name: "Ann Lee" });
   const events = await h.knex("events").where({ account_id: w.account.id, name: "contact_updated" });
   t.is(events.length, 1);
@@ -250,11 +238,11 @@ test("hmac: optional on a normal inbox, but a wrong hash still fails; a verified
   const b = await publicConversation(w, "s-2");
 
   const listOf = async (sourceId: string) =>
-    (await ok(h.request("GET", `${w.base}/contacts/${sourceId}/conversations`), "list")).map((c: { id: number }) => c.id);
+    (await expectOk(h.request("GET", `${w.base}/contacts/${sourceId}/conversations`), "list")).map((c: { id: number }) => c.id);
   t.deepEqual(await listOf("s-1"), [a.id]);
   t.is((await h.request("GET", `${w.base}/contacts/s-1/conversations/${b.id}`)).status, 404);
 
-  await ok(h.request("PATCH", `${w.base}/contacts/s-1`, { body: { identifier: "u-7", identifier_hash: hashOf(w, "u-7") } }), "verify");
+  await expectOk(h.request("PATCH", `${w.base}/contacts/s-1`, { body: { identifier: "u-7", identifier_hash: hashOf(w, "u-7") } }), "verify");
   t.deepEqual(await listOf("s-1"), [a.id, b.id]);
   t.is((await h.request("GET", `${w.base}/contacts/s-1/conversations/${b.id}`)).status, 200);
   t.deepEqual(await listOf("s-2"), [b.id], "the other contact inbox is not verified");
@@ -289,14 +277,14 @@ test("toggle_status resolves once with the contact's activity and events; typing
   }
 
   // An agent's reply, then the contact reads it.
-  const reply = await ok(
+  const reply = await expectOk(
     h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, {
       token: w.account.admin.token,
       body: { content: "We are on it" },
     }),
     "agent reply",
   );
-  const note = await ok(
+  const note = await expectOk(
     h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, {
       token: w.account.admin.token,
       body: { content: "internal", private: true },
@@ -308,7 +296,7 @@ test("toggle_status resolves once with the contact's activity and events; typing
   t.true(after.contact_last_seen_at instanceof Date);
   t.is((await h.knex("messages").where({ id: reply.id }).first()).status, "read");
 
-  const shown = await ok(h.request("GET", base), "show");
+  const shown = await expectOk(h.request("GET", base), "show");
   t.true(shown.contact_last_seen_at > 0);
   t.deepEqual(
     shown.messages.map((m: { id: number }) => m.id),
@@ -325,27 +313,27 @@ test("messages: the list leaves out private notes and activities and pages with 
   const base = `${w.base}/contacts/${contact.source_id}/conversations/${conversation.id}/messages`;
   const ids: number[] = [];
   for (let i = 0; i < 22; i++) ids.push((await publicMessage(w, contact.source_id, conversation.id, `m${i}`)).id);
-  await ok(
+  await expectOk(
     h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, {
       token: w.account.admin.token,
       body: { content: "secret", private: true },
     }),
     "note",
   );
-  const latest = await ok(h.request("GET", base), "list");
+  const latest = await expectOk(h.request("GET", base), "list");
   t.is(latest.length, 20);
   t.deepEqual(
     latest.map((m: { id: number }) => m.id),
     ids.slice(2),
   );
   t.false(latest.some((m: { content: string }) => m.content === "secret"));
-  const earlier = await ok(h.request("GET", `${base}?before=${ids[2]}`), "before");
+  const earlier = await expectOk(h.request("GET", `${base}?before=${ids[2]}`), "before");
   t.deepEqual(
     earlier.map((m: { id: number }) => m.id),
     ids.slice(0, 2),
   );
 
-  const select = await ok(
+  const select = await expectOk(
     h.request("POST", `/api/v1/accounts/${w.account.id}/conversations/${conversation.id}/messages`, {
       token: w.account.admin.token,
       body: { content: "Pick one", content_type: "input_select", content_attributes: { items: [{ title: "Yes", value: "yes" }] } },
@@ -363,16 +351,15 @@ test("messages: the list leaves out private notes and activities and pages with 
 
 test("update with another contact's email or phone merges into that contact, as ContactIdentifyAction does", async (t) => {
   const w = await world();
-  const { contact: known } = await ok(
-    h.request("POST", `/api/v1/accounts/${w.account.id}/contacts`, { token: w.account.admin.token, body: { name: "Known", email: "known@example.com" } }),
-    "known contact",
-  ).then((body) => body.payload);
+  const { contact: known } = await expectOk(accountApi(h, w.account).post("/contacts", { name: "Known", email: "known@example.com" }), "known contact").then(
+    (body) => body.payload,
+  );
   const visitor = await publicContact(w, { name: "Visitor" });
   const merged = await h.request("PATCH", `${w.base}/contacts/${visitor.source_id}`, { body: { name: "Known Person", email: "KNOWN@example.com" } });
   t.is(merged.status, 200);
   t.like(merged.body, { id: known.id, name: "Known Person", email: "known@example.com" });
   t.is(await h.knex("contacts").where({ id: visitor.id }).first(), undefined, "the visitor was merged away");
-  const shown = await ok(h.request("GET", `${w.base}/contacts/${visitor.source_id}`), "show");
+  const shown = await expectOk(h.request("GET", `${w.base}/contacts/${visitor.source_id}`), "show");
   t.is(shown.id, known.id, "the source_id now names the known contact");
 
   // A phone owned by a contact with another email is not taken, and nothing is merged.
@@ -394,7 +381,7 @@ test("a contact's message may carry files as a multipart body: attachments in Ch
   t.like(created.body, { content: null, message_type: 0, conversation_id: conversation.id, sender: { id: contact.id } });
   t.is(created.body.attachments.length, 1);
   t.like(created.body.attachments[0], { message_id: created.body.id, file_type: "image", extension: "png", file_size: png.length, account_id: w.account.id });
-  const listed = await ok(h.request("GET", base), "list");
+  const listed = await expectOk(h.request("GET", base), "list");
   // The image may have been measured off the request path meanwhile: width, height and thumb_url can differ.
   const unmeasured = ({ width: _w, height: _h, thumb_url: _t, ...rest }: Record<string, unknown>) => rest;
   t.deepEqual(listed[0].attachments.map(unmeasured), created.body.attachments.map(unmeasured));

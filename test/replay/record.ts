@@ -1,3 +1,4 @@
+import { eventually } from "../support/eventually";
 /**
  * Records the histories the replay test (replay.test.ts) runs the current workflow code against:
  * real runs of each long-lived workflow, with real activities, on a fresh database and Temporal dev
@@ -10,11 +11,11 @@
  * replacing those files and leaving other histories there alone.
  */
 import { automationEventWorkflowId } from "../../src/temporal/contracts";
-import { deadlineIn, openConversation, setupSettled, show, timerHandle, until } from "../autoResolve/support";
+import { deadlineIn, openConversation, setupSettled, show, timerHandle } from "../autoResolve/support";
 import { book, liveClinic } from "../scheduling/bookingSupport";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, quickRetries, startHarness, type Harness } from "../support/harness";
 import { Receiver } from "../support/receiver";
 import { LONG_LIVED, saveHistory } from "./historyFiles";
 import { servicesEnv, withTestServices } from "../support/services";
@@ -27,9 +28,10 @@ async function timerThatResolves(h: Harness) {
   await setupSettled(h, s);
   await deadlineIn(h, s, 60 * SECOND);
   await deadlineIn(h, s, 3 * SECOND);
-  await until(
+  await eventually(
     () => show(h, s),
     (c) => c.status === "resolved",
+    "the conversation to resolve",
     60 * SECOND,
   );
   await timerHandle(h, s).result();
@@ -40,7 +42,7 @@ async function webhookWithARetry(h: Harness) {
   const account = await createAccount(h);
   const receiver = await new Receiver((attempt) => (attempt === 1 ? 500 : 200)).start();
   try {
-    await ok(
+    await expectOk(
       h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, {
         token: account.admin.token,
         body: { url: receiver.url, subscriptions: ["contact_created"] },
@@ -60,7 +62,7 @@ async function automationThatActs(h: Harness) {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   const api = (method: string, url: string, body?: unknown) =>
-    ok(h.request(method, `/api/v1/accounts/${account.id}${url}`, { token: account.admin.token, body }), `${method} ${url}`);
+    expectOk(h.request(method, `/api/v1/accounts/${account.id}${url}`, { token: account.admin.token, body }), `${method} ${url}`);
   await api("POST", "/automation_rules", {
     name: "refunds",
     event_name: "message_created",
@@ -74,19 +76,21 @@ async function automationThatActs(h: Harness) {
   const conversation = await api("POST", "/conversations", { inbox_id: inbox.id, contact_id: contact.id });
   await api("POST", `/conversations/${conversation.id}/messages`, { content: "I want a refund", message_type: "incoming" });
   const row = await h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first("id");
-  const event: { uid: string } = await until(
+  const event: { uid: string } = await eventually(
     () => h.knex("events").where({ conversation_id: row.id, name: "message_created" }).first("uid"),
     Boolean,
+    "the message_created event",
     30 * SECOND,
   );
   const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(h.deps.temporal.installationId, event.uid));
-  await until(
+  await eventually(
     () =>
       handle.describe().then(
         () => true,
         () => false,
       ),
     Boolean,
+    "the conversation's timer to exist",
     30 * SECOND,
   );
   await handle.result();
@@ -97,11 +101,11 @@ async function accountDeletion(h: Harness) {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   const { contact } = await createContact(h, account, { inbox_id: inbox.id });
-  await ok(
+  await expectOk(
     h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { inbox_id: inbox.id, contact_id: contact.id } }),
     "conversation",
   );
-  await ok(h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken }), "delete account");
+  await expectOk(h.request("DELETE", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken }), "delete account");
 }
 
 /** A booking whose unpaid hold runs out (the saga cancels it), and one cancelled by hand. */
@@ -112,18 +116,18 @@ async function appointmentSagas(h: Harness) {
   const held = await book(c.api, { ...base, starts_at: inMs(3 * 60 * 60 * SECOND), hold_until: inMs(4 * SECOND) });
   const later = await book(c.api, { ...base, starts_at: inMs(2 * 24 * 60 * 60 * SECOND) });
   await c.api.post(`/appointments/${later.id}/cancel`, {});
-  await until(
+  await eventually(
     () => c.api.get(`/appointments/${held.id}`),
     (r) => r.body.payload.status === "cancelled",
+    "the held appointment to be cancelled",
     60 * SECOND,
   );
 }
 
 async function main() {
-  process.env.WEBHOOK_RETRY_INITIAL_MS ??= "200";
   await withTestServices(async (services) => {
     Object.assign(process.env, servicesEnv(services));
-    const h = await startHarness({ relay: true });
+    const h = await startHarness({ relay: true, settings: { delivery: quickRetries() } });
     try {
       await Promise.all([timerThatResolves(h), webhookWithARetry(h), automationThatActs(h), accountDeletion(h), appointmentSagas(h)]);
       const { client } = h.deps.temporal;
@@ -133,7 +137,7 @@ async function main() {
         for await (const execution of client.workflow.list()) all.push(execution);
         return all;
       };
-      const all = await until(executions, (list) => list.every((e) => e.status.name !== "RUNNING"), 180 * SECOND);
+      const all = await eventually(executions, (list) => list.every((e) => e.status.name !== "RUNNING"), "every workflow to end", 180 * SECOND);
       const longest = new Map<string, (typeof all)[number]>();
       for (const execution of all) {
         if (execution.status.name !== "COMPLETED" && execution.status.name !== "CONTINUED_AS_NEW") continue;

@@ -2,18 +2,14 @@ import test from "ava";
 import { conversationWorld, type ConversationWorld } from "../conversations/setup";
 import { createAccount, createUser } from "../support/factories";
 import { createInbox } from "../support/conversationFactories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, useHarness } from "../support/harness";
 import { at, createTeam, ensureTeamsAndLabels, report, unix } from "./setup";
 
-let h: Harness;
+const h = useHarness(test);
 let world: ConversationWorld;
 test.before(async () => {
-  h = await startHarness();
   await ensureTeamsAndLabels(h);
   world = await conversationWorld(h, "Access");
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 const range = { since: unix(at(0)), until: unix(at(1)) };
@@ -31,7 +27,7 @@ const ENDPOINTS: [string, Record<string, string | number>][] = [
 ];
 
 test("reports are for administrators: agents, bots, outsiders and anonymous callers get Chatwoot's 401s", async (t) => {
-  const bot = await ok(
+  const bot = await expectOk(
     h.request("POST", `${world.base}/agent_bots`, { token: world.account.admin.token, body: { name: "Bot", outgoing_url: "https://bot.test" } }),
     "bot",
   );

@@ -1,15 +1,9 @@
 import test from "ava";
 import { conversationWorld, createConversation, postMessage, type ConversationWorld } from "../conversations/setup";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, useHarness } from "../support/harness";
 import { at, happenedAt, report, unix } from "./setup";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const threeDays = { since: unix(at(0)), until: unix(at(3)) };
 const days = [0, 1, 2].map((day) => unix(at(day)));
@@ -18,11 +12,14 @@ test("conversation metrics: the account's open conversations now, or each agent'
   const world = await conversationWorld(h, "Live");
   const { admin, agent } = world.account;
   const answered = await createConversation(h, world, { assignee_id: agent.id });
-  await ok(postMessage(h, world, answered.id, { content: "Hi" }, agent.token), "reply");
+  await expectOk(postMessage(h, world, answered.id, { content: "Hi" }, agent.token), "reply");
   await createConversation(h, world, { assignee_id: agent.id });
   await createConversation(h, world);
   const resolved = await createConversation(h, world, { assignee_id: admin.id });
-  await ok(h.request("POST", `${world.base}/conversations/${resolved.id}/toggle_status`, { token: admin.token, body: { status: "resolved" } }), "resolve");
+  await expectOk(
+    h.request("POST", `${world.base}/conversations/${resolved.id}/toggle_status`, { token: admin.token, body: { status: "resolved" } }),
+    "resolve",
+  );
 
   const account = await report(h, world, "reports/conversations", { type: "account" });
   t.deepEqual([account.status, account.body], [200, { open: 3, unattended: 2, unassigned: 1 }]);
@@ -39,11 +36,11 @@ test("conversation metrics: the account's open conversations now, or each agent'
 /** An account whose Support inbox is run by an agent bot. */
 async function botWorld() {
   const world = await conversationWorld(h, "Bots");
-  const bot = await ok(
+  const bot = await expectOk(
     h.request("POST", `${world.base}/agent_bots`, { token: world.account.admin.token, body: { name: "Triage", outgoing_url: "https://bot.test/hook" } }),
     "create bot",
   );
-  await ok(
+  await expectOk(
     h.request("POST", `${world.base}/inboxes/${world.inbox.id}/set_agent_bot`, { token: world.account.admin.token, body: { agent_bot: bot.id } }),
     "set bot",
   );
@@ -59,25 +56,25 @@ async function botTimeline(world: ConversationWorld, botToken: string) {
   const { account } = world;
   const step = <T>(time: Date, calls: () => Promise<T>) => happenedAt(h, account.id, time, calls);
   const toggle = (id: number, token: string, status: string) =>
-    ok(h.request("POST", `${world.base}/conversations/${id}/toggle_status`, { token, body: { status } }), `toggle ${status}`);
+    expectOk(h.request("POST", `${world.base}/conversations/${id}/toggle_status`, { token, body: { status } }), `toggle ${status}`);
   const start = (time: Date) =>
     step(time, async () => {
       const conversation = await createConversation(h, world, { assignee_id: account.agent.id });
-      await ok(postMessage(h, world, conversation.id, { content: "Hello", message_type: "incoming" }), "contact writes");
+      await expectOk(postMessage(h, world, conversation.id, { content: "Hello", message_type: "incoming" }), "contact writes");
       return conversation.id as number;
     });
 
   const b1 = await start(at(0, 9));
-  await step(at(0, 9, 5), () => ok(postMessage(h, world, b1, { content: "Here is the answer" }, botToken), "bot answers"));
+  await step(at(0, 9, 5), () => expectOk(postMessage(h, world, b1, { content: "Here is the answer" }, botToken), "bot answers"));
   await step(at(0, 9, 10), () => toggle(b1, botToken, "resolved"));
 
   const b2 = await start(at(0, 10));
   await step(at(0, 10, 15), () => toggle(b2, botToken, "open"));
-  await step(at(0, 10, 25), () => ok(postMessage(h, world, b2, { content: "A human here" }, account.agent.token), "agent answers"));
+  await step(at(0, 10, 25), () => expectOk(postMessage(h, world, b2, { content: "A human here" }, account.agent.token), "agent answers"));
 
   const b3 = await start(at(1, 10));
   await step(at(1, 10, 5), () => toggle(b3, botToken, "open"));
-  await step(at(1, 10, 35), () => ok(postMessage(h, world, b3, { content: "A human here" }, account.agent.token), "agent answers"));
+  await step(at(1, 10, 35), () => expectOk(postMessage(h, world, b3, { content: "A human here" }, account.agent.token), "agent answers"));
   await step(at(1, 11), () => toggle(b3, account.agent.token, "resolved"));
 }
 
@@ -120,7 +117,7 @@ test("bot metrics: conversations in the bot's inboxes, their outgoing messages, 
   const { world, botToken } = await botWorld();
   await botTimeline(world, botToken);
   // A conversation in an inbox without a bot is not the bot's.
-  const sales = await ok(
+  const sales = await expectOk(
     h.request("POST", `${world.base}/inboxes`, { token: world.account.admin.token, body: { name: "Sales", channel: { type: "api" } } }),
     "inbox",
   );

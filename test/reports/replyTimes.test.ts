@@ -3,23 +3,17 @@ import { Conversation } from "../../src/models/Conversation";
 import { autoResolvedActivity } from "../../src/services/activityMessages";
 import { resolveConversation } from "../../src/services/conversationStatus";
 import { conversationWorld, createConversation, postMessage } from "../conversations/setup";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, useHarness } from "../support/harness";
 import { at, happenedAt, report, unix } from "./setup";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 test("a reply is timed from the first contact message since the last public reply or resolution", async (t) => {
   const world = await conversationWorld(h, "Waits");
   const { account } = world;
   const step = <T>(minute: number, calls: () => Promise<T>) => happenedAt(h, account.id, at(0, 9, minute), calls);
-  const contact = (id: number, content: string) => ok(postMessage(h, world, id, { content, message_type: "incoming" }), "contact writes");
-  const agent = (id: number, body: Record<string, unknown>) => ok(postMessage(h, world, id, body, account.agent.token), "agent writes");
+  const contact = (id: number, content: string) => expectOk(postMessage(h, world, id, { content, message_type: "incoming" }), "contact writes");
+  const agent = (id: number, body: Record<string, unknown>) => expectOk(postMessage(h, world, id, body, account.agent.token), "agent writes");
 
   const id = await step(0, async () => {
     const conversation = await createConversation(h, world, { assignee_id: account.agent.id });
@@ -60,24 +54,24 @@ test("a reply is timed from the first contact message since the last public repl
 test("a bot's public reply ends the wait too, and a campaign's or automation's message is no human reply", async (t) => {
   const world = await conversationWorld(h, "Bot waits");
   const { account } = world;
-  const bot = await ok(
+  const bot = await expectOk(
     h.request("POST", `${world.base}/agent_bots`, { token: account.admin.token, body: { name: "Helper", outgoing_url: "https://bot.test" } }),
     "bot",
   );
   const step = <T>(minute: number, calls: () => Promise<T>) => happenedAt(h, account.id, at(0, 9, minute), calls);
-  const contact = (id: number, content: string) => ok(postMessage(h, world, id, { content, message_type: "incoming" }), "contact writes");
+  const contact = (id: number, content: string) => expectOk(postMessage(h, world, id, { content, message_type: "incoming" }), "contact writes");
 
   const id = await step(0, async () => {
     const conversation = await createConversation(h, world);
     await contact(conversation.id, "Hello");
     return conversation.id as number;
   });
-  await step(1, () => ok(postMessage(h, world, id, { content: "Campaign news", campaign_id: 7 }, account.agent.token), "campaign"));
-  await step(5, () => ok(postMessage(h, world, id, { content: "Hi" }, account.agent.token), "agent")); // first response 300 s
+  await step(1, () => expectOk(postMessage(h, world, id, { content: "Campaign news", campaign_id: 7 }, account.agent.token), "campaign"));
+  await step(5, () => expectOk(postMessage(h, world, id, { content: "Hi" }, account.agent.token), "agent")); // first response 300 s
   await step(10, () => contact(id, "Question"));
-  await step(14, () => ok(postMessage(h, world, id, { content: "An answer" }, bot.access_token), "bot")); // ends the wait, no reply time
+  await step(14, () => expectOk(postMessage(h, world, id, { content: "An answer" }, bot.access_token), "bot")); // ends the wait, no reply time
   await step(20, () => contact(id, "Another"));
-  await step(30, () => ok(postMessage(h, world, id, { content: "Human answer" }, account.agent.token), "agent")); // 600 s
+  await step(30, () => expectOk(postMessage(h, world, id, { content: "Human answer" }, account.agent.token), "agent")); // 600 s
 
   const summary = await report(h, world, "reports/summary", { type: "account", since: unix(at(0)), until: unix(at(1)) });
   t.like(summary.body, { avg_first_response_time: 300, reply_time: 600 });

@@ -1,16 +1,12 @@
 import test from "ava";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 import { at, createLabel, createTeam, ensureTeamsAndLabels, report, reportWorld, unix, type ReportWorld } from "./setup";
 
-let h: Harness;
+const h = useHarness(test);
 let world: ReportWorld;
 test.before(async () => {
-  h = await startHarness();
   await ensureTeamsAndLabels(h);
   world = await reportWorld(h);
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 const HOUR = 3600;
@@ -118,12 +114,12 @@ test("days start at midnight in the timezone_offset the client sends", async (t)
 
 test("an account with a timezone groups in it, whatever offset the client sends, daylight saving included", async (t) => {
   const own = await reportWorld(h);
-  const patched = await h.request("PATCH", `/api/v1/accounts/${own.account.id}`, { token: own.account.admin.token, body: { timezone: "Asia/Kolkata" } });
+  const patched = await accountApi(h, own.account).patch("", { timezone: "Asia/Kolkata" });
   t.is(patched.status, 200);
   const ist = [0, 1, 2, 3].map((day) => unix(at(day)) - 5.5 * HOUR);
   t.deepEqual(await series(own, { metric: "conversations_count", type: "account", ...threeDays, timezone_offset: -5 }), counts([1, 2, 0, 0], ist));
 
-  const moved = await h.request("PATCH", `/api/v1/accounts/${own.account.id}`, { token: own.account.admin.token, body: { timezone: "America/New_York" } });
+  const moved = await accountApi(h, own.account).patch("", { timezone: "America/New_York" });
   t.is(moved.status, 200, JSON.stringify(moved.body));
   // New York moves to daylight time on Sunday 8 March 2026: that day has 23 hours.
   const midnights = [Date.UTC(2026, 2, 7, 5), Date.UTC(2026, 2, 8, 5), Date.UTC(2026, 2, 9, 4)].map((ms) => ms / 1000);

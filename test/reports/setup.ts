@@ -1,6 +1,6 @@
 import { type ConversationWorld, conversationWorld, createConversation, postMessage } from "../conversations/setup";
 import { createInbox } from "../support/conversationFactories";
-import { type Harness, ok } from "../support/harness";
+import { type Harness, expectOk } from "../support/harness";
 
 /** 2026-03-02, a Monday, 00:00 UTC: day 0 of every timeline. */
 export const DAY0 = Date.UTC(2026, 2, 2);
@@ -50,12 +50,12 @@ export async function reportWorld(h: Harness): Promise<ReportWorld> {
   const { account } = world;
   const inbox2 = await createInbox(h, account, { name: "Sales" });
   const as = (token: string) => (displayId: number, body: Record<string, unknown>) =>
-    ok(postMessage(h, world, displayId, body, token), `message ${JSON.stringify(body)}`);
+    expectOk(postMessage(h, world, displayId, body, token), `message ${JSON.stringify(body)}`);
   const agent = as(account.agent.token);
   const admin = as(account.admin.token);
   const contactWrites = (displayId: number, content: string) => admin(displayId, { content, message_type: "incoming" });
   const resolve = (displayId: number, token: string) =>
-    ok(h.request("POST", `${world.base}/conversations/${displayId}/toggle_status`, { token, body: { status: "resolved" } }), "resolve");
+    expectOk(h.request("POST", `${world.base}/conversations/${displayId}/toggle_status`, { token, body: { status: "resolved" } }), "resolve");
   const open = (time: Date, body: Record<string, unknown>, first: string) =>
     happenedAt(h, account.id, time, async () => {
       const conversation = await createConversation(h, world, body);

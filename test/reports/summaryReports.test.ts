@@ -1,15 +1,14 @@
 import test from "ava";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { at, createLabel, createTeam, ensureTeamsAndLabels, report, reportWorld, unix, type ReportWorld } from "./setup";
 
-let h: Harness;
+const h = useHarness(test);
 let world: ReportWorld;
 let billing: number;
 let sales: number;
 let vip: number;
 let spam: number;
 test.before(async () => {
-  h = await startHarness();
   await ensureTeamsAndLabels(h);
   world = await reportWorld(h);
   const accountId = world.account.id;
@@ -18,9 +17,6 @@ test.before(async () => {
   const labelled = await h.request("POST", `${world.base}/conversations/${world.c1}/labels`, { token: world.account.admin.token, body: { labels: ["vip"] } });
   if (labelled.status !== 200) throw new Error(`labels: ${labelled.status}`);
   [vip, spam] = [await createLabel(h, accountId, "vip"), await createLabel(h, accountId, "spam")];
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 const threeDays = { since: unix(at(0)), until: unix(at(3)) };

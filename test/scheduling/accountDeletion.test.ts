@@ -2,16 +2,10 @@ import { setTimeout } from "node:timers/promises";
 import test from "ava";
 import { accountDeletionWorkflowId } from "../../src/temporal/contracts";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { schedulingApi } from "./support";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ worker: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { worker: true });
 
 const SCHEDULING_TABLES = [
   "scheduling_resources",

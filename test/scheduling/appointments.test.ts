@@ -1,16 +1,10 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { at, book, clinic, MONDAY } from "./bookingSupport";
 import { schedulingApi } from "./support";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 test("POST appointments books with the fork's defaults; S2 shows it; an idempotency_key replays it with 200", async (t) => {
   const { account, api, resource, service, contact } = await clinic(h);

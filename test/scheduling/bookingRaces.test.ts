@@ -1,14 +1,9 @@
 import test from "ava";
-import { startHarness, type Harness } from "../support/harness";
-import { at, clinic, until } from "./bookingSupport";
+import { eventually } from "../support/eventually";
+import { useHarness } from "../support/harness";
+import { at, clinic } from "./bookingSupport";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const liveIn = async (resourceId: number) =>
   h.knex("scheduling_appointments").where("resource_id", resourceId).whereNot("status", "cancelled").select("id", "starts_at");
@@ -109,7 +104,7 @@ test("a booking the application check cannot see yet (uncommitted) is caught by 
     });
     const pending = api.post("/appointments", { resource_id: resource.id, starts_at: at("16:15"), client_name: "Racer", service_amount: 1000 });
     // The request passed its own check and now waits on the constraint for our transaction.
-    const blocked = await until(
+    const blocked = await eventually(
       () =>
         h
           .knex("pg_stat_activity")
@@ -117,6 +112,8 @@ test("a booking the application check cannot see yet (uncommitted) is caught by 
           .whereILike("query", 'insert into "scheduling_appointments"%')
           .first("pid"),
       Boolean,
+      "the booking to wait on the lock at its insert",
+      15_000,
     );
     t.truthy(blocked, "the booking reached the insert");
     await trx.commit();

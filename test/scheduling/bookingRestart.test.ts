@@ -1,20 +1,15 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
+import { eventually } from "../support/eventually";
 import type { AppDeps } from "../../src/deps";
 import { touchAppointmentWorkflow } from "../../src/scheduling/appointmentLife";
 import { appointmentWorkflowId } from "../../src/temporal/contracts";
 import { AppointmentStartsAtAttribute } from "../../src/temporal/searchAttributes";
 import { createWorker } from "../../src/temporal/worker";
-import { startHarness, type Harness } from "../support/harness";
-import { conversationMessages, liveClinic, sleep, until } from "./bookingSupport";
+import { useHarness } from "../support/harness";
+import { conversationMessages, liveClinic, sleep } from "./bookingSupport";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true });
 
 test("a booking's hold survives its worker going away: the next worker cancels it once the hold has run out", async (t) => {
   const c = await liveClinic(h);
@@ -41,19 +36,23 @@ test("a booking's hold survives its worker going away: the next worker cancels i
 
   // The relay started its workflow on the shared queue: once every event of the setup has gone
   // through (so no late one starts it there again), end it and run it on this test's queue.
-  const pending = await until(
+  const pending = await eventually(
     () => h.knex("events").where("account_id", c.account.id).whereNull("dispatched_at").first("id"),
     (row) => !row,
+    "the setup's events to be dispatched",
+    15_000,
   );
   t.falsy(pending, "the setup's events were dispatched");
   const handle = h.deps.temporal.client.workflow.getHandle(appointmentWorkflowId(h.deps.temporal.installationId, c.account.id, appointment.id));
-  await until(
+  await eventually(
     () =>
       handle.describe().then(
         () => true,
         () => false,
       ),
     Boolean,
+    "the appointment's workflow to exist",
+    15_000,
   );
   await handle.terminate("moved to the restart test's queue").catch(() => undefined);
   const row = await h
@@ -66,13 +65,15 @@ test("a booking's hold survives its worker going away: the next worker cancels i
   await first.runUntil(async () => {
     await touchAppointmentWorkflow(deps, row);
     // Waiting for the hold: its look at the database is done and nothing is in flight.
-    await until(
+    await eventually(
       () => handle.describe(),
       (d) =>
         d.status.name === "RUNNING" &&
         Boolean(d.typedSearchAttributes.get(AppointmentStartsAtAttribute)) &&
         !d.raw.pendingWorkflowTask &&
         !d.raw.pendingActivities?.length,
+      "the appointment workflow to wait with nothing in flight",
+      15_000,
     );
   });
   t.true(Date.now() < holdUntil.getTime(), "the worker went away before the hold ran out");
@@ -86,15 +87,18 @@ test("a booking's hold survives its worker going away: the next worker cancels i
 
   const second = await startWorker();
   await second.runUntil(async () => {
-    const cancelled = await until(
+    const cancelled = await eventually(
       () => c.api.get(`/appointments/${appointment.id}`),
       (r) => r.body.payload.status === "cancelled",
+      "the appointment to be cancelled",
       30_000,
     );
     t.like(cancelled.body.payload, { status: "cancelled", payment_status: "cancelled", cancellation_reason: "prepayment_not_received" });
-    const messages = await until(
+    const messages = await eventually(
       () => conversationMessages(h, c.account, appointment.conversation_id),
       (m) => m.some((x) => x.content.includes("prepayment was not received")),
+      "the prepayment-not-received message",
+      15_000,
     );
     t.true(messages.some((m) => m.content.includes("prepayment was not received")));
     t.is(await handle.result(), "cancelled");

@@ -1,29 +1,25 @@
 import test from "ava";
+import { eventually } from "../support/eventually";
 import { HOLD_EXPIRED_REASON } from "../../src/scheduling/constants";
 import { localTimeText } from "../../src/scheduling/appointmentTimeline";
 import { appointmentWorkflowId } from "../../src/temporal/contracts";
 import { AccountIdAttribute, AppointmentIdAttribute, AppointmentStartsAtAttribute, ResourceIdAttribute } from "../../src/temporal/searchAttributes";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { accountApi, expectOk, useHarness } from "../support/harness";
 import { Receiver, signatureValid } from "../support/receiver";
-import { book, conversationMessages, liveClinic, type LiveClinic, sleep, until } from "./bookingSupport";
+import { book, conversationMessages, liveClinic, type LiveClinic, sleep } from "./bookingSupport";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true });
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-/** The contents of the booking's conversation, once it has at least `n` messages (or the wait ran out). */
+/** The contents of the booking's conversation, once it has at least `n` messages. */
 async function messagesOnce(c: LiveClinic, displayId: number, n: number, timeoutMs = 20_000): Promise<string[]> {
-  const messages = await until(
+  const messages = await eventually(
     () => conversationMessages(h, c.account, displayId),
     (m) => m.length >= n,
+    "the conversation to have its messages",
     timeoutMs,
   );
   return messages.map((m) => m.content);
@@ -41,10 +37,7 @@ test("a booking with an inbox opens a conversation and is confirmed there; its w
   const startsAt = inMs(2 * 24 * 60 * MINUTE);
   const appointment = await bookFor(c, startsAt);
   t.is(typeof appointment.conversation_id, "number");
-  const conversation = await ok(
-    h.request("GET", `/api/v1/accounts/${c.account.id}/conversations/${appointment.conversation_id}`, { token: c.account.admin.token }),
-    "conversation",
-  );
+  const conversation = await expectOk(accountApi(h, c.account).get(`/conversations/${appointment.conversation_id}`), "conversation");
   t.is(conversation.meta.sender.id, c.contact.id);
 
   t.deepEqual(await messagesOnce(c, appointment.conversation_id, 1), [`Your appointment with Dr. Now on ${when(c, startsAt)} is confirmed.`]);
@@ -85,9 +78,10 @@ test("an unpaid hold runs out: the booking is cancelled, the slot freed, the con
     `Your appointment with Dr. Now on ${when(c, startsAt)} is booked. Please make the prepayment by ${when(c, holdUntil)} to keep it.`,
   ]);
 
-  const cancelled = await until(
+  const cancelled = await eventually(
     () => c.api.get(`/appointments/${appointment.id}`),
     (r) => r.body.payload.status === "cancelled",
+    "the held appointment to be cancelled",
     30_000,
   );
   t.like(cancelled.body.payload, { status: "cancelled", payment_status: "cancelled", cancellation_reason: HOLD_EXPIRED_REASON });
@@ -200,10 +194,7 @@ test("appointment events reach subscribed webhooks, signed, with the booking and
   const receiver = await new Receiver().start();
   t.teardown(() => receiver.stop());
   const events = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.completed"];
-  const hook = await ok(
-    h.request("POST", `/api/v1/accounts/${c.account.id}/webhooks`, { token: c.account.admin.token, body: { url: receiver.url, subscriptions: events } }),
-    "webhook",
-  );
+  const hook = await expectOk(accountApi(h, c.account).post("/webhooks", { url: receiver.url, subscriptions: events }), "webhook");
   const unknown = await h.request("POST", `/api/v1/accounts/${c.account.id}/webhooks`, {
     token: c.account.admin.token,
     body: { url: receiver.url, subscriptions: ["appointment.deleted"] },
@@ -236,9 +227,6 @@ test("appointment events reach subscribed webhooks, signed, with the booking and
     updated.changed_attributes.filter((change: Record<string, unknown>) => "settlement_amount" in change),
     [{ settlement_amount: { previous_value: 0, current_value: 2500 } }],
   );
-  const deliveries = await ok(
-    h.request("GET", `/api/v1/accounts/${c.account.id}/webhooks/${hook.payload.webhook.id}/deliveries`, { token: c.account.admin.token }),
-    "deliveries",
-  );
+  const deliveries = await expectOk(accountApi(h, c.account).get(`/webhooks/${hook.payload.webhook.id}/deliveries`), "deliveries");
   t.is(deliveries.payload.filter((d: { status: string }) => d.status === "delivered").length, 5, "the delivery log has them");
 });

@@ -75,4 +75,4 @@ export async function conversationMessages(h: Harness, account: TestAccount, dis
   return h.knex("messages").where("conversation_id", conversation.id).orderBy("id").select("content", "message_type");
 }
 
-export { sleep, until } from "../autoResolve/support";
+export { sleep } from "../autoResolve/support";

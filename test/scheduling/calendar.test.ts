@@ -1,15 +1,9 @@
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { schedulingApi } from "./support";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const MONDAY = "from=2026-03-02&to=2026-03-03";
 

@@ -1,18 +1,14 @@
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { schedulingApi } from "./support";
 
-let h: Harness;
+const h = useHarness(test);
 let account: TestAccount;
 let api: ReturnType<typeof schedulingApi>;
 test.before(async () => {
-  h = await startHarness();
   account = await createAccount(h);
   api = schedulingApi(h, account);
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 test("S3 creates an ordinary contact; birth date and gender come from a valid IIN", async (t) => {

@@ -1,20 +1,16 @@
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { schedulingApi } from "./support";
 
-let h: Harness;
+const h = useHarness(test);
 let account: TestAccount;
 let api: ReturnType<typeof schedulingApi>;
 let resourceId: number;
 test.before(async () => {
-  h = await startHarness();
   account = await createAccount(h);
   api = schedulingApi(h, account);
   resourceId = (await api.create("/resources", { name: "Dr. Exceptions" })).id;
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 test("holidays: create, list, update, delete", async (t) => {

@@ -2,19 +2,11 @@ import test from "ava";
 import { payExpenseBatch, type PayoutInput } from "../../src/scheduling/ledger";
 import { expensePayoutWorkflowId } from "../../src/temporal/contracts";
 import { addToAccount, createUser } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 import { at, book, clinic, type Clinic } from "./bookingSupport";
 
 // Small batches, so a handful of expenses takes several activities.
-process.env.SCHEDULING_PAYOUT_BATCH_SIZE = "2";
-
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ worker: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { worker: true, settings: { payoutBatchSize: 2 } });
 
 const journal = (appointment: { payments: { payment_kind: string; amount: number; payment_method: string }[] }) =>
   appointment.payments.map((p) => `${p.payment_kind}:${p.amount}:${p.payment_method}`);

@@ -2,28 +2,18 @@ import ChatwootClient, { ApiError } from "@figuro/chatwoot-sdk";
 import type { ContactsApi } from "@figuro/chatwoot-sdk/dist/services/client/Contacts";
 import type { ConversationsApi } from "@figuro/chatwoot-sdk/dist/services/client/Conversations";
 import type { MessagesApi } from "@figuro/chatwoot-sdk/dist/services/client/Messages";
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import test from "ava";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
 import { pngOf } from "../support/forms";
-import { startHarness, type Harness } from "../support/harness";
+import { tempStorage, useHarness } from "../support/harness";
 
 /**
  * @figuro/chatwoot-sdk (the client Evolution API and WAHA build on), driven unchanged against the
  * real API: its account-level messages post multipart bodies, its public client's JSON.
  */
 
-let h: Harness;
-test.before(async () => {
-  process.env.STORAGE_DIR = await mkdtemp(path.join(os.tmpdir(), "sdk-storage-"));
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { settings: { storage: tempStorage() } });
 
 function sdkFor(token?: string) {
   return new ChatwootClient({ config: { basePath: h.baseUrl, with_credentials: false, credentials: "omit", token } });

@@ -9,19 +9,17 @@ import { closeServer } from "../../src/runtime";
 import { EventRelay, RELAY_APPLICATION_NAME } from "../../src/services/eventRelay";
 import { eventually } from "../support/eventually";
 import { createAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { type Harness, useHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 
 // A database of this file's own: what health says of the relay and the outbox must not depend on
 // the relays and events of other test files.
 let own: OwnDatabase;
-let h: Harness;
 test.before(async () => {
   own = await createOwnDatabase("health");
-  h = await startHarness({ databaseUrl: own.url });
 });
+const h = useHarness(test, () => ({ databaseUrl: own.url }));
 test.after.always(async () => {
-  await h?.close();
   await own?.drop();
 });
 

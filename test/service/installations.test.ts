@@ -10,7 +10,7 @@ import { eventConsumers } from "../../src/runtime";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
 import { eventually } from "../support/eventually";
-import { ok, startHarness, type Harness, type HarnessOptions } from "../support/harness";
+import { accountApi, expectOk, type Harness, type HarnessOptions, startHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 import { Receiver } from "../support/receiver";
 import { redirectLogs } from "../../src/lib/logger";
@@ -54,7 +54,7 @@ const received = (receiver: Receiver, marker: string) => receiver.requests.filte
 async function workload(h: Harness, marker: string) {
   const account = await createAccount(h);
   const api = (method: string, path: string, body?: unknown) =>
-    ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
+    expectOk(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
   await api("PATCH", "", { auto_resolve_after: 10 });
   await api("POST", "/webhooks", { url: receivers.webhook.url, subscriptions: ["message_created"] });
   const inbox = await createInbox(h, account, { channel: { type: "api", webhook_url: receivers.apiInbox.url } });
@@ -123,7 +123,7 @@ test.serial("a database restored to an earlier point delivers the events it is g
   const live = await ownDatabase("live");
   const setup = await withService(live.url, async (h) => {
     const account = await createAccount(h);
-    await ok(
+    await expectOk(
       h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, {
         token: account.admin.token,
         body: { url: receivers.webhook.url, subscriptions: ["contact_created"] },
@@ -135,8 +135,7 @@ test.serial("a database restored to an earlier point delivers the events it is g
   const backup = await copyDatabase(live.url, `backup_${randomUUID().slice(0, 8)}`);
   databases.push(backup);
 
-  const contactNamed = (h: Harness, name: string) =>
-    ok(h.request("POST", `/api/v1/accounts/${setup.account.id}/contacts`, { token: setup.account.admin.token, body: { name } }), `contact ${name}`);
+  const contactNamed = (h: Harness, name: string) => expectOk(accountApi(h, setup.account).post("/contacts", { name }), `contact ${name}`);
   const beforeRestore = await withService(live.url, async (h) => {
     await contactNamed(h, "lost-by-the-restore");
     await eventually(
@@ -234,10 +233,10 @@ test.serial("the first worker start after the upgrade gives every pending conver
     database.url,
     async (h) => {
       const account = await createAccount(h);
-      await ok(h.request("PATCH", `/api/v1/accounts/${account.id}`, { token: account.admin.token, body: { auto_resolve_after: 10 } }), "settings");
+      await expectOk(accountApi(h, account).patch("", { auto_resolve_after: 10 }), "settings");
       const inbox = await createInbox(h, account);
       const { contact } = await createContact(h, account, { inbox_id: inbox.id });
-      const conversation = await ok(
+      const conversation = await expectOk(
         h.request("POST", `/api/v1/accounts/${account.id}/conversations`, {
           token: account.admin.token,
           body: { inbox_id: inbox.id, contact_id: contact.id, status: "open" },

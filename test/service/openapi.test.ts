@@ -1,16 +1,12 @@
 import test from "ava";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
+const h = useHarness(test);
 let doc: any;
 test.before(async () => {
-  h = await startHarness();
   const response = await h.request("GET", "/api-docs/openapi.json");
   if (response.status !== 200) throw new Error(`openapi.json: ${response.status}`);
   doc = response.body;
-});
-test.after.always(async () => {
-  await h?.close();
 });
 
 /** A schema with its $ref followed into components. */

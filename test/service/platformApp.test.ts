@@ -6,15 +6,9 @@ import { loadConfig, PROJECT_ROOT } from "../../src/config";
 import { PlatformApp } from "../../src/models/PlatformApp";
 import { openRuntime } from "../../src/runtime";
 import { createUser } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const appsWithToken = (token: string) => h.knex("access_tokens").where({ token, owner_type: "PlatformApp" });
 

@@ -3,15 +3,9 @@ import { Trip } from "../../src/db/trip";
 import { Inbox } from "../../src/models/Inbox";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
-import { type Harness, startHarness } from "../support/harness";
+import { useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 /** Statements on the inboxes table sent to PostgreSQL while fn runs (the app's own background queries are not counted). */
 async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {

@@ -1,31 +1,14 @@
-import type { ApiResponse, Harness } from "./harness";
+import { accountApi, expectOk, type Harness } from "./harness";
 import type { TestAccount } from "./factories";
-
-function expectOk(response: ApiResponse, what: string) {
-  if (response.status !== 200) throw new Error(`${what} failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
 
 /** An API-channel inbox created by the account's administrator; returns the inbox as the API shows it. */
 export async function createInbox(h: Harness, account: TestAccount, attributes: Record<string, unknown> = {}) {
-  return expectOk(
-    await h.request("POST", `/api/v1/accounts/${account.id}/inboxes`, {
-      token: account.admin.token,
-      body: { name: "Support", channel: { type: "api" }, ...attributes },
-    }),
-    "create inbox",
-  );
+  return expectOk(accountApi(h, account).post("/inboxes", { name: "Support", channel: { type: "api" }, ...attributes }), "create inbox");
 }
 
 /** Makes the given users exactly the members of the inbox. */
 export async function setInboxMembers(h: Harness, account: TestAccount, inboxId: number, userIds: number[]) {
-  return expectOk(
-    await h.request("PATCH", `/api/v1/accounts/${account.id}/inbox_members`, {
-      token: account.admin.token,
-      body: { inbox_id: inboxId, user_ids: userIds },
-    }),
-    "set inbox members",
-  ).payload;
+  return (await expectOk(accountApi(h, account).patch("/inbox_members", { inbox_id: inboxId, user_ids: userIds }), "set inbox members")).payload;
 }
 
 /**
@@ -33,10 +16,7 @@ export async function setInboxMembers(h: Harness, account: TestAccount, inboxId:
  * is returned beside the contact.
  */
 export async function createContact(h: Harness, account: TestAccount, attributes: Record<string, unknown> = {}) {
-  const body = expectOk(
-    await h.request("POST", `/api/v1/accounts/${account.id}/contacts`, { token: account.admin.token, body: { name: "Jane Roe", ...attributes } }),
-    "create contact",
-  );
+  const body = await expectOk(accountApi(h, account).post("/contacts", { name: "Jane Roe", ...attributes }), "create contact");
   return { contact: body.payload.contact, sourceId: body.payload.contact_inbox.source_id as string | null };
 }
 
@@ -49,9 +29,11 @@ export async function defineAttribute(
   displayType: "text" | "number" | "date" | "checkbox" | "list" = "text",
 ) {
   return expectOk(
-    await h.request("POST", `/api/v1/accounts/${account.id}/custom_attribute_definitions`, {
-      token: account.admin.token,
-      body: { attribute_display_name: key, attribute_key: key, attribute_model: model, attribute_display_type: displayType },
+    accountApi(h, account).post("/custom_attribute_definitions", {
+      attribute_display_name: key,
+      attribute_key: key,
+      attribute_model: model,
+      attribute_display_type: displayType,
     }),
     "define custom attribute",
   );

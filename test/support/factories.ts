@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Harness } from "./harness";
+import { expectOk, type Harness } from "./harness";
 
 export interface TestUser {
   id: number;
@@ -13,15 +13,10 @@ export interface TestAccount {
   agent: TestUser;
 }
 
-function expectOk(response: { status: number; body: unknown }, what: string) {
-  if (response.status !== 200) throw new Error(`${what} failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body as any;
-}
-
 export async function createUser(h: Harness, attributes: Record<string, unknown> = {}): Promise<TestUser> {
   const email = `user-${randomUUID()}@example.com`;
-  const body = expectOk(
-    await h.request("POST", "/platform/api/v1/users", {
+  const body = await expectOk(
+    h.request("POST", "/platform/api/v1/users", {
       token: h.platformToken,
       body: { name: "Test User", email, password: "Passw0rd!", ...attributes },
     }),
@@ -31,15 +26,15 @@ export async function createUser(h: Harness, attributes: Record<string, unknown>
 }
 
 export async function addToAccount(h: Harness, accountId: number, userId: number, role: "agent" | "administrator") {
-  expectOk(
-    await h.request("POST", `/platform/api/v1/accounts/${accountId}/account_users`, { token: h.platformToken, body: { user_id: userId, role } }),
+  await expectOk(
+    h.request("POST", `/platform/api/v1/accounts/${accountId}/account_users`, { token: h.platformToken, body: { user_id: userId, role } }),
     "add account user",
   );
 }
 
 /** An account provisioned through the platform API, with one administrator and one agent. */
 export async function createAccount(h: Harness, name = "Test Account"): Promise<TestAccount> {
-  const account = expectOk(await h.request("POST", "/platform/api/v1/accounts", { token: h.platformToken, body: { name } }), "create account");
+  const account = await expectOk(h.request("POST", "/platform/api/v1/accounts", { token: h.platformToken, body: { name } }), "create account");
   const admin = await createUser(h, { name: "Admin Person" });
   const agent = await createUser(h, { name: "Agent Person" });
   await addToAccount(h, account.id, admin.id, "administrator");

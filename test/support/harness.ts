@@ -1,7 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import type { Worker } from "@temporalio/worker";
+import type { TestFn } from "ava";
 import { createApp } from "../../src/app";
+import { type DeliveryConfig, installSettings, loadDeliveryConfig, loadSettings, type Settings } from "../../src/config";
 import { connectDatabase, type Database } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
 import { PlatformApp } from "../../src/models/PlatformApp";
@@ -39,10 +44,10 @@ export interface Harness {
 }
 
 /** The body of a successful (2xx) response; anything else fails the test with what was being done. */
-export async function ok(promise: Promise<{ status: number; body: any }>, what: string) {
-  const response = await promise;
-  if (response.status >= 300) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
+export async function expectOk(response: { status: number; body: any } | Promise<{ status: number; body: any }>, what: string): Promise<any> {
+  const { status, body } = await response;
+  if (status < 200 || status >= 300) throw new Error(`${what}: ${status} ${JSON.stringify(body)}`);
+  return body;
 }
 
 function env(name: string): string {
@@ -64,6 +69,18 @@ export interface HarnessOptions {
   temporalAddress?: string;
   /** A database of the test's own, so no other file's relay hands its events to another Temporal. */
   databaseUrl?: string;
+  /** Over loadSettings(): what the test configures instead of the environment (storage, deliveries, limits, links). */
+  settings?: Partial<Settings>;
+}
+
+/** Local storage in a fresh temporary directory (`root`), so a test sees only its own files. */
+export function tempStorage(): { service: "local"; root: string } {
+  return { service: "local", root: mkdtempSync(path.join(os.tmpdir(), "storage-")) };
+}
+
+/** Deliveries whose retries start 200 ms after a failure, so a test sees a retry within seconds. */
+export function quickRetries(): DeliveryConfig {
+  return loadDeliveryConfig({ ...process.env, WEBHOOK_RETRY_INITIAL_MS: "200" });
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -76,7 +93,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // The auth cache as the API runs it, so tests see what clients see after a change.
   const authCache = new AuthCache(knex);
   await authCache.start();
-  const deps: AppDeps = { knex, authCache, temporal: { client, taskQueue: taskQueueFor("convo-sched-test", installationId), installationId } };
+  const settings: Settings = { ...loadSettings(), ...options.settings };
+  // Presenters and storage read the installed settings (see appSettings), so they see the test's too.
+  installSettings(settings);
+  const deps: AppDeps = { knex, settings, authCache, temporal: { client, taskQueue: taskQueueFor("convo-sched-test", installationId), installationId } };
 
   const server = createApp(deps).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
@@ -137,4 +157,38 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await knex.destroy();
     },
   };
+}
+
+/**
+ * Starts a harness before the file's tests and closes it after them; the answer stands for it in
+ * tests and later hooks. Options that depend on an earlier hook's work can come as a function.
+ * Its hooks are serial: ava runs other hooks concurrently, but never across a serial one, so hooks
+ * declared before it have finished when it starts (or closes), and hooks declared after it wait for it.
+ */
+export function useHarness(test: TestFn, options: HarnessOptions | (() => HarnessOptions | Promise<HarnessOptions>) = {}): Harness {
+  let started: Harness | undefined;
+  test.serial.before(async () => {
+    started = await startHarness(typeof options === "function" ? await options() : options);
+  });
+  test.serial.after.always(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as Harness, {
+    get(_target, key) {
+      // Not a promise: `await` and async returns look for `then`.
+      if (key === "then") return undefined;
+      if (!started) throw new Error(`harness.${String(key)} before the harness started: use it inside tests and hooks`);
+      // Unbound: the harness's methods do not use `this`, and knex is a function with properties.
+      return Reflect.get(started, key);
+    },
+  });
+}
+
+/** Requests to one account's API (/api/v1/accounts/:id + path), as its administrator unless a token is given. */
+export function accountApi(h: Harness, account: { id: number; admin?: { token: string } }, token = account.admin?.token) {
+  const call =
+    (method: string) =>
+    <T = any>(path = "", body?: unknown): Promise<ApiResponse<T>> =>
+      h.request<T>(method, `/api/v1/accounts/${account.id}${path}`, { token, body });
+  return { get: call("GET"), post: call("POST"), patch: call("PATCH"), put: call("PUT"), delete: call("DELETE") };
 }

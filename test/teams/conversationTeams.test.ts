@@ -3,23 +3,17 @@ import test from "ava";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
 import { eventually } from "../support/eventually";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, useHarness } from "../support/harness";
 import { Receiver } from "../support/receiver";
 import { runAction } from "../../src/services/automation/actions";
 import { automationRuleWorkflowId } from "../../src/temporal/contracts";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true });
 
 const api = (account: TestAccount, method: string, path: string, body?: unknown, token = account.admin.token) =>
   h.request(method, `/api/v1/accounts/${account.id}${path}`, { token, body });
 const okApi = (account: TestAccount, method: string, path: string, body?: unknown, token?: string) =>
-  ok(api(account, method, path, body, token), `${method} ${path}`);
+  expectOk(api(account, method, path, body, token), `${method} ${path}`);
 
 async function world() {
   const account = await createAccount(h);

@@ -1,14 +1,8 @@
 import test from "ava";
 import { addToAccount, createAccount, createUser, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const teams = (account: TestAccount) => `/api/v1/accounts/${account.id}/teams`;
 const members = (account: TestAccount, teamId: number) => `${teams(account)}/${teamId}/team_members`;
@@ -79,7 +73,7 @@ test("administrators create, show, list, update and delete teams in Chatwoot's s
   t.true(audits.every((row) => row.username === account.admin.email));
 
   // The audit log endpoint shows them, with the team that still exists as its push data.
-  const logs = await h.request("GET", `/api/v1/accounts/${account.id}/audit_logs`, { token: account.admin.token });
+  const logs = await accountApi(h, account).get("/audit_logs");
   t.is(logs.status, 200);
   const teamLogs = logs.body.audit_logs.filter((entry: { auditable_type: string }) => entry.auditable_type === "Team");
   t.is(teamLogs.length, 5);
@@ -296,7 +290,7 @@ test("a user removed from the account leaves its teams", async (t) => {
   const third = await createUser(h, { name: "Third Person" });
   await addToAccount(h, account.id, third.id, "agent");
   await h.request("POST", members(account, team.id), { token: account.admin.token, body: { user_ids: [third.id] } });
-  t.is((await h.request("DELETE", `/api/v1/accounts/${account.id}/agents/${third.id}`, { token: account.admin.token })).status, 200);
+  t.is((await accountApi(h, account).delete(`/agents/${third.id}`)).status, 200);
   t.deepEqual(
     (await h.request("GET", members(account, team.id), { token: account.admin.token })).body.map((a: { id: number }) => a.id),
     [account.admin.id],

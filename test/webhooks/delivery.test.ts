@@ -5,21 +5,14 @@ import { EventRelay } from "../../src/services/eventRelay";
 import { recordEvent, type EventName } from "../../src/services/events";
 import { webhookDeliveryWorkflowId, webhookLaneWorkflowId } from "../../src/temporal/contracts";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, quickRetries, useHarness } from "../support/harness";
+import { eventually } from "../support/eventually";
 import { Receiver, signatureValid } from "../support/receiver";
 
-process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
-
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true, settings: { delivery: quickRetries() } });
 
 async function subscribe(account: TestAccount, url: string, subscriptions: string[] = ["contact_created"]) {
-  const response = await h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, { token: account.admin.token, body: { url, subscriptions } });
+  const response = await accountApi(h, account).post("/webhooks", { url, subscriptions });
   if (response.status !== 200) throw new Error(JSON.stringify(response.body));
   return response.body.payload.webhook as { id: number; secret: string };
 }
@@ -30,16 +23,7 @@ async function emit(account: TestAccount, name: EventName, payload: Record<strin
 }
 
 async function deliveries(account: TestAccount, webhookId: number) {
-  return (await h.request("GET", `/api/v1/accounts/${account.id}/webhooks/${webhookId}/deliveries`, { token: account.admin.token })).body;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return (await accountApi(h, account).get(`/webhooks/${webhookId}/deliveries`)).body;
 }
 
 test("an event arrives once, signed, with the payload and Chatwoot's headers", async (t) => {
@@ -59,6 +43,7 @@ test("an event arrives once, signed, with the payload and Chatwoot's headers", a
   const log = await eventually(
     () => deliveries(account, webhook.id),
     (body) => body.payload[0]?.status === "delivered",
+    "the delivery to succeed",
   );
   t.is(log.meta.count, 1);
   t.like(log.payload[0], {
@@ -84,6 +69,7 @@ test("a receiver answering 500 twice then 200 gets exactly one success after thr
   const log = await eventually(
     () => deliveries(account, webhook.id),
     (body) => body.payload[0]?.status === "delivered",
+    "the delivery to succeed after retries",
   );
   t.like(log.payload[0], { status: "delivered", attempts: 3, last_response_code: 200 });
   const ids = new Set(receiver.requests.map((r) => r.headers["x-chatwoot-delivery"]));
@@ -118,6 +104,7 @@ test("a receiver that is down for a while gets every event once it is back", asy
   const failing = await eventually(
     () => deliveries(account, webhook.id),
     (body) => body.payload.length === 3 && body.payload.every((d: any) => d.attempts >= 1),
+    "three failing deliveries",
   );
   t.true(failing.payload.every((d: any) => d.status === "pending" && d.last_error));
 
@@ -127,6 +114,7 @@ test("a receiver that is down for a while gets every event once it is back", asy
   const log = await eventually(
     () => deliveries(account, webhook.id),
     (body) => body.payload.every((d: any) => d.status === "delivered"),
+    "every delivery to succeed",
   );
   t.true(log.payload.every((d: any) => d.status === "delivered"));
   t.deepEqual(receiver.requests.map((r) => r.body.id).sort(), [1, 2, 3]);
@@ -142,6 +130,7 @@ test("a permanent refusal (410) stops retrying and the delivery is failed", asyn
   const log = await eventually(
     () => deliveries(account, webhook.id),
     (body) => body.payload[0]?.status === "failed",
+    "the delivery to fail",
   );
   t.like(log.payload[0], { status: "failed", attempts: 1, last_response_code: 410, last_error: "410 Gone" });
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -158,6 +147,7 @@ test("a permanent refusal (410) stops retrying and the delivery is failed", asyn
   const after = await eventually(
     () => deliveries(account, webhook.id),
     (body) => body.payload[0]?.status === "delivered",
+    "the redelivery to succeed",
   );
   t.is(after.payload[0].status, "delivered");
 });
@@ -199,6 +189,7 @@ test("an event committed while no relay ran (a crash before dispatch) is deliver
   const event = await eventually(
     () => h.knex("events").where("id", row.id).first(),
     (e) => Boolean(e.dispatched_at),
+    "the event's dispatch",
   );
   t.truthy(event.dispatched_at);
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -227,6 +218,7 @@ test("a burst to one webhook goes through the webhook's one lane: each event arr
   const log = await eventually(
     () => deliveries(account, webhook.id),
     (body) => body.payload.every((d: { status: string }) => d.status === "delivered"),
+    "every delivery to succeed",
   );
   t.is(log.meta.count, n);
   for (const delivery of log.payload.slice(0, 5)) {

@@ -1,18 +1,10 @@
 import test from "ava";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { accountApi, expectOk, quickRetries, useHarness } from "../support/harness";
 import { Receiver, signatureValid, type ReceivedRequest } from "../support/receiver";
 
-process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
-
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true, settings: { delivery: quickRetries() } });
 
 async function world(t: { teardown(fn: () => unknown): void }, respond?: (attempt: number, request: ReceivedRequest) => number) {
   const account = await createAccount(h);
@@ -22,16 +14,13 @@ async function world(t: { teardown(fn: () => unknown): void }, respond?: (attemp
     account,
     receiver,
     api: (method: string, path: string, body?: unknown) =>
-      ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`),
+      expectOk(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`),
   };
 }
 
 async function conversationIn(account: TestAccount, inboxId: number) {
   const { contact } = await createContact(h, account, { inbox_id: inboxId, email: `c${Date.now()}@example.com` });
-  const conversation = await ok(
-    h.request("POST", `/api/v1/accounts/${account.id}/conversations`, { token: account.admin.token, body: { inbox_id: inboxId, contact_id: contact.id } }),
-    "conversation",
-  );
+  const conversation = await expectOk(accountApi(h, account).post("/conversations", { inbox_id: inboxId, contact_id: contact.id }), "conversation");
   return { contact, conversation };
 }
 
@@ -96,7 +85,7 @@ test("the API inbox's webhook_url gets the conversation traffic, signed with the
   const { account, receiver } = await world(t);
   const inbox = await createInbox(h, account, { channel: { type: "api", webhook_url: receiver.url } });
   const { conversation } = await conversationIn(account, inbox.id);
-  await ok(
+  await expectOk(
     h.request("POST", `/api/v1/accounts/${account.id}/conversations/${conversation.id}/messages`, {
       token: account.admin.token,
       body: { content: "To the channel" },

@@ -1,4 +1,5 @@
 import test from "ava";
+import { loadSettings } from "../../src/config";
 import { connectDatabase, type Database } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
 import { EventRelay } from "../../src/services/eventRelay";
@@ -17,7 +18,11 @@ let accountId: number;
 test.before(async () => {
   database = await createOwnDatabase("relay");
   knex = connectDatabase(database.url, { min: 0, max: 5 });
-  deps = { knex, temporal: { client: await connectTemporalClient(process.env.TEMPORAL_ADDRESS!, "default"), taskQueue: "unused", installationId: "relay" } };
+  deps = {
+    knex,
+    settings: loadSettings(),
+    temporal: { client: await connectTemporalClient(process.env.TEMPORAL_ADDRESS!, "default"), taskQueue: "unused", installationId: "relay" },
+  };
   [{ id: accountId }] = await knex("accounts").insert({ name: "Relay" }).returning("id");
 });
 

@@ -1,14 +1,8 @@
 import test from "ava";
 import { createAccount, type TestAccount } from "../support/factories";
-import { startHarness, type Harness } from "../support/harness";
+import { accountApi, useHarness } from "../support/harness";
 
-let h: Harness;
-test.before(async () => {
-  h = await startHarness();
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test);
 
 const path = (account: TestAccount) => `/api/v1/accounts/${account.id}/webhooks`;
 
@@ -97,6 +91,6 @@ test("webhooks are for administrators of the account only", async (t) => {
   const created = await h.request("POST", path(account), { token: account.admin.token, body: { url: "https://example.com/mine" } });
   const id = created.body.payload.webhook.id;
   t.is((await h.request("GET", path(account), { token: other.admin.token })).status, 401);
-  t.is((await h.request("PATCH", `/api/v1/accounts/${other.id}/webhooks/${id}`, { token: other.admin.token, body: { name: "x" } })).status, 404);
-  t.is((await h.request("GET", `/api/v1/accounts/${other.id}/webhooks/${id}/deliveries`, { token: other.admin.token })).status, 404);
+  t.is((await accountApi(h, other).patch(`/webhooks/${id}`, { name: "x" })).status, 404);
+  t.is((await accountApi(h, other).get(`/webhooks/${id}/deliveries`)).status, 404);
 });

@@ -3,21 +3,13 @@ import { signJwt } from "../../src/lib/jwt";
 import { browserInfo, browserLanguage } from "../../src/services/widgetBrowser";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { ok, startHarness, type Harness } from "../support/harness";
+import { expectOk, quickRetries, useHarness } from "../support/harness";
 import { Receiver, signatureValid, type ReceivedRequest } from "../support/receiver";
 
-process.env.WEBHOOK_RETRY_INITIAL_MS = "200";
-
-let h: Harness;
-test.before(async () => {
-  h = await startHarness({ relay: true });
-});
-test.after.always(async () => {
-  await h?.close();
-});
+const h = useHarness(test, { relay: true, settings: { delivery: quickRetries() } });
 
 const admin = (account: TestAccount) => (method: string, path: string, body?: unknown) =>
-  ok(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
+  expectOk(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
 
 async function widgetInbox(account: TestAccount) {
   return createInbox(h, account, { name: "Shop", channel: { type: "web_widget", website_url: "https://shop.example", welcome_title: "Hi there" } });
@@ -61,7 +53,7 @@ test("config creates a visitor with a contact inbox and a token; a second config
   const claims = claimsOf(authToken);
   t.is(claims.inbox_id, inbox.id);
   t.true(claims.exp > claims.iat);
-  if (!process.env.SECRET_KEY_BASE) {
+  if (!h.deps.settings.secretKeyBase) {
     t.deepEqual(await h.knex("service_secrets").pluck("name"), ["secret_key_base"], "without SECRET_KEY_BASE the key is generated once and kept");
   }
 
@@ -108,7 +100,7 @@ test("events records one webwidget_triggered for subscribed webhooks and the inb
   const assigneeBot = await api("POST", "/agent_bots", { name: "Other", outgoing_url: assigneeBotReceiver!.url });
   await api("POST", `/inboxes/${inbox.id}/set_agent_bot`, { agent_bot: inboxBot.id });
 
-  const session = (await ok(config(inbox.website_token), "config")) as { contact: { id: number }; auth_token: string };
+  const session = (await expectOk(config(inbox.website_token), "config")) as { contact: { id: number }; auth_token: string };
   const conversation = await api("POST", "/conversations", {
     inbox_id: inbox.id,
     contact_id: session.contact.id,
@@ -171,7 +163,7 @@ test("unknown website_token is 404; a missing, forged or foreign token is Chatwo
   const account = await createAccount(h);
   const inbox = await widgetInbox(account);
   const other = await widgetInbox(account);
-  const { auth_token: authToken } = await ok(config(inbox.website_token), "config");
+  const { auth_token: authToken } = await expectOk(config(inbox.website_token), "config");
   const event = { name: "webwidget.triggered" };
   const notFound = { error: "Resource could not be found" };
 
@@ -194,7 +186,7 @@ test("unknown website_token is 404; a missing, forged or foreign token is Chatwo
   });
   t.is(inBody.status, 204);
 
-  await ok(h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { status: "suspended" } }), "suspend");
+  await expectOk(h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { status: "suspended" } }), "suspend");
   for (const response of [await config(inbox.website_token, authToken), await triggered(inbox.website_token, authToken, event)]) {
     t.is(response.status, 401);
     t.deepEqual(response.body, { error: "Account is suspended" });

@@ -5,7 +5,6 @@ import type { ApiRouter } from "../../http/router";
 import type { Conversation } from "../../models/Conversation";
 import { Message } from "../../models/Message";
 import { publicMessage } from "../../presenters/publicApi";
-import { maxUploadBytes } from "../../config";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../services/attachments";
 import { loadSenders } from "../../services/messageSenders";
 import { createMessage, submitMessageValues } from "../../services/messages";
@@ -50,7 +49,7 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
       method: "post",
       path,
       summary: "The contact writes a message (incoming), with files as `attachments[]` of a multipart body",
-      multipart: { maxFileBytes: maxUploadBytes(), maxFiles: MAX_ATTACHMENTS_PER_MESSAGE },
+      multipart: ({ maxUploadBytes }) => ({ maxFileBytes: maxUploadBytes, maxFiles: MAX_ATTACHMENTS_PER_MESSAGE }),
       params: conversationParams,
       body: publicMessageCreate,
       response: publicMessageResponse,
@@ -62,8 +61,12 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
         message,
         sender: loaded,
         graph,
-      } = await withStagedAttachments(conversation.account_id, ctx.state.apiInbox!.inbox.channel_type, body.attachments ?? [], (attachments) =>
-        createMessage(ctx.deps.knex, conversation, { content: body.content, message_type: "incoming", attachments }, sender, null),
+      } = await withStagedAttachments(
+        ctx.deps.settings,
+        conversation.account_id,
+        ctx.state.apiInbox!.inbox.channel_type,
+        body.attachments ?? [],
+        (attachments) => createMessage(ctx.deps.knex, conversation, { content: body.content, message_type: "incoming", attachments }, sender, null),
       );
       ctx.body = publicMessage(message, graph.conversation, loaded, graph.inbox);
     },

@@ -8,7 +8,6 @@ import { conversationMessage } from "../../../presenters/conversation";
 import { contactPushEventData } from "../../../presenters/contact";
 import { userPushEventData } from "../../../presenters/message";
 import { iso } from "../../../presenters/time";
-import { maxUploadBytes } from "../../../config";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../../services/attachments";
 import { loadConversationGraph } from "../../../services/conversationGraph";
 import { loadSenders } from "../../../services/messageSenders";
@@ -73,7 +72,7 @@ export function registerMessageRoutes(router: ApiRouter) {
       method: "post",
       path,
       summary: "Create a message (or private note), with files as `attachments[]` of a multipart body",
-      multipart: { maxFileBytes: maxUploadBytes(), maxFiles: MAX_ATTACHMENTS_PER_MESSAGE },
+      multipart: ({ maxUploadBytes }) => ({ maxFileBytes: maxUploadBytes, maxFiles: MAX_ATTACHMENTS_PER_MESSAGE }),
       params: conversationMessagesParams,
       body: messageBody,
       response: messageResponse,
@@ -84,7 +83,7 @@ export function registerMessageRoutes(router: ApiRouter) {
       const sender = await senderFor(conversation, body.message_type, actor, botSenderId(body));
       const inbox = await Inbox.query().findById(conversation.inbox_id).throwIfNotFound();
       const { attachments: files = [], ...input } = body;
-      const { graph, ...created } = await withStagedAttachments(conversation.account_id, inbox.channel_type, files, (attachments) =>
+      const { graph, ...created } = await withStagedAttachments(ctx.deps.settings, conversation.account_id, inbox.channel_type, files, (attachments) =>
         createMessage(ctx.deps.knex, conversation, { ...input, attachments }, sender, actor),
       );
       ctx.body = conversationMessage(graph, created);

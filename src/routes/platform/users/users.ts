@@ -9,6 +9,7 @@ import { permissible, platformApp } from "../permissible";
 import { platformUserCreate, platformUserResponse, platformUserUpdate, ssoLinkResponse, userTokenResponse } from "./schema";
 import { AccessToken } from "../../../models/AccessToken";
 import { generateSsoLink } from "../../../services/sso";
+import { publicBaseUrl } from "../../../config";
 import { headOk } from "../../../http/headOk";
 
 const present = userPayload;
@@ -62,7 +63,7 @@ export function registerPlatformUserRoutes(router: ApiRouter) {
       },
       async (ctx, { params }) => {
         const user = await permissible(ctx, "User", find(params.id));
-        ctx.body = { url: await generateSsoLink(User.knex(), user) };
+        ctx.body = { url: await generateSsoLink(User.knex(), user, publicBaseUrl(ctx.deps.settings)) };
       },
     );
   }

@@ -1,10 +1,10 @@
+import type { Settings } from "../../../config";
 import type { ApiRouter } from "../../../http/router";
 import { createVisitor, type Visitor, type WebWidgetScope } from "../../../services/widget";
 import { issueWidgetToken } from "../../../services/widgetTokens";
 import { websiteTokenQuery } from "../schema";
 import { widgetConfigBody, widgetConfigResponse } from "./schema";
 import { avatarUrlOf } from "../../../services/avatars";
-import { configuredFrontendUrl } from "../../../config";
 
 /** ActiveSupport's formatted_offset of the zone right now, e.g. "+05:30" or "-04:00". */
 function utcOffset(timeZone: string, at = new Date()): string {
@@ -15,12 +15,12 @@ function utcOffset(timeZone: string, at = new Date()): string {
   return match ? `${match[1]}:${match[2] ?? "00"}` : "+00:00";
 }
 
-function presentWidgetConfig({ channel, inbox, account }: WebWidgetScope, { contact, contactInbox }: Visitor, authToken: string) {
+function presentWidgetConfig({ channel, inbox, account }: WebWidgetScope, { contact, contactInbox }: Visitor, authToken: string, settings: Settings) {
   return {
     website_channel_config: {
       account_id: inbox.account_id,
       allow_messages_after_resolved: inbox.allow_messages_after_resolved,
-      api_host: configuredFrontendUrl() ?? null,
+      api_host: settings.frontendUrl ?? null,
       auth_token: authToken,
       avatar_url: inbox.avatar_key ? avatarUrlOf(inbox) : inbox.avatar_url,
       csat_survey_enabled: inbox.csat_survey_enabled,
@@ -70,7 +70,7 @@ export function registerWidgetConfigRoutes(router: ApiRouter) {
       const webWidget = ctx.state.webWidget!;
       const visitor = ctx.state.visitor ?? (await createVisitor(ctx.deps.knex, webWidget, ctx.ip));
       const authToken = await issueWidgetToken(ctx.deps.knex, { source_id: visitor.contactInbox.source_id, inbox_id: webWidget.inbox.id });
-      ctx.body = presentWidgetConfig(webWidget, visitor, authToken);
+      ctx.body = presentWidgetConfig(webWidget, visitor, authToken, ctx.deps.settings);
     },
   );
 }
