@@ -21,6 +21,11 @@ export interface RunningTemporal {
 }
 
 const SQLITE_FLAGS = ["--sqlite-pragma", "journal_mode=WAL", "--sqlite-pragma", "synchronous=OFF"];
+/**
+ * A webhook lane's round is an activity on the lane's own task queue: with eager execution the server
+ * hands it back in the reply to the workflow task that scheduled it, skipping a trip through matching.
+ */
+const EAGER_ACTIVITIES = ["--dynamic-config-value", "system.enableActivityEagerExecution=true"];
 
 /** Waits until the frontend answers for the namespace, so callers can connect right away. */
 export async function waitForTemporal(address: string, namespace: string, timeoutMs = 120_000, exited?: () => string | undefined) {
@@ -47,7 +52,7 @@ export async function waitForTemporal(address: string, namespace: string, timeou
 export async function startTemporalDevServer(options: DevServerOptions): Promise<RunningTemporal> {
   const address = `127.0.0.1:${options.port}`;
   const uiUrl = options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined;
-  const extraArgs = [...devServerSearchAttributeFlags(), ...(options.dbFile ? SQLITE_FLAGS : [])];
+  const extraArgs = [...devServerSearchAttributeFlags(), ...EAGER_ACTIVITIES, ...(options.dbFile ? SQLITE_FLAGS : [])];
   if (options.dbFile) mkdirSync(path.dirname(options.dbFile), { recursive: true });
 
   const binary = findOrBuildTemporalCli();
