@@ -28,6 +28,13 @@ const SENDS_PER_RUN = 2000;
  * backlog (a burst, a relay catching up). Live deliveries go out before any backlog left.
  */
 const LIVE_SIGNAL_MAX = 20;
+/**
+ * Every signal adds to the history, so a busy lane grows it fast. A signal that arrives while the
+ * lane continues as new makes the server refuse that task, and the retry replays the whole history
+ * (seconds, at the server's suggested size of thousands of events, during which deliveries wait),
+ * so a lane in rounds starts a fresh run well before that.
+ */
+const HISTORY_PER_RUN = 1000;
 /** Deliveries one round takes, posted `concurrency` at a time by one activity. */
 const ROUND_SIZE = 100;
 /** Runs recorded before sends went in rounds replay without them (README: changing a workflow). */
@@ -83,7 +90,7 @@ export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: num
       retrying += failed.length;
       await Promise.all(failed.map((delivery) => retryOnItsOwn(input, delivery, failures[delivery.id]!)));
       report();
-      if (started >= SENDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
+      if (started >= SENDS_PER_RUN || workflowInfo().historyLength >= HISTORY_PER_RUN || workflowInfo().continueAsNewSuggested) {
         return continueAsNew<typeof webhookLaneWorkflow>({ ...input, queued: [...live, ...queue], recent: [...recent] });
       }
     }

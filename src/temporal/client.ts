@@ -1,9 +1,23 @@
-import { Client, Connection, type WorkflowStartOptions } from "@temporalio/client";
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type WorkflowStartOptions } from "@temporalio/client";
 import type { AppDeps } from "../deps";
 import { currentRequestId } from "../lib/logger";
 
+/** gRPC's RESOURCE_EXHAUSTED. */
+const RESOURCE_EXHAUSTED = 8;
+
+/**
+ * The SDK's retries, except that a workflow that is closing (or busy) is asked again after 100 ms
+ * rather than a second: a webhook lane closes each time it continues as new, and the relay's signal
+ * to it must not hold back every event behind it for that long. Other RESOURCE_EXHAUSTED answers
+ * (rate limits) keep the SDK's longer wait.
+ */
+const retries = defaultGrpcRetryOptions({
+  initialIntervalMs: ({ code, details }) =>
+    code === RESOURCE_EXHAUSTED && !/workflow is closing|busy workflow|workflow is busy/i.test(details ?? "") ? 1000 : 100,
+});
+
 export async function connectTemporalClient(address: string, namespace: string): Promise<Client> {
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect({ address, interceptors: [makeGrpcRetryInterceptor(retries)] });
   return new Client({ connection, namespace });
 }
 
