@@ -1,4 +1,4 @@
-import { WorkflowIdReusePolicy } from "@temporalio/client";
+import { WorkflowIdReusePolicy, WorkflowNotFoundError } from "@temporalio/client";
 import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
 import type { AccountSettings } from "../models/Account";
@@ -90,6 +90,20 @@ export async function touchConversationTimer(deps: AppDeps, input: ConversationT
   });
 }
 
+/**
+ * Tells the conversation's timer, if one is running, that the conversation changed; starts none. For
+ * a conversation with nothing to wait for: a timer waiting on its old state ends at once, and starting
+ * a run only to find nothing due (after every resolve, say) would double the work of each firing.
+ */
+async function tellRunningTimer(deps: AppDeps, input: ConversationTimerInput): Promise<void> {
+  const workflowId = conversationTimerWorkflowId(deps.temporal.installationId, input.accountId, input.displayId, input.conversationUuid);
+  try {
+    await deps.temporal.client.workflow.getHandle(workflowId).signal(TOUCH_SIGNAL);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+}
+
 type TimerRow = { id: number; account_id: number; display_id: number; uuid: string };
 const TIMER_COLUMNS = ["id", "account_id", "display_id", "uuid"];
 
@@ -134,8 +148,9 @@ export function timerConsumer(): EventConsumer {
       await inParallel(settingsChanges, DISPATCH_CONCURRENCY, (event) => replanAccount(deps, event));
 
       // One touch per conversation per batch: the workflow re-reads the database anyway. A
-      // conversation with nothing to wait for is touched only when its status moved (a timer may be
-      // waiting on its old state); a stale timer that is not told re-checks when it fires and ends.
+      // conversation with nothing to wait for is told only when its status moved, and only if its
+      // timer runs (it may be waiting on the old state); a stale timer that is not told re-checks when
+      // it fires and ends.
       const relevant = events.filter((e) => e.conversation_id && CONVERSATION_EVENTS.has(e.name));
       const conversationIds = [...new Set(relevant.map((e) => e.conversation_id!))];
       if (!conversationIds.length) return;
@@ -143,7 +158,9 @@ export function timerConsumer(): EventConsumer {
       const statusMoved = new Set(relevant.filter((e) => STATUS_EVENTS.has(e.name)).map((e) => e.conversation_id!));
       const touch = conversationIds.filter((id) => plans.get(id) || statusMoved.has(id));
       const conversations: TimerRow[] = touch.length ? await deps.knex("conversations").whereIn("id", touch).select(TIMER_COLUMNS) : [];
-      await inParallel(conversations, DISPATCH_CONCURRENCY, (c) => touchConversationTimer(deps, timerInputOf(c)));
+      await inParallel(conversations, DISPATCH_CONCURRENCY, (c) =>
+        plans.get(c.id) ? touchConversationTimer(deps, timerInputOf(c)) : tellRunningTimer(deps, timerInputOf(c)),
+      );
     },
   };
 }
