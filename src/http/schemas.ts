@@ -24,6 +24,14 @@ export const withinJsonLimits = <S extends ZodType>(schema: S) =>
   });
 
 /** JSON object fields (custom_attributes, bot_config, ...), within the free-form limits. */
+/** An http(s) URL a client gives for the service to call or fetch (webhooks, bots, avatars). */
+export const httpUrl = () =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .url({ protocol: /^https?$/ });
+
 export const jsonObject = () => withinJsonLimits(z.record(z.string(), z.unknown()));
 
 export const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { uploadedFile } from "../../http/multipart";
-import { id, jsonObject } from "../../http/schemas";
+import { httpUrl, id, jsonObject } from "../../http/schemas";
 
 const identifier = z.string().min(1).max(255);
 
@@ -16,12 +16,7 @@ const contactFields = {
   name: z.string().trim().max(255),
   email: z.string().trim().max(255).nullable(),
   phone_number: z.string().trim().max(255).nullable(),
-  avatar_url: z
-    .string()
-    .trim()
-    .max(2048)
-    .url({ protocol: /^https?$/ })
-    .nullable(),
+  avatar_url: httpUrl().nullable(),
   custom_attributes: jsonObject(),
 };
 

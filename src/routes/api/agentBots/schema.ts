@@ -1,14 +1,7 @@
 import { z } from "zod";
-import { jsonObject } from "../../../http/schemas";
+import { httpUrl, jsonObject } from "../../../http/schemas";
 import { BOT_TYPES } from "../../../models/AgentBot";
 import { uploadedFile } from "../../../http/multipart";
-
-const httpUrl = () =>
-  z
-    .string()
-    .trim()
-    .max(2048)
-    .url({ protocol: /^https?$/ });
 
 /** Fields of an agent bot shared by the account and platform APIs. */
 export const agentBotFields = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { httpUrl, id, jsonObject, wrappedUnder } from "../../../http/schemas";
 import { uploadedFile } from "../../../http/multipart";
 
 const contactFields = {
@@ -8,12 +8,7 @@ const contactFields = {
   phone_number: z.string().trim().max(255).nullable(),
   identifier: z.string().trim().max(255).nullable(),
   blocked: z.boolean(),
-  avatar_url: z
-    .string()
-    .trim()
-    .max(2048)
-    .url({ protocol: /^https?$/ })
-    .nullable(),
+  avatar_url: httpUrl().nullable(),
   additional_attributes: jsonObject(),
   custom_attributes: jsonObject(),
   /** An image file, in a multipart body. */

@@ -1,13 +1,6 @@
 import { z } from "zod";
-import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { httpUrl, id, jsonObject, wrappedUnder } from "../../../http/schemas";
 import { uploadedFile } from "../../../http/multipart";
-
-const httpUrl = () =>
-  z
-    .string()
-    .trim()
-    .max(2048)
-    .url({ protocol: /^https?$/ });
 
 /** Feature flags a web widget may enable (Chatwoot's Channel::WebWidget feature_flags). */
 export const WIDGET_FEATURE_FLAGS = ["attachments", "emoji_picker", "end_conversation", "use_inbox_avatar_for_bot"] as const;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, wrappedUnder } from "../../../http/schemas";
+import { httpUrl, id, wrappedUnder } from "../../../http/schemas";
 import { ALLOWED_WEBHOOK_EVENTS } from "../../../models/Webhook";
 
 const subscriptions = z
@@ -9,11 +9,7 @@ const subscriptions = z
   });
 
 const webhookFields = {
-  url: z
-    .string()
-    .trim()
-    .max(2048)
-    .url({ protocol: /^https?$/ }),
+  url: httpUrl(),
   name: z.string().trim().max(255).nullable(),
   subscriptions,
   inbox_id: id().nullable(),
