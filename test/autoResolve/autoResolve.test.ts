@@ -1,11 +1,9 @@
-import { randomUUID } from "node:crypto";
 import test from "ava";
-import { eventually } from "../support/eventually";
+import { eventually, workflowExists } from "../support/eventually";
 import type { AppDeps } from "../../src/deps";
 import { fireConversationTimer } from "../../src/services/autoResolve";
 import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
-import { createWorker } from "../../src/temporal/worker";
-import { accountApi, useHarness } from "../support/harness";
+import { accountApi, ownQueue, useHarness } from "../support/harness";
 import {
   contents as messagesOf,
   deadlineIn as moveDeadlineAndTouch,
@@ -163,32 +161,14 @@ test("lengthening auto_resolve_after pushes the deadline back: the conversation 
 
 test("a pending timer fires after its worker was stopped and another one started", async (t) => {
   const s = await setup({ auto_resolve_after: 10 });
-  // A queue of its own, so no other test's worker can stand in while this one is down.
-  const deps: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, taskQueue: `restart-${randomUUID()}` } };
-  const start = () =>
-    createWorker({
-      address: process.env.TEMPORAL_ADDRESS!,
-      namespace: "default",
-      taskQueue: deps.temporal.taskQueue,
-      deps,
-      workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
-    });
+  const { deps, startWorker: start } = ownQueue(h, "restart");
 
   // The timer that conversation_created started runs on the shared test queue: end it, so the
   // conversation's timer lives on the queue this test controls. First let every touch the setup set
   // off arrive, or a late one would start the timer on the shared queue again.
   await setupSettled(h, s);
   const handle = timerHandle(h, s);
-  await eventually(
-    () =>
-      handle.describe().then(
-        () => true,
-        () => false,
-      ),
-    Boolean,
-    "the conversation's timer to exist",
-    15_000,
-  );
+  await workflowExists(handle, "the conversation's timer to exist", 15_000);
   await handle.terminate("moved to the restart test's queue").catch(() => undefined);
 
   const first = await start();

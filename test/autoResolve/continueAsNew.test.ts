@@ -1,10 +1,7 @@
-import { randomUUID } from "node:crypto";
 import test from "ava";
 import { eventually } from "../support/eventually";
-import type { AppDeps } from "../../src/deps";
 import { touchConversationTimer } from "../../src/services/conversationTimers";
-import { createWorker } from "../../src/temporal/worker";
-import { useHarness } from "../support/harness";
+import { ownQueue, useHarness } from "../support/harness";
 import { contents, moveDeadline, openConversation, setupSettled, show, timerHandle, timerInput, waitingFor } from "./support";
 
 const h = useHarness(test, { relay: true });
@@ -14,15 +11,7 @@ test("a timer that continued as new honours the touch sent at the switch and res
   await setupSettled(h, s);
   // A queue of its own, so the test decides when a worker runs. The workflow id is the
   // conversation's, so first end the timer the relay started on the shared queue.
-  const deps: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, taskQueue: `continue-as-new-${randomUUID()}` } };
-  const startWorker = () =>
-    createWorker({
-      address: process.env.TEMPORAL_ADDRESS!,
-      namespace: "default",
-      taskQueue: deps.temporal.taskQueue,
-      deps,
-      workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
-    });
+  const { deps, startWorker } = ownQueue(h, "continue-as-new");
   const handle = timerHandle(h, s);
   await handle.terminate("moved to the continue-as-new test's queue").catch(() => undefined);
 

@@ -7,7 +7,7 @@ import { automationEventWorkflowId, automationRuleWorkflowId } from "../../src/t
 import type { AutomationRunResult } from "../../workflows/automationRule";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { eventually } from "../support/eventually";
+import { eventually, workflowExists } from "../support/eventually";
 import { expectOk, useHarness } from "../support/harness";
 import { Receiver } from "../support/receiver";
 
@@ -79,15 +79,7 @@ async function actionRunner(account: TestAccount, displayId: number, ruleId: num
 /** The run of a rule on an event, once its workflow is started and finished. */
 async function runOf(event: EventKey, ruleId: number): Promise<AutomationRunResult> {
   const handle = h.deps.temporal.client.workflow.getHandle(ruleRunId(event, ruleId));
-  await eventually(
-    () =>
-      handle.describe().then(
-        () => true,
-        () => false,
-      ),
-    Boolean,
-    `workflow ${handle.workflowId}`,
-  );
+  await workflowExists(handle, `workflow ${handle.workflowId}`);
   return handle.result();
 }
 
@@ -343,15 +335,7 @@ test("an event's rules run one after another, oldest first: a rule sees what the
 
   const event = await eventOf(account, conversation.id, "message_created");
   const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(h.deps.temporal.installationId, event.uid));
-  await eventually(
-    () =>
-      handle.describe().then(
-        () => true,
-        () => false,
-      ),
-    Boolean,
-    `workflow ${handle.workflowId}`,
-  );
+  await workflowExists(handle, `workflow ${handle.workflowId}`);
   t.deepEqual(await handle.result(), {
     [tagger.id]: { matched: true, actions: [{ action: "add_label", status: "done" }] },
     [greeter.id]: { matched: true, actions: [{ action: "add_private_note", status: "done" }] },

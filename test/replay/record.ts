@@ -1,4 +1,4 @@
-import { eventually } from "../support/eventually";
+import { eventually, workflowExists } from "../support/eventually";
 /**
  * Records the histories the replay test (replay.test.ts) runs the current workflow code against:
  * real runs of each long-lived workflow, with real activities, on a fresh database and Temporal dev
@@ -83,16 +83,7 @@ async function automationThatActs(h: Harness) {
     30 * SECOND,
   );
   const handle = h.deps.temporal.client.workflow.getHandle(automationEventWorkflowId(h.deps.temporal.installationId, event.uid));
-  await eventually(
-    () =>
-      handle.describe().then(
-        () => true,
-        () => false,
-      ),
-    Boolean,
-    "the conversation's timer to exist",
-    30 * SECOND,
-  );
+  await workflowExists(handle, "the event's automation workflow to exist", 30 * SECOND);
   await handle.result();
 }
 

@@ -1,28 +1,16 @@
-import { randomUUID } from "node:crypto";
 import test from "ava";
-import { eventually } from "../support/eventually";
-import type { AppDeps } from "../../src/deps";
+import { eventually, workflowExists } from "../support/eventually";
 import { touchAppointmentWorkflow } from "../../src/scheduling/appointmentLife";
 import { appointmentWorkflowId } from "../../src/temporal/contracts";
 import { AppointmentStartsAtAttribute } from "../../src/temporal/searchAttributes";
-import { createWorker } from "../../src/temporal/worker";
-import { useHarness } from "../support/harness";
+import { ownQueue, useHarness } from "../support/harness";
 import { conversationMessages, liveClinic, sleep } from "./bookingSupport";
 
 const h = useHarness(test, { relay: true });
 
 test("a booking's hold survives its worker going away: the next worker cancels it once the hold has run out", async (t) => {
   const c = await liveClinic(h);
-  // A queue of its own, so no other test's worker can stand in while this one is down.
-  const deps: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, taskQueue: `booking-restart-${randomUUID()}` } };
-  const startWorker = () =>
-    createWorker({
-      address: process.env.TEMPORAL_ADDRESS!,
-      namespace: "default",
-      taskQueue: deps.temporal.taskQueue,
-      deps,
-      workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
-    });
+  const { deps, startWorker } = ownQueue(h, "booking-restart");
 
   const holdUntil = new Date(Date.now() + 25_000);
   const appointment = await c.api.create("/appointments", {
@@ -44,16 +32,7 @@ test("a booking's hold survives its worker going away: the next worker cancels i
   );
   t.falsy(pending, "the setup's events were dispatched");
   const handle = h.deps.temporal.client.workflow.getHandle(appointmentWorkflowId(h.deps.temporal.installationId, c.account.id, appointment.id));
-  await eventually(
-    () =>
-      handle.describe().then(
-        () => true,
-        () => false,
-      ),
-    Boolean,
-    "the appointment's workflow to exist",
-    15_000,
-  );
+  await workflowExists(handle, "the appointment's workflow to exist", 15_000);
   await handle.terminate("moved to the restart test's queue").catch(() => undefined);
   const row = await h
     .knex("scheduling_appointments")

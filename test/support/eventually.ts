@@ -11,3 +11,17 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/** Waits until a workflow with the handle's id exists (its start may come from a relay, a moment later). */
+export async function workflowExists(handle: { describe(): Promise<unknown> }, what: string, timeoutMs?: number): Promise<void> {
+  await eventually(
+    () =>
+      handle.describe().then(
+        () => true,
+        () => false,
+      ),
+    Boolean,
+    what,
+    timeoutMs,
+  );
+}

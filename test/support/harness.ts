@@ -192,3 +192,20 @@ export function accountApi(h: Harness, account: { id: number; admin?: { token: s
       h.request<T>(method, `/api/v1/accounts/${account.id}${path}`, { token, body });
   return { get: call("GET"), post: call("POST"), patch: call("PATCH"), put: call("PUT"), delete: call("DELETE") };
 }
+
+/**
+ * The harness's dependencies on a task queue of the test's own, and a worker for it: the test decides
+ * when a worker runs, and no other test's worker can stand in while this one is down.
+ */
+export function ownQueue(h: Harness, name: string): { deps: AppDeps; startWorker: () => Promise<Worker> } {
+  const deps: AppDeps = { ...h.deps, temporal: { ...h.deps.temporal, taskQueue: `${name}-${randomUUID()}` } };
+  const startWorker = () =>
+    createWorker({
+      address: process.env.TEMPORAL_ADDRESS!,
+      namespace: "default",
+      taskQueue: deps.temporal.taskQueue,
+      deps,
+      workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
+    });
+  return { deps, startWorker };
+}

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import test from "ava";
 import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
-import { eventually } from "../support/eventually";
+import { eventually, workflowExists } from "../support/eventually";
 import { expectOk, useHarness } from "../support/harness";
 import { Receiver } from "../support/receiver";
 import { runAction } from "../../src/services/automation/actions";
@@ -229,15 +229,7 @@ test("automation rules assign and remove teams and match on team_id", async (t) 
     .where({ conversation_id: (await row(account, withTeam.id)).id, name: "conversation_created" })
     .first();
   const handle = h.deps.temporal.client.workflow.getHandle(automationRuleWorkflowId(h.deps.temporal.installationId, createdEvent.uid, onCreate.id));
-  await eventually(
-    () =>
-      handle.describe().then(
-        () => true,
-        () => false,
-      ),
-    Boolean,
-    "the rule's run on the second conversation",
-  );
+  await workflowExists(handle, "the rule's run on the second conversation");
   t.deepEqual(await handle.result(), { matched: false, reason: "conditions do not match" });
   t.is((await row(account, withTeam.id)).team_id, other.id);
 
