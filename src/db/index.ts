@@ -2,9 +2,11 @@ import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { Model } from "objection";
 import pg from "pg";
+import { timestamptzParser } from "./timestamps";
 
 // Ids are bigserial; every id this service hands out fits in a JS number, and clients expect numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, timestamptzParser(pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ)));
 
 export type Database = Knex;
 
