@@ -132,6 +132,25 @@ test("an inactive resource is listed and slotted like any other selected resourc
   t.true(payload.slots.every((s: { resource_id: number }) => s.resource_id === resource.id));
 });
 
+test("resources sharing slot times each get their own id and their own slot length", async (t) => {
+  const { api, resource } = await clinic();
+  const twin = await api.create("/resources", { name: "Twin" });
+  const hourly = await api.create("/resources", { name: "Hourly", slot_duration_min: 60 });
+  for (const other of [twin, hourly]) {
+    await api.patch(`/resources/${other.id}/work_rules`, { rules: [{ weekday: 1, start_minute: 540, end_minute: 1080 }] });
+    await api.patch(`/resources/${other.id}/break_rules`, { rules: [{ weekday: 1, start_minute: 780, end_minute: 840 }] });
+  }
+  const slots: { resource_id: number; starts_at: string; ends_at: string }[] = (await api.get(`/calendar?${MONDAY}&include_slots=true`)).body.payload.slots;
+  const of = (id: number) => slots.filter((s) => s.resource_id === id);
+  t.is(slots.length, 86 + 86 + 2 * ((240 - 60) / 5 + 1));
+  t.deepEqual(
+    of(twin.id).map(({ starts_at, ends_at }) => ({ starts_at, ends_at })),
+    of(resource.id).map(({ starts_at, ends_at }) => ({ starts_at, ends_at })),
+  );
+  t.deepEqual(of(hourly.id)[0], { resource_id: hourly.id, starts_at: "2026-03-02T09:00:00+05:00", ends_at: "2026-03-02T10:00:00+05:00", status: "available" });
+  t.true(of(hourly.id).every((s) => Date.parse(s.ends_at) - Date.parse(s.starts_at) === 3_600_000));
+});
+
 test("the database refuses two live appointments of one resource that overlap", async (t) => {
   const { account, resource } = await clinic();
   await insertAppointment(account, resource.id, "2026-03-03T04:00:00Z", "2026-03-03T05:00:00Z");

@@ -62,20 +62,37 @@ function put(source: Uint8Array, into: Uint8Array, at: number): number {
   return at;
 }
 
-/** The slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`. */
+/**
+ * The slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`.
+ * Resources of one zone and slot length mostly share their slot times, so each slot's text after its
+ * resource id is written once and copied for the next resource with that slot.
+ */
 function writeSlots(groups: readonly ResourceSlots[], into: Buffer, at: number): number {
+  const written = new Map<string, Map<number, Uint8Array>>();
   let first = true;
   for (const { resource, starts, durationMs } of groups) {
     const iso = isoWriter(resource.timezone);
     const opening = bytes(`{"resource_id":${JSON.stringify(resource.id)},${SLOT_STARTS_AT}`);
+    const sameTimes = `${resource.timezone} ${durationMs}`;
+    let tails = written.get(sameTimes);
+    if (!tails) written.set(sameTimes, (tails = new Map()));
     for (const start of starts) {
       if (!first) into[at++] = 0x2c; // ","
       first = false;
       at = put(opening, into, at);
+      const tail = tails.get(start);
+      if (tail) {
+        into.set(tail, at);
+        at += tail.length;
+        continue;
+      }
+      const from = at;
       at = iso(start, into, at);
       at = put(ENDS_AT_BYTES, into, at);
       at = iso(start + durationMs, into, at);
       at = put(CLOSE_BYTES, into, at);
+      // Bytes already written are never overwritten: the view stays valid for later copies.
+      tails.set(start, into.subarray(from, at));
     }
   }
   return at;
