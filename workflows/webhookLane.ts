@@ -19,8 +19,14 @@ export const deliverSignal = defineSignal<[LaneDelivery[]]>(DELIVER_SIGNAL);
 
 const DEFAULT_CONCURRENCY = 32;
 const DEFAULT_IDLE_MS = 60_000;
-/** Ids remembered for dropping repeats: far more than a relay ever re-sends after a crash. */
-const RECENT_IDS = 5000;
+/**
+ * Ids remembered for dropping repeats: far more than a relay re-sends after a crash (one batch), and
+ * a repeat beyond them is still not posted twice (an attempt skips a delivered delivery). They ride
+ * in every continue-as-new's input, and a busy lane switches runs about once a second.
+ */
+const RECENT_IDS = 1000;
+/** Runs recorded before SHORT_RUNS_PATCH remembered this many. */
+const RECENT_IDS_BEFORE = 5000;
 /** History grows with every send (a marker each in old runs, a round per ROUND_SIZE now); past this the lane starts a fresh run. */
 const SENDS_PER_RUN = 2000;
 /**
@@ -31,10 +37,14 @@ const LIVE_SIGNAL_MAX = 20;
 /**
  * Every signal adds to the history, so a busy lane grows it fast. A signal that arrives while the
  * lane continues as new makes the server refuse that task, and the retry replays the whole history
- * (seconds, at the server's suggested size of thousands of events, during which deliveries wait),
- * so a lane in rounds starts a fresh run well before that.
+ * while deliveries wait (and signals arriving meanwhile can refuse it again). A replay costs in
+ * proportion to the history: at 1,000 events a switch held new deliveries for one to two seconds, at
+ * 200 for a few hundred milliseconds, so a busy lane now switches often and cheaply.
  */
-const HISTORY_PER_RUN = 1000;
+const HISTORY_PER_RUN = 200;
+/** Runs recorded before SHORT_RUNS_PATCH continued as new at this length. */
+const HISTORY_PER_RUN_BEFORE = 1000;
+const SHORT_RUNS_PATCH = "webhook-lane-short-runs";
 /** Deliveries one round takes, posted `concurrency` at a time by one activity. */
 const ROUND_SIZE = 100;
 /** Runs recorded before sends went in rounds replay without them (README: changing a workflow). */
@@ -49,6 +59,8 @@ export const LANE_ROUNDS_PATCH = "webhook-lane-rounds";
  */
 export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: number; retrying: number }> {
   const rounds = patched(LANE_ROUNDS_PATCH);
+  const shortRuns = rounds && patched(SHORT_RUNS_PATCH);
+  const recentLimit = shortRuns ? RECENT_IDS : RECENT_IDS_BEFORE;
   const queue = [...(input.queued ?? [])];
   const live: LaneDelivery[] = [];
   const waiting = () => live.length + queue.length;
@@ -62,7 +74,7 @@ export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: num
     }
     // A Set keeps insertion order: forget the oldest first.
     for (const old of recent) {
-      if (recent.size <= RECENT_IDS) break;
+      if (recent.size <= recentLimit) break;
       recent.delete(old);
     }
   });
@@ -74,6 +86,7 @@ export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: num
   const report = () => setCurrentDetails(`${input.target}: ${sent} delivered, ${retrying} retrying on their own, ${inFlight} sending, ${waiting()} queued`);
 
   if (rounds) {
+    const historyPerRun = shortRuns ? HISTORY_PER_RUN : HISTORY_PER_RUN_BEFORE;
     // Sends go in rounds, one activity each; deliveries signalled during a round join the next one.
     let started = 0;
     for (;;) {
@@ -90,7 +103,7 @@ export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: num
       retrying += failed.length;
       await Promise.all(failed.map((delivery) => retryOnItsOwn(input, delivery, failures[delivery.id]!)));
       report();
-      if (started >= SENDS_PER_RUN || workflowInfo().historyLength >= HISTORY_PER_RUN || workflowInfo().continueAsNewSuggested) {
+      if (started >= SENDS_PER_RUN || workflowInfo().historyLength >= historyPerRun || workflowInfo().continueAsNewSuggested) {
         return continueAsNew<typeof webhookLaneWorkflow>({ ...input, queued: [...live, ...queue], recent: [...recent] });
       }
     }

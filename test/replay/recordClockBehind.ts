@@ -9,14 +9,12 @@
  *
  *   TEST_DATABASE=convo_sched_record TEST_TEMPORAL_PORT=7399 npx tsx test/replay/recordClockBehind.ts <commit before the floor>
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { TestWorkflowEnvironment } from "@temporalio/testing";
-import { bundleWorkflowCode, Worker } from "@temporalio/worker";
-import { PROJECT_ROOT } from "../../src/config";
+import { Worker } from "@temporalio/worker";
 import { withTestServices } from "../support/services";
 import { saveHistory } from "./historyFiles";
+import { bundleWorkflowsAt, runRecorder } from "./oldWorkflows";
 
 const SKEW_MS = 3000;
 
@@ -60,12 +58,7 @@ const SCENARIOS = {
 };
 
 async function main(commit: string) {
-  // Inside the project, so the old code resolves the project's node_modules.
-  mkdirSync(path.join(PROJECT_ROOT, ".data"), { recursive: true });
-  const tree = mkdtempSync(path.join(PROJECT_ROOT, ".data", "old-workflows-"));
-  execFileSync("sh", ["-c", `git archive ${commit} workflows activities src | tar -x -C ${tree}`], { cwd: PROJECT_ROOT });
-  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(tree, "workflows") }).finally(() => rmSync(tree, { recursive: true, force: true }));
-
+  const code = await bundleWorkflowsAt(commit);
   await withTestServices(async (services) => {
     const env = await TestWorkflowEnvironment.createFromExistingServer({ address: services.temporalAddress, namespace: "default" });
     try {
@@ -91,15 +84,4 @@ async function recordClockBehind(env: TestWorkflowEnvironment, code: string, typ
   console.log(`${history.events?.length} events written to ${file}`);
 }
 
-const commit = process.argv[2];
-if (!commit) {
-  console.error("usage: recordClockBehind.ts <commit>");
-  process.exit(2);
-}
-main(commit).then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runRecorder("recordClockBehind.ts", main);
