@@ -47,13 +47,16 @@ export function calendarBody(calendar: Calendar): Buffer {
   return body.subarray(0, at);
 }
 
-const SLOT_STARTS_AT = '"starts_at":"';
+const SLOT_OPENING = ',{"resource_id":';
+const SLOT_STARTS_AT = ',"starts_at":"';
 const SLOT_ENDS_AT = '","ends_at":"';
 const SLOT_CLOSE = '","status":"available"}';
-/** `{"resource_id":<up to 16 digits>,` then the fixed keys and two instants, and the comma before the next slot. */
-const MAX_SLOT_BYTES = '{"resource_id":,'.length + 16 + SLOT_STARTS_AT.length + SLOT_ENDS_AT.length + SLOT_CLOSE.length + 2 * MAX_ISO_BYTES + 1;
+/** A slot with the comma before it: `,{"resource_id":<up to 16 digits>` then the fixed keys and two instants. */
+const MAX_SLOT_BYTES = SLOT_OPENING.length + 16 + SLOT_STARTS_AT.length + SLOT_ENDS_AT.length + SLOT_CLOSE.length + 2 * MAX_ISO_BYTES;
 
 const bytes = (text: string) => Buffer.from(text, "latin1");
+const OPENING_BYTES = bytes(SLOT_OPENING);
+const STARTS_AT_BYTES = bytes(SLOT_STARTS_AT);
 const ENDS_AT_BYTES = bytes(SLOT_ENDS_AT);
 const CLOSE_BYTES = bytes(SLOT_CLOSE);
 
@@ -62,38 +65,73 @@ function put(source: Uint8Array, into: Uint8Array, at: number): number {
   return at;
 }
 
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** One resource's slots as written: where they lie in the body and where each slot's resource id begins. */
+interface WrittenRun {
+  starts: readonly number[];
+  from: number;
+  to: number;
+  idLength: number;
+  idAt: Int32Array;
+}
+
 /**
- * The slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`.
- * Resources of one zone and slot length mostly share their slot times, so each slot's text after its
- * resource id is written once and copied for the next resource with that slot.
+ * The slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`,
+ * right after the list's "[" at `at - 1`. Resources of one zone and slot length mostly share their slot
+ * times: a resource whose slots are those of one already written is a copy of its bytes with the ids
+ * replaced, and otherwise each slot's text after its resource id is written once and copied for the
+ * next resource with that slot.
  */
 function writeSlots(groups: readonly ResourceSlots[], into: Buffer, at: number): number {
-  const written = new Map<string, Map<number, Uint8Array>>();
-  let first = true;
+  // Every slot is written with a comma before it; the first one's becomes the list's "[" again at the end.
+  const list = at - 1;
+  at = list;
+  const tailsByTimes = new Map<string, Map<number, Uint8Array>>();
+  const runsByTimes = new Map<string, WrittenRun>();
   for (const { resource, starts, durationMs } of groups) {
+    const id = bytes(JSON.stringify(resource.id));
+    const times = `${resource.timezone} ${durationMs}`;
+    const run = runsByTimes.get(times);
+    if (run && run.idLength === id.length && sameNumbers(run.starts, starts)) {
+      into.copyWithin(at, run.from, run.to);
+      const shift = at - run.from;
+      for (const idAt of run.idAt) put(id, into, idAt + shift);
+      at += run.to - run.from;
+      continue;
+    }
+    let tails = tailsByTimes.get(times);
+    if (!tails) tailsByTimes.set(times, (tails = new Map()));
     const iso = isoWriter(resource.timezone);
-    const opening = bytes(`{"resource_id":${JSON.stringify(resource.id)},${SLOT_STARTS_AT}`);
-    const sameTimes = `${resource.timezone} ${durationMs}`;
-    let tails = written.get(sameTimes);
-    if (!tails) written.set(sameTimes, (tails = new Map()));
-    for (const start of starts) {
-      if (!first) into[at++] = 0x2c; // ","
-      first = false;
-      at = put(opening, into, at);
+    const from = at;
+    const idAt = new Int32Array(starts.length);
+    for (let i = 0; i < starts.length; i++) {
+      const start = starts[i]!;
+      at = put(OPENING_BYTES, into, at);
+      idAt[i] = at;
+      at = put(id, into, at);
+      at = put(STARTS_AT_BYTES, into, at);
       const tail = tails.get(start);
       if (tail) {
         into.set(tail, at);
         at += tail.length;
         continue;
       }
-      const from = at;
+      const tailFrom = at;
       at = iso(start, into, at);
       at = put(ENDS_AT_BYTES, into, at);
       at = iso(start + durationMs, into, at);
       at = put(CLOSE_BYTES, into, at);
-      // Bytes already written are never overwritten: the view stays valid for later copies.
-      tails.set(start, into.subarray(from, at));
+      // Only the list's first byte is ever written twice: the view stays valid for later copies.
+      tails.set(start, into.subarray(tailFrom, at));
     }
+    runsByTimes.set(times, { starts, from, to: at, idLength: id.length, idAt });
   }
+  if (at === list) return list + 1;
+  into[list] = 0x5b; // "["
   return at;
 }
