@@ -162,6 +162,8 @@ export interface DeliveryConfig {
   standard: RetrySchedule;
   /** The API inbox's webhook_url is its message transport, so it gives up within minutes and marks the message failed. */
   apiInbox: RetrySchedule;
+  /** How long one lane of a target takes hand-overs before the next span's lane does (README: webhook lanes). */
+  laneSpanMs: number;
 }
 
 const num = (value: string | undefined, fallback: number) => (value ? Number(value) : fallback);
@@ -184,6 +186,7 @@ export function loadDeliveryConfig(env: NodeJS.ProcessEnv = process.env): Delive
       maximumIntervalMs: num(env.API_INBOX_RETRY_MAX_INTERVAL_MS, 60 * 1000),
       windowMs: num(env.API_INBOX_RETRY_WINDOW_MS, 10 * 60 * 1000),
     },
+    laneSpanMs: num(env.WEBHOOK_LANE_SPAN_MS, 2000),
   };
 }
 

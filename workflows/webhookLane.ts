@@ -20,13 +20,13 @@ export const deliverSignal = defineSignal<[LaneDelivery[]]>(DELIVER_SIGNAL);
 const DEFAULT_CONCURRENCY = 32;
 const DEFAULT_IDLE_MS = 60_000;
 /**
- * Ids remembered for dropping repeats: far more than a relay re-sends after a crash (one batch), and
- * a repeat beyond them is still not posted twice (an attempt skips a delivered delivery). They ride
- * in every continue-as-new's input, and a busy lane switches runs about once a second.
+ * How long a lane stays open after its span for hand-overs still addressed to it: by a relay whose
+ * clock is behind, or one that took its batch just before the span ended. One that comes later still
+ * starts the lane again.
  */
-const RECENT_IDS = 1000;
-/** Runs recorded before SHORT_RUNS_PATCH remembered this many. */
-const RECENT_IDS_BEFORE = 5000;
+const SPAN_GRACE_MS = 5000;
+/** Ids remembered for dropping repeats: far more than a relay ever re-sends after a crash. */
+const RECENT_IDS = 5000;
 /** History grows with every send (a marker each in old runs, a round per ROUND_SIZE now); past this the lane starts a fresh run. */
 const SENDS_PER_RUN = 2000;
 /**
@@ -37,30 +37,24 @@ const LIVE_SIGNAL_MAX = 20;
 /**
  * Every signal adds to the history, so a busy lane grows it fast. A signal that arrives while the
  * lane continues as new makes the server refuse that task, and the retry replays the whole history
- * while deliveries wait (and signals arriving meanwhile can refuse it again). A replay costs in
- * proportion to the history: at 1,000 events a switch held new deliveries for one to two seconds, at
- * 200 for a few hundred milliseconds, so a busy lane now switches often and cheaply.
+ * while deliveries wait: lanes started before spans (input.spanEnd) start a fresh run well before
+ * the server's suggested size of thousands of events; lanes of a span end with it instead.
  */
-const HISTORY_PER_RUN = 200;
-/** Runs recorded before SHORT_RUNS_PATCH continued as new at this length. */
-const HISTORY_PER_RUN_BEFORE = 1000;
-const SHORT_RUNS_PATCH = "webhook-lane-short-runs";
+const HISTORY_PER_RUN = 1000;
 /** Deliveries one round takes, posted `concurrency` at a time by one activity. */
 const ROUND_SIZE = 100;
 /** Runs recorded before sends went in rounds replay without them (README: changing a workflow). */
 export const LANE_ROUNDS_PATCH = "webhook-lane-rounds";
 
 /**
- * Sends every delivery of one target, up to `concurrency` at once, live ones (small signals) first
- * and a backlog in arrival order. A send that fails is handed to a webhookDeliveryWorkflow of its
+ * Sends every delivery handed to one target's lane (for one span of time, see webhookLaneWorkflowId),
+ * up to `concurrency` at once, live ones (small signals) first and a backlog in arrival order. A send that fails is handed to a webhookDeliveryWorkflow of its
  * own (`webhook-delivery-<installation>-<delivery id>`), which retries on the delivery's schedule, so
  * a failing receiver never holds up the lane and each failed delivery is visible and retryable on
  * its own in the Temporal UI.
  */
 export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: number; retrying: number }> {
   const rounds = patched(LANE_ROUNDS_PATCH);
-  const shortRuns = rounds && patched(SHORT_RUNS_PATCH);
-  const recentLimit = shortRuns ? RECENT_IDS : RECENT_IDS_BEFORE;
   const queue = [...(input.queued ?? [])];
   const live: LaneDelivery[] = [];
   const waiting = () => live.length + queue.length;
@@ -74,7 +68,7 @@ export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: num
     }
     // A Set keeps insertion order: forget the oldest first.
     for (const old of recent) {
-      if (recent.size <= recentLimit) break;
+      if (recent.size <= RECENT_IDS) break;
       recent.delete(old);
     }
   });
@@ -86,13 +80,17 @@ export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: num
   const report = () => setCurrentDetails(`${input.target}: ${sent} delivered, ${retrying} retrying on their own, ${inFlight} sending, ${waiting()} queued`);
 
   if (rounds) {
-    const historyPerRun = shortRuns ? HISTORY_PER_RUN : HISTORY_PER_RUN_BEFORE;
+    // A lane of a span ends after it, so its history stays bounded without continuing as new. Lanes
+    // started before spans have no spanEnd and run exactly as they did, so this needs no patch.
+    const spanEnd = input.spanEnd;
+    const sendsPerRun = spanEnd === undefined ? SENDS_PER_RUN : Infinity;
+    const idleMs = () => (spanEnd === undefined ? (input.idleMs ?? DEFAULT_IDLE_MS) : Math.max(spanEnd - Date.now(), 0) + (input.idleMs ?? SPAN_GRACE_MS));
     // Sends go in rounds, one activity each; deliveries signalled during a round join the next one.
     let started = 0;
     for (;;) {
-      if (waiting() === 0 && !(await condition(() => waiting() > 0, input.idleMs ?? DEFAULT_IDLE_MS))) break;
+      if (waiting() === 0 && !(await condition(() => waiting() > 0, idleMs()))) break;
       const round: LaneDelivery[] = [];
-      while (waiting() > 0 && round.length < Math.min(ROUND_SIZE, SENDS_PER_RUN - started)) round.push((live.shift() ?? queue.shift())!);
+      while (waiting() > 0 && round.length < Math.min(ROUND_SIZE, sendsPerRun - started)) round.push((live.shift() ?? queue.shift())!);
       started += round.length;
       inFlight = round.length;
       report();
@@ -103,7 +101,8 @@ export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: num
       retrying += failed.length;
       await Promise.all(failed.map((delivery) => retryOnItsOwn(input, delivery, failures[delivery.id]!)));
       report();
-      if (started >= SENDS_PER_RUN || workflowInfo().historyLength >= historyPerRun || workflowInfo().continueAsNewSuggested) {
+      const runIsFull = spanEnd === undefined && (started >= SENDS_PER_RUN || workflowInfo().historyLength >= HISTORY_PER_RUN);
+      if (runIsFull || workflowInfo().continueAsNewSuggested) {
         return continueAsNew<typeof webhookLaneWorkflow>({ ...input, queued: [...live, ...queue], recent: [...recent] });
       }
     }

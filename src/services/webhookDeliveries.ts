@@ -9,6 +9,7 @@ import { WebhookDelivery, type DeliveryTargetType } from "../models/WebhookDeliv
 import { startOnce } from "../temporal/client";
 import {
   DELIVER_SIGNAL,
+  laneSpanAt,
   webhookDeliveryWorkflowId,
   webhookLaneWorkflowId,
   type DeliveryWorkflowInput,
@@ -79,9 +80,10 @@ export function webhookConsumer(): EventConsumer {
 type HandedDelivery = WebhookDelivery & { conversation_display_id: number | null };
 
 /**
- * Hands planned deliveries to their targets' lanes: one signal per target, however many events the
- * batch holds for it (the lane starts if it is not running). The lane drops ids it has seen, so a
- * relay that repeats a hand-over after a crash sends nothing twice.
+ * Hands planned deliveries to their targets' lanes for the current span: one signal per target,
+ * however many events the batch holds for it (the lane starts if it is not running). A relay that
+ * repeats a hand-over after a crash sends nothing twice: the lane drops ids it has seen, and an
+ * attempt skips a delivery already delivered (the repeat may reach the next span's lane).
  */
 export async function handOverDeliveries(deps: AppDeps, deliveries: HandedDelivery[], config: DeliveryConfig): Promise<void> {
   if (!deliveries.length) return;
@@ -93,6 +95,7 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: HandedDelive
   await inParallel([...lanes.values()], DISPATCH_CONCURRENCY, async (group) => {
     const first = group[0]!;
     const target = `${first.url} (${first.target_type.replace("_", " ")} ${first.target_id}, account ${first.account_id})`;
+    const span = laneSpanAt(Date.now(), config.laneSpanMs);
     const input: LaneInput = {
       installationId: deps.temporal.installationId,
       accountId: first.account_id,
@@ -100,6 +103,7 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: HandedDelive
       target,
       schedule: scheduleFor(config, first.target_type),
       timeoutMs: config.timeoutMs,
+      spanEnd: span.end,
     };
     const handed: LaneDelivery[] = group.map((d) => ({
       id: d.id,
@@ -107,7 +111,7 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: HandedDelive
       ...(d.conversation_display_id !== null ? { conversationId: d.conversation_display_id } : {}),
     }));
     await deps.temporal.client.workflow.signalWithStart("webhookLaneWorkflow", {
-      workflowId: webhookLaneWorkflowId(deps.temporal.installationId, first.target_type, first.target_id),
+      workflowId: webhookLaneWorkflowId(deps.temporal.installationId, first.target_type, first.target_id, span.start),
       taskQueue: deps.temporal.taskQueue,
       args: [input],
       signal: DELIVER_SIGNAL,

@@ -16,12 +16,22 @@ export function webhookDeliveryWorkflowId(installationId: string, deliveryId: st
 }
 
 /**
- * Delivers everything bound for one target (an account webhook, an API inbox, an agent bot): one
- * long-lived workflow per target takes batches of deliveries by signal, so a busy webhook costs a
- * signal per relay batch instead of a workflow start per event.
+ * Delivers everything handed over for one target (an account webhook, an API inbox, an agent bot)
+ * during one span of time: the lane takes batches of deliveries by signal, so a busy webhook costs a
+ * signal per relay batch instead of a workflow start per event. Hand-overs after the span go to the
+ * next span's lane, so a busy lane never has to continue as new while signals keep arriving (a
+ * signal racing a continue-as-new makes the worker replay the whole run, and deliveries wait for it).
+ * The id ends with the span's start in UTC, e.g. `…-account-webhook-7-20261123T201502Z`.
  */
-export function webhookLaneWorkflowId(installationId: string, targetType: string, targetId: number): string {
-  return `webhook-lane-${installationId}-${targetType.replace("_", "-")}-${targetId}`;
+export function webhookLaneWorkflowId(installationId: string, targetType: string, targetId: number, spanStart: number): string {
+  const start = new Date(spanStart).toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
+  return `webhook-lane-${installationId}-${targetType.replace("_", "-")}-${targetId}-${start}`;
+}
+
+/** The lane span holding `at`: spans of `spanMs` from the epoch, the same for every relay. */
+export function laneSpanAt(at: number, spanMs: number): { start: number; end: number } {
+  const start = Math.floor(at / spanMs) * spanMs;
+  return { start, end: start + spanMs };
 }
 
 /** Hands a webhook lane the ids of deliveries to send. */
@@ -134,8 +144,10 @@ export interface LaneInput {
   timeoutMs: number;
   /** Sends at once; beyond it deliveries wait their turn, live ones (small signals) first, then a backlog in arrival order. */
   concurrency?: number;
-  /** How long a lane with nothing to send stays open before it ends (the next signal starts it again). */
+  /** How long a lane with nothing to send stays open before it ends (the next signal starts it again); after its span, for a lane with one. */
   idleMs?: number;
+  /** The end of the lane's span (ms since the epoch). Lanes started before spans have none and continue as new instead. */
+  spanEnd?: number;
   /** Carried over a continue-as-new: deliveries not yet sent, and the ids seen lately (repeats are dropped). */
   queued?: LaneDelivery[];
   recent?: string[];

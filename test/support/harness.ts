@@ -193,6 +193,16 @@ export function accountApi(h: Harness, account: { id: number; admin?: { token: s
   return { get: call("GET"), post: call("POST"), patch: call("PATCH"), put: call("PUT"), delete: call("DELETE") };
 }
 
+/** A webhook's lanes of this installation (one per span it had deliveries in), as the Temporal UI lists them. */
+export async function webhookLanes(h: Harness, webhookId: number) {
+  const lanes = [];
+  for await (const lane of h.deps.temporal.client.workflow.list({ query: `WorkflowType = 'webhookLaneWorkflow' AND WebhookId = ${webhookId}` })) {
+    // The dev server may hold an earlier database's runs.
+    if (lane.workflowId.startsWith(`webhook-lane-${h.deps.temporal.installationId}-`)) lanes.push(lane);
+  }
+  return lanes;
+}
+
 /**
  * The harness's dependencies on a task queue of the test's own, and a worker for it: the test decides
  * when a worker runs, and no other test's worker can stand in while this one is down.

@@ -1,12 +1,12 @@
 /**
- * Records one busy webhook lane run twice, with a mocked round activity: by the workflow code of
- * `<commit>` (webhookLaneWorkflow-long-run-before-short-runs.json, which continued as new only at
- * 1,000 history events) and by the current code (…-long-run-short-runs.json, which switches runs at
- * 200 behind patched()). Each file is the first run only, past 200 events in the older one: replaying
- * both with the current code proves that a lane run in flight across the deploy keeps its length.
- * The "before" file stands for runs from before the change; re-record it only to reproduce it:
+ * Records a busy webhook lane twice, with a mocked round activity: a lane as relays started it
+ * before spans, run by the workflow code of `<commit>` (webhookLaneWorkflow-busy-before-spans.json:
+ * its first run, which continues as new at 1,000 history events), and a lane of a span run by the
+ * current code (webhookLaneWorkflow-busy-span.json, which sends past its span's end and then ends).
+ * Replaying both with the current code proves that a lane in flight across the deploy keeps its
+ * old path. The "before" file stands for runs from before spans; re-record it only to reproduce it:
  *
- *   TEST_DATABASE=convo_sched_record TEST_TEMPORAL_PORT=7399 npx tsx test/replay/recordLongLane.ts <commit before short runs>
+ *   TEST_DATABASE=convo_sched_record TEST_TEMPORAL_PORT=7399 npx tsx test/replay/recordBusyLane.ts <commit before spans>
  */
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,8 +16,6 @@ import { DELIVER_SIGNAL, type LaneDelivery, type LaneInput } from "../../src/tem
 import { withTestServices } from "../support/services";
 import { saveHistory } from "./historyFiles";
 import { bundleWorkflowsAt, runRecorder } from "./oldWorkflows";
-
-const SIGNALS = 90;
 
 const input: LaneInput = {
   installationId: "record",
@@ -34,8 +32,9 @@ async function main(commit: string) {
   await withTestServices(async (services) => {
     const env = await TestWorkflowEnvironment.createFromExistingServer({ address: services.temporalAddress, namespace: "default" });
     try {
-      await recordBusyLane(env, before, "before-short-runs");
-      await recordBusyLane(env, readFileSync(services.workflowBundlePath, "utf8"), "short-runs");
+      await recordBusyLane(env, before, "before-spans", input, 300);
+      const current = readFileSync(services.workflowBundlePath, "utf8");
+      await recordBusyLane(env, current, "span", { ...input, spanEnd: Date.now() + 1000, idleMs: 500 }, 90);
     } finally {
       await env.teardown();
     }
@@ -43,9 +42,9 @@ async function main(commit: string) {
 }
 
 /** One delivery a signal, a little apart, so rounds and signals interleave as on a busy lane. */
-async function recordBusyLane(env: TestWorkflowEnvironment, code: string, name: string) {
-  const taskQueue = `record-long-lane-${name}`;
-  const workflowId = `long-lane-${name}`;
+async function recordBusyLane(env: TestWorkflowEnvironment, code: string, name: string, input: LaneInput, signals: number) {
+  const taskQueue = `record-busy-lane-${name}`;
+  const workflowId = `busy-lane-${name}`;
   const activities = { attemptDeliveries: async () => ({}) };
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: { code }, activities });
   await worker.runUntil(async () => {
@@ -57,7 +56,7 @@ async function recordBusyLane(env: TestWorkflowEnvironment, code: string, name: 
       signal: DELIVER_SIGNAL,
       signalArgs: [delivery(0)],
     });
-    for (let i = 1; i < SIGNALS; i++) {
+    for (let i = 1; i < signals; i++) {
       await sleep(15);
       await env.client.workflow.signalWithStart("webhookLaneWorkflow", {
         taskQueue,
@@ -69,9 +68,9 @@ async function recordBusyLane(env: TestWorkflowEnvironment, code: string, name: 
     }
     await env.client.workflow.getHandle(workflowId).result();
     const history = await env.client.workflow.getHandle(workflowId, handle.signaledRunId).fetchHistory();
-    const file = saveHistory(`webhookLaneWorkflow-long-run-${name}`, history);
+    const file = saveHistory(`webhookLaneWorkflow-busy-${name}`, history);
     console.log(`${history.events?.length} events of the first run written to ${file}`);
   });
 }
 
-runRecorder("recordLongLane.ts", main);
+runRecorder("recordBusyLane.ts", main);
