@@ -10,7 +10,7 @@ import {
   workflowInfo,
   WorkflowIdReusePolicy,
 } from "@temporalio/workflow";
-import { DELIVER_SIGNAL, webhookDeliveryWorkflowId, type AttemptFailure, type LaneDelivery, type LaneInput } from "../src/temporal/contracts";
+import { DELIVER_SIGNAL, LIVE_SIGNAL_MAX, webhookDeliveryWorkflowId, type AttemptFailure, type LaneDelivery, type LaneInput } from "../src/temporal/contracts";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../src/temporal/searchAttributes";
 import { attempt, attemptAll } from "./deliveryAttempt";
 import { webhookDeliveryWorkflow } from "./webhookDelivery";
@@ -29,11 +29,6 @@ const SPAN_GRACE_MS = 5000;
 const RECENT_IDS = 5000;
 /** History grows with every send (a marker each in old runs, a round per ROUND_SIZE now); past this the lane starts a fresh run. */
 const SENDS_PER_RUN = 2000;
-/**
- * A signal with at most this many deliveries carries events as they happen; a larger one is a
- * backlog (a burst, a relay catching up). Live deliveries go out before any backlog left.
- */
-const LIVE_SIGNAL_MAX = 20;
 /**
  * Every signal adds to the history, so a busy lane grows it fast. A signal that arrives while the
  * lane continues as new makes the server refuse that task, and the retry replays the whole history

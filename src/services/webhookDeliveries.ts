@@ -10,6 +10,7 @@ import { startOnce } from "../temporal/client";
 import {
   DELIVER_SIGNAL,
   laneSpanAt,
+  LIVE_SIGNAL_MAX,
   webhookDeliveryWorkflowId,
   webhookLaneWorkflowId,
   type DeliveryWorkflowInput,
@@ -45,7 +46,6 @@ export async function planDeliveries(db: Knex, events: EventRow[]): Promise<void
   await db("webhook_deliveries").insert(rows).onConflict(["event_id", "target_type", "target_id", "event_name"]).ignore();
 }
 
-/** Account webhooks, API inbox webhooks and agent bots: plans the deliveries, then hands them to their lanes. */
 /**
  * The startup warning when outgoing calls may reach private networks (the default outside
  * production), so an operator never runs that way without knowing.
@@ -56,13 +56,15 @@ export function privateNetworkNotice(config: Pick<DeliveryConfig, "allowPrivateN
     : undefined;
 }
 
+/** Account webhooks, API inbox webhooks and agent bots: plans the deliveries, then hands them to their lanes. */
 export function webhookConsumer(): EventConsumer {
   return {
     plan: (trx, events) => planDeliveries(trx, events),
     async dispatch(deps, events) {
-      // With each delivery's conversation number, which the Temporal UI shows beside it.
+      // With each delivery's conversation number, which the Temporal UI shows beside it, and when its
+      // event's transaction began, which tells a bulk change's events from the others.
       const deliveries = (await WebhookDelivery.query(deps.knex)
-        .select("webhook_deliveries.*", "conversations.display_id as conversation_display_id")
+        .select("webhook_deliveries.*", "conversations.display_id as conversation_display_id", "events.created_at as event_created_at")
         .join("events", "events.id", "webhook_deliveries.event_id")
         .leftJoin("conversations", "conversations.id", "events.conversation_id")
         .whereIn(
@@ -76,8 +78,27 @@ export function webhookConsumer(): EventConsumer {
   };
 }
 
-/** A planned delivery with the number of its event's conversation (null for events of none). */
-type HandedDelivery = WebhookDelivery & { conversation_display_id: number | null };
+/** A planned delivery with the number of its event's conversation (null for events of none) and its event's time. */
+type HandedDelivery = WebhookDelivery & { conversation_display_id: number | null; event_created_at: Date };
+
+/**
+ * One lane's share of a batch as signals: events as they happen first, in signals small enough for
+ * the lane to take as live, then a bulk change's (a bulk resolve, an import) as one backlog. A bulk
+ * change is a transaction that wrote more than LIVE_SIGNAL_MAX of them: its events share their
+ * created_at, the transaction's start. Without this split, events committed during a burst were
+ * claimed with the burst's and waited behind it.
+ */
+export function signalsOf<T extends { event_created_at: Date }>(group: T[]): T[][] {
+  const perTransaction = new Map<number, number>();
+  for (const delivery of group) perTransaction.set(delivery.event_created_at.getTime(), (perTransaction.get(delivery.event_created_at.getTime()) ?? 0) + 1);
+  const isBulk = (delivery: T) => perTransaction.get(delivery.event_created_at.getTime())! > LIVE_SIGNAL_MAX;
+  const live = group.filter((delivery) => !isBulk(delivery));
+  const bulk = group.filter(isBulk);
+  const signals: T[][] = [];
+  for (let i = 0; i < live.length; i += LIVE_SIGNAL_MAX) signals.push(live.slice(i, i + LIVE_SIGNAL_MAX));
+  if (bulk.length) signals.push(bulk);
+  return signals;
+}
 
 /**
  * Hands planned deliveries to their targets' lanes for the current span: one signal per target,
@@ -90,7 +111,9 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: HandedDelive
   const lanes = new Map<string, HandedDelivery[]>();
   for (const delivery of deliveries) {
     const key = `${delivery.target_type}:${delivery.target_id}`;
-    lanes.set(key, [...(lanes.get(key) ?? []), delivery]);
+    const group = lanes.get(key);
+    if (group) group.push(delivery);
+    else lanes.set(key, [delivery]);
   }
   await inParallel([...lanes.values()], DISPATCH_CONCURRENCY, async (group) => {
     const first = group[0]!;
@@ -105,24 +128,26 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: HandedDelive
       timeoutMs: config.timeoutMs,
       spanEnd: span.end,
     };
-    const handed: LaneDelivery[] = group.map((d) => ({
-      id: d.id,
-      eventName: d.event_name,
-      ...(d.conversation_display_id !== null ? { conversationId: d.conversation_display_id } : {}),
-    }));
-    await deps.temporal.client.workflow.signalWithStart("webhookLaneWorkflow", {
-      workflowId: webhookLaneWorkflowId(deps.temporal.installationId, first.target_type, first.target_id, span.start),
-      taskQueue: deps.temporal.taskQueue,
-      args: [input],
-      signal: DELIVER_SIGNAL,
-      signalArgs: [handed],
-      memo: { installation: deps.temporal.installationId, work: `deliveries to ${first.target_type} ${first.target_id}` },
-      typedSearchAttributes: [
-        { key: AccountIdAttribute, value: first.account_id },
-        ...(first.webhook_id ? [{ key: WebhookIdAttribute, value: first.webhook_id }] : []),
-      ],
-      staticSummary: `Deliveries to ${target}`,
-    });
+    for (const signal of signalsOf(group)) {
+      const handed: LaneDelivery[] = signal.map((d) => ({
+        id: d.id,
+        eventName: d.event_name,
+        ...(d.conversation_display_id !== null ? { conversationId: d.conversation_display_id } : {}),
+      }));
+      await deps.temporal.client.workflow.signalWithStart("webhookLaneWorkflow", {
+        workflowId: webhookLaneWorkflowId(deps.temporal.installationId, first.target_type, first.target_id, span.start),
+        taskQueue: deps.temporal.taskQueue,
+        args: [input],
+        signal: DELIVER_SIGNAL,
+        signalArgs: [handed],
+        memo: { installation: deps.temporal.installationId, work: `deliveries to ${first.target_type} ${first.target_id}` },
+        typedSearchAttributes: [
+          { key: AccountIdAttribute, value: first.account_id },
+          ...(first.webhook_id ? [{ key: WebhookIdAttribute, value: first.webhook_id }] : []),
+        ],
+        staticSummary: `Deliveries to ${target}`,
+      });
+    }
     await WebhookDelivery.query(deps.knex)
       .patch({ workflow_started_at: new Date() })
       .whereIn(

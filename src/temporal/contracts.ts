@@ -37,6 +37,13 @@ export function laneSpanAt(at: number, spanMs: number): { start: number; end: nu
 /** Hands a webhook lane the ids of deliveries to send. */
 export const DELIVER_SIGNAL = "deliver";
 
+/**
+ * A signal with at most this many deliveries carries events as they happen; a larger one is a
+ * backlog (a bulk change, a relay catching up). A lane sends live deliveries before any backlog left,
+ * and the relay signals a bulk change's deliveries apart from the others.
+ */
+export const LIVE_SIGNAL_MAX = 20;
+
 /** The run of all an event's automation rules, one after another. */
 export function automationEventWorkflowId(installationId: string, eventUid: string): string {
   return `automation-${installationId}-${eventUid}`;
