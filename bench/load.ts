@@ -18,6 +18,16 @@ export interface RunningServer {
 const CLOCK_TICK_MS = 10;
 
 /**
+ * CPU time the whole machine spent busy (every process: the API, the worker, PostgreSQL, Temporal,
+ * the load generator), from /proc/stat: what a case costs in all, beside what its server spent.
+ */
+export function machineBusyMs(): number {
+  // "cpu  user nice system idle iowait irq softirq steal ...": all but idle and iowait is busy.
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) * CLOCK_TICK_MS;
+}
+
+/**
  * User + system CPU of a process from /proc: on a machine shared with other work, req/s and latency
  * swing with the neighbours' load, while the server's CPU per request barely moves.
  */

@@ -1,8 +1,9 @@
+import { cpus } from "node:os";
 import { createContact, createInbox } from "../../test/support/conversationFactories";
 import { createAccount } from "../../test/support/factories";
 import { expectOk, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
-import { load, report, startServer } from "../load";
+import { load, machineBusyMs, report, startServer } from "../load";
 
 const CONVERSATIONS = 120;
 const CASES = ["contact", "conversation", "list", "message"] as const;
@@ -62,6 +63,7 @@ export async function run() {
       const insert = await load(bare, { method: "POST", path: () => "/bench_rows", body: () => ({}), durationSeconds: writeSeconds });
       report("bare Koa + pg: one insert", insert);
       const workerCpuBefore = worker!.cpuMs();
+      const machineBefore = machineBusyMs();
       const posted = await load(api, {
         method: "POST",
         headers,
@@ -75,10 +77,13 @@ export async function run() {
       const drainStarted = Date.now();
       while ((await backlog()) > 0 && Date.now() - drainStarted < 120_000) await new Promise((resolve) => setTimeout(resolve, 250));
       const left = await backlog();
+      const machineMs = (machineBusyMs() - machineBefore) / Math.max(1, posted.total);
       console.log(
         `outbox backlog when the load stopped: ${atEnd} events (${(atEnd / Math.max(1, posted.requestsPerSecond)).toFixed(1)} s of posting), ` +
           `${left ? `${left} still undispatched after 120 s` : `drained in ${((Date.now() - drainStarted) / 1000).toFixed(1)} s`}; ` +
-          `worker CPU ${((worker!.cpuMs() - workerCpuBefore) / Math.max(1, posted.total)).toFixed(2)} ms per message`,
+          `worker CPU ${((worker!.cpuMs() - workerCpuBefore) / Math.max(1, posted.total)).toFixed(2)} ms per message; ` +
+          `the whole machine (API, worker, PostgreSQL, Temporal, receiver, load generator) ${machineMs.toFixed(2)} ms of CPU per message, so its ${cpus().length} cores carry at most ` +
+          `${Math.round((cpus().length * 1000) / machineMs)} messages/s`,
       );
     }
   } finally {
