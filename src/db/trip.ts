@@ -37,7 +37,7 @@ export class Trip {
     also: Record<string, number> = {},
   ): Promise<M[]> {
     if (!ids.length) return Promise.resolve([]);
-    const conditions = Object.entries(also).map(([name, value]) => ` and "${name}" = ${idList([value])}`);
+    const conditions = Object.entries(also).map(([name, value]) => ` and "${name}" = ${sqlId(value)}`);
     return this.rows(`select * from "${modelClass.tableName}" where "${column}" in ${idList(ids)}${conditions.join("")}`).then((rows) =>
       rows.map((row) => modelClass.fromDatabaseJson(row) as M),
     );
@@ -60,10 +60,15 @@ export class Trip {
   }
 }
 
-/** `(1, 2, 3)` for a statement's text: integers only, which cannot carry SQL. */
+/** An id for a statement's text: integers only, which cannot carry SQL. */
+function sqlId(id: number): string {
+  if (!Number.isSafeInteger(id)) throw new Error(`Not an id to write into SQL: ${String(id)}`);
+  return String(id);
+}
+
+/** `(1, 2, 3)` for a statement's text. */
 export function idList(ids: readonly number[]): string {
-  for (const id of ids) if (!Number.isSafeInteger(id)) throw new Error(`Not an id to write into SQL: ${String(id)}`);
-  return `(${ids.join(", ")})`;
+  return `(${ids.map(sqlId).join(", ")})`;
 }
 
 /**
