@@ -20,8 +20,31 @@ function createLogger(): Logger {
     serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
   };
   // pino-pretty as a stream in this thread rather than a transport: no worker thread to outlive a crash.
-  output = format === "pretty" ? pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }) : process.stdout;
+  output = format === "pretty" ? pretty({ colorize: true, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" }) : batchedStdout();
   return pino(options, { write: (line: string) => output.write(line) });
+}
+
+/**
+ * Stdout that takes the lines of one turn of the event loop in one write: on a pipe (a container's
+ * log, a supervisor) each write is a blocking system call, and under load one a request line cost
+ * the API a sixth of a small read. What is pending is written before the process exits (an uncaught
+ * error included); only a SIGKILL loses the lines of the turn it interrupts.
+ */
+function batchedStdout(): { write(line: string): void } {
+  let pending: string[] = [];
+  const flush = () => {
+    if (!pending.length) return;
+    const text = pending.join("");
+    pending = [];
+    process.stdout.write(text);
+  };
+  process.on("exit", flush);
+  return {
+    write(line) {
+      if (!pending.length) setImmediate(flush);
+      pending.push(line);
+    },
+  };
 }
 
 let output: { write(line: string): unknown };

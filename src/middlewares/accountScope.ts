@@ -4,6 +4,7 @@ import type { AppContext, Principal } from "../http/context";
 import { Account } from "../models/Account";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBotInbox } from "../models/AgentBotInbox";
+import { requestCopy } from "../services/authCache";
 
 /** What the caller is in the account: the account, the user's membership, or a bot's allowance. */
 interface Scope {
@@ -28,7 +29,7 @@ async function scopeOf(ctx: AppContext, accountId: number, principal: Principal)
   const owner =
     principal.kind === "user" ? `user:${principal.user.id}` : principal.kind === "agent_bot" ? `bot:${principal.bot.id}` : `app:${principal.app.id}`;
   const scope = cache ? await cache.get(`scope:${owner}:${accountId}`, () => loadScope(accountId, principal)) : await loadScope(accountId, principal);
-  return { account: scope.account?.$clone(), membership: scope.membership?.$clone(), botAllowed: scope.botAllowed };
+  return { account: scope.account && requestCopy(scope.account), membership: scope.membership && requestCopy(scope.membership), botAllowed: scope.botAllowed };
 }
 
 /**

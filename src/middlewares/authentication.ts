@@ -5,6 +5,7 @@ import { AccessToken } from "../models/AccessToken";
 import { AgentBot } from "../models/AgentBot";
 import { PlatformApp } from "../models/PlatformApp";
 import { User } from "../models/User";
+import { requestCopy } from "../services/authCache";
 
 /** Chatwoot reads `api_access_token`; HTTP clients often send it as `Api-Access-Token`. */
 function tokenFrom(ctx: AppContext): string | undefined {
@@ -25,11 +26,11 @@ async function principalFor(ctx: AppContext, token: string): Promise<Principal |
 function copyOf(principal: Principal): Principal {
   switch (principal.kind) {
     case "user":
-      return { kind: "user", user: principal.user.$clone() };
+      return { kind: "user", user: requestCopy(principal.user) };
     case "agent_bot":
-      return { kind: "agent_bot", bot: principal.bot.$clone() };
+      return { kind: "agent_bot", bot: requestCopy(principal.bot) };
     case "platform_app":
-      return { kind: "platform_app", app: principal.app.$clone() };
+      return { kind: "platform_app", app: requestCopy(principal.app) };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { idList } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 
 export const CONVERSATION_STATUSES = ["open", "resolved", "pending", "snoozed"] as const;
@@ -8,6 +9,8 @@ export type Priority = (typeof PRIORITIES)[number];
 
 /** Chatwoot shows at most this many unread incoming messages per conversation (unread_incoming_messages). */
 const UNREAD_CAP = 10;
+
+const BY_DISPLAY_ID = "select * from conversations where account_id = ? and display_id = ?";
 
 /** `id` is the database id; clients address conversations by the per-account `display_id`. */
 export class Conversation extends BaseModel {
@@ -42,8 +45,10 @@ export class Conversation extends BaseModel {
     return Conversation.query(db).where("conversations.account_id", accountId);
   }
 
+  /** Every request on one conversation starts here, so its text is written once rather than built by Objection each time. */
   static async findByDisplayId(accountId: number, displayId: number, db?: Knex): Promise<Conversation | undefined> {
-    return Conversation.query(db).findOne({ account_id: accountId, display_id: displayId });
+    const { rows } = (await (db ?? Conversation.knex()).raw(BY_DISPLAY_ID, [accountId, displayId])) as { rows: object[] };
+    return rows[0] && Conversation.fromDatabaseJson(rows[0]);
   }
 
   /** Locks the row for a read-modify-write inside a transaction, so concurrent changes apply one after the other. */
@@ -87,17 +92,16 @@ export class Conversation extends BaseModel {
   /** Incoming messages since the agent last looked, capped as Chatwoot caps them, by conversation id. */
   static async unreadCounts(db: Knex, conversationIds: number[]): Promise<Map<number, number>> {
     if (!conversationIds.length) return new Map();
-    return Conversation.unreadCountsOf(await Conversation.unreadCountsQuery(db, conversationIds));
+    return Conversation.unreadCountsOf(((await db.raw(Conversation.unreadCountsSql(conversationIds))) as { rows: UnreadRow[] }).rows);
   }
 
-  static unreadCountsQuery(db: Knex, conversationIds: number[]): Knex.QueryBuilder {
-    return db("messages as m")
-      .join("conversations as c", "c.id", "m.conversation_id")
-      .whereIn("m.conversation_id", conversationIds)
-      .where("m.message_type", 0)
-      .where((q) => q.whereNull("c.agent_last_seen_at").orWhereRaw("m.created_at > c.agent_last_seen_at"))
-      .groupBy("m.conversation_id")
-      .select("m.conversation_id", db.raw("count(*) as count"));
+  /** The rows of unreadCounts, written rather than built: every conversation shown reads them. */
+  static unreadCountsSql(conversationIds: number[]): string {
+    return (
+      `select m.conversation_id, count(*) as count from messages m join conversations c on c.id = m.conversation_id` +
+      ` where m.conversation_id in ${idList(conversationIds)} and m.message_type = 0` +
+      ` and (c.agent_last_seen_at is null or m.created_at > c.agent_last_seen_at) group by m.conversation_id`
+    );
   }
 
   static unreadCountsOf(this: void, rows: UnreadRow[]): Map<number, number> {

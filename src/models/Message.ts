@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { QueryBuilder } from "objection";
 import type { AttachmentData } from "../services/attachments";
+import { idList } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 
 /** Chatwoot's integer codes are the index; requests use the names, most responses the integers. */
@@ -112,21 +113,21 @@ export class Message extends BaseModel {
   }
 
   /**
-   * The newest message of each conversation that passes `filter`, keyed by conversation id
-   * (one query for a whole page of conversations).
+   * The newest message of each conversation that passes `condition` (SQL over messages' columns),
+   * keyed by conversation id (one query for a whole page of conversations).
    */
-  static async latestOf(db: Knex, conversationIds: number[], filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): Promise<Map<number, Message>> {
+  static async latestOf(db: Knex, conversationIds: number[], condition?: string): Promise<Map<number, Message>> {
     if (!conversationIds.length) return new Map();
-    return Message.latestByConversation(await Message.latestQuery(db, conversationIds, filter));
+    const { rows } = (await db.raw(Message.latestSql(conversationIds, condition))) as { rows: object[] };
+    return Message.latestByConversation(rows.map((row) => Message.fromDatabaseJson(row)));
   }
 
-  /** The newest message (by created_at, then id) of each conversation that passes the filter. */
-  static latestQuery(db: Knex, conversationIds: number[], filter: (q: QueryBuilder<Message, Message[]>) => void = () => {}): QueryBuilder<Message, Message[]> {
-    return Message.query(db)
-      .whereIn("conversation_id", conversationIds)
-      .modify(filter)
-      .distinctOn("conversation_id")
-      .orderBy([{ column: "conversation_id" }, { column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
+  /** The newest message (by created_at, then id) of each conversation that passes the condition; the text is written, not built, as it is read on every conversation shown. */
+  static latestSql(conversationIds: number[], condition?: string): string {
+    return (
+      `select distinct on ("conversation_id") * from "messages" where "conversation_id" in ${idList(conversationIds)}` +
+      `${condition ? ` and ${condition}` : ""} order by "conversation_id", "created_at" desc, "id" desc`
+    );
   }
 
   static latestByConversation(messages: Message[]): Map<number, Message> {

@@ -43,15 +43,15 @@ export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(
  * looked up only for the conversations where it is not.
  */
 async function latestMessages(db: Knex, trip: Trip, ids: number[]) {
-  const last = Message.latestByConversation(await trip.models(Message.latestQuery(db, ids)));
+  const last = Message.latestByConversation((await trip.rows(Message.latestSql(ids))).map((row) => Message.fromDatabaseJson(row)));
   const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
   const [nonActivity, chat] = await allOn(db, [
-    () => Message.latestOf(db, ids.filter(isActivity), (q) => q.whereNot("message_type", MESSAGE_TYPE.activity)),
+    () => Message.latestOf(db, ids.filter(isActivity), `message_type <> ${MESSAGE_TYPE.activity}`),
     () =>
       Message.latestOf(
         db,
         ids.filter((id) => isActivity(id) || last.get(id)?.private),
-        (q) => q.whereNot("message_type", MESSAGE_TYPE.activity).where("private", false),
+        `message_type <> ${MESSAGE_TYPE.activity} and not private`,
       ),
   ] as const);
   return {
@@ -82,14 +82,14 @@ export async function loadConversationGraphs(db: Knex, conversations: Conversati
   const trip = new Trip(db);
   const loads = Promise.all([
     knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),
-    trip.modelsFor(inboxIds, () => Inbox.query(db).findByIds(inboxIds)),
-    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
-    trip.modelsFor(contactInboxIds, () => ContactInbox.query(db).findByIds(contactInboxIds)),
-    trip.modelsFor(assigneeIds, () => User.query(db).findByIds(assigneeIds)),
-    trip.modelsFor(assigneeIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", assigneeIds)),
-    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
-    trip.modelsFor(teamIds, () => Team.query(db).findByIds(teamIds)),
-    trip.rows<UnreadRow>(Conversation.unreadCountsQuery(db, ids)).then(Conversation.unreadCountsOf),
+    trip.modelsWhere(Inbox, "id", inboxIds),
+    trip.modelsWhere(Contact, "id", contactIds),
+    trip.modelsWhere(ContactInbox, "id", contactInboxIds),
+    trip.modelsWhere(User, "id", assigneeIds),
+    trip.modelsWhere(AccountUser, "user_id", assigneeIds, { account_id: accountId }),
+    trip.modelsWhere(AgentBot, "id", botIds),
+    trip.modelsWhere(Team, "id", teamIds),
+    trip.rows<UnreadRow>(Conversation.unreadCountsSql(ids)).then(Conversation.unreadCountsOf),
     latestMessages(db, trip, ids),
   ] as const);
   await trip.run();

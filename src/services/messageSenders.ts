@@ -17,10 +17,10 @@ export async function loadSenders(db: Knex, accountId: number, messages: Message
   // The lookups that have ids to look up, in one round trip.
   const trip = new Trip(db);
   const loads = Promise.all([
-    trip.modelsFor(contactIds, () => Contact.query(db).findByIds(contactIds)),
-    trip.modelsFor(userIds, () => User.query(db).findByIds(userIds)),
-    trip.modelsFor(userIds, () => AccountUser.query(db).where("account_id", accountId).whereIn("user_id", userIds)),
-    trip.modelsFor(botIds, () => AgentBot.query(db).findByIds(botIds)),
+    trip.modelsWhere(Contact, "id", contactIds),
+    trip.modelsWhere(User, "id", userIds),
+    trip.modelsWhere(AccountUser, "user_id", userIds, { account_id: accountId }),
+    trip.modelsWhere(AgentBot, "id", botIds),
     // Not a sender, but every payload that shows a message's sender shows its attachments too.
     loadAttachments(db, messages, trip),
   ] as const);

@@ -30,7 +30,9 @@ test("a trip answers each queued select with its own rows, typed and hydrated as
   const counted = trip.rows<{ n: number; at: Date }>(
     h.knex("inboxes").where("account_id", account.id).select(h.knex.raw("count(*)::bigint AS n"), h.knex.raw("now() AS at")),
   );
-  const skipped = trip.modelsFor([], () => Inbox.query(h.knex).findByIds([inbox.id]));
+  const written = trip.modelsWhere(Inbox, "id", [inbox.id], { account_id: account.id });
+  const otherAccount = trip.modelsWhere(Inbox, "id", [inbox.id], { account_id: account.id + 1 });
+  const skipped = trip.modelsWhere(Inbox, "id", []);
   const sent = await statementsDuring(() => trip.run());
 
   t.is(sent.length, 1, "one round trip");
@@ -39,6 +41,10 @@ test("a trip answers each queued select with its own rows, typed and hydrated as
   t.true(viaTrip instanceof Inbox);
   t.deepEqual(viaTrip!.toJSON(), viaQuery!.toJSON());
   t.true(viaTrip!.created_at instanceof Date);
+  const [viaText] = await written;
+  t.true(viaText instanceof Inbox);
+  t.deepEqual(viaText!.toJSON(), viaQuery!.toJSON());
+  t.deepEqual(await otherAccount, [], "every condition applies");
   const [row] = await counted;
   t.is(row!.n, 1, "bigints parse as numbers, as for every query");
   t.true(row!.at instanceof Date);
@@ -64,4 +70,6 @@ test("a trip inside a transaction sees the transaction's writes; an empty trip s
 test("a trip refuses to write text values into SQL", (t) => {
   const trip = new Trip(h.knex);
   t.throws(() => trip.rows(h.knex("accounts").where("name", "x'; DROP TABLE accounts; --")), { message: /only inlines numbers/ });
+  t.throws(() => trip.modelsWhere(Inbox, "id", ["1) or (true" as unknown as number]), { message: /Not an id/ });
+  t.throws(() => trip.modelsWhere(Inbox, "id", [1], { account_id: 1.5 }), { message: /Not an id/ });
 });

@@ -213,8 +213,8 @@ export function registerContactRoutes(router: ApiRouter) {
       canUseContacts(ctx);
       // Both in one round trip: the inboxes are only shown once the contact is known to be the account's.
       const trip = new Trip(Contact.knex());
-      const contacts = trip.models(Contact.query().where({ id: params.id, account_id: ctx.state.account!.id }));
-      const inboxes = trip.rows<SlimInboxRow>(ContactInbox.slimInboxesQuery([params.id]));
+      const contacts = trip.modelsWhere(Contact, "id", [params.id], { account_id: ctx.state.account!.id });
+      const inboxes = trip.rows<SlimInboxRow>(ContactInbox.slimInboxesSql([params.id]));
       await trip.run();
       const [contact] = await contacts;
       if (!contact) throw NotFound();
