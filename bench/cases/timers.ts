@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { timerInputOf, touchConversationTimer } from "../../src/services/conversationTimers";
+import { loadTimerPlans, timerInputOf, touchConversationTimer } from "../../src/services/conversationTimers";
 import { createContact, createInbox } from "../../test/support/conversationFactories";
 import { createAccount } from "../../test/support/factories";
 import { startHarness } from "../../test/support/harness";
@@ -62,15 +62,17 @@ export async function run() {
       );
     }
     const deadlineOf = new Map(inserted.map((row, i) => [row.id, deadlines[i]!]));
+    const ids = [...deadlineOf.keys()];
 
     const startedAt = Date.now();
-    await pool(inserted, 20, (row) => touchConversationTimer(h.deps, timerInputOf(row)));
+    // As the timer consumer does: plan, then start each timer with its plan.
+    const plans = await loadTimerPlans(h.knex, ids);
+    await pool(inserted, 20, (row) => touchConversationTimer(h.deps, timerInputOf(row), plans.get(row.id) ?? undefined));
     const startMs = Date.now() - startedAt;
     console.log(`${n} timers started in ${startMs} ms (${((n / startMs) * 1000).toFixed(0)}/s); first deadline ${marginMs} ms after seeding`);
 
     const lastDeadline = deadlines.at(-1)!;
     const graceMs = Number(process.env.BENCH_GRACE_MS ?? 60_000);
-    const ids = [...deadlineOf.keys()];
     let resolved: { conversation_id: number; created_at: Date }[] = [];
     while (Date.now() < lastDeadline + graceMs) {
       resolved = await h

@@ -5,7 +5,7 @@ import type { AccountSettings } from "../models/Account";
 import type { Conversation } from "../models/Conversation";
 import { startOnce } from "../temporal/client";
 import { accountTimersWorkflowId, adoptTimersWorkflowId, conversationTimerWorkflowId, TOUCH_SIGNAL } from "../temporal/contracts";
-import { AccountIdAttribute, ConversationIdAttribute } from "../temporal/searchAttributes";
+import { AccountIdAttribute, AutoResolveAtAttribute, ConversationIdAttribute } from "../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import type { EventConsumer, EventRow } from "./events";
 
@@ -74,8 +74,12 @@ export async function loadTimerPlan(db: Knex, conversationId: number, conversati
   return (await loadTimerPlans(db, [conversationId])).get(conversationId) ?? null;
 }
 
-/** Wakes (or starts) the conversation's timer workflow so it plans again from the database. */
-export async function touchConversationTimer(deps: AppDeps, input: ConversationTimerInput): Promise<void> {
+/**
+ * Wakes (or starts) the conversation's timer workflow so it plans again from the database. A caller
+ * that has just planned passes its plan: a run it starts shows AutoResolveAt from its first moment, and
+ * finding the same plan upserts nothing (a running one re-plans and upserts whatever changed).
+ */
+export async function touchConversationTimer(deps: AppDeps, input: ConversationTimerInput, plan?: TimerPlan): Promise<void> {
   await deps.temporal.client.workflow.signalWithStart("conversationTimerWorkflow", {
     workflowId: conversationTimerWorkflowId(deps.temporal.installationId, input.accountId, input.displayId, input.conversationUuid),
     taskQueue: deps.temporal.taskQueue,
@@ -85,6 +89,7 @@ export async function touchConversationTimer(deps: AppDeps, input: ConversationT
     typedSearchAttributes: [
       { key: AccountIdAttribute, value: input.accountId },
       { key: ConversationIdAttribute, value: input.displayId },
+      ...(plan ? [{ key: AutoResolveAtAttribute, value: new Date(plan.at) }] : []),
     ],
     staticSummary: `Auto-resolve / snooze timer of conversation #${input.displayId} in account ${input.accountId}`,
   });
@@ -158,9 +163,10 @@ export function timerConsumer(): EventConsumer {
       const statusMoved = new Set(relevant.filter((e) => STATUS_EVENTS.has(e.name)).map((e) => e.conversation_id!));
       const touch = conversationIds.filter((id) => plans.get(id) || statusMoved.has(id));
       const conversations: TimerRow[] = touch.length ? await deps.knex("conversations").whereIn("id", touch).select(TIMER_COLUMNS) : [];
-      await inParallel(conversations, DISPATCH_CONCURRENCY, (c) =>
-        plans.get(c.id) ? touchConversationTimer(deps, timerInputOf(c)) : tellRunningTimer(deps, timerInputOf(c)),
-      );
+      await inParallel(conversations, DISPATCH_CONCURRENCY, (c) => {
+        const plan = plans.get(c.id);
+        return plan ? touchConversationTimer(deps, timerInputOf(c), plan) : tellRunningTimer(deps, timerInputOf(c));
+      });
     },
   };
 }

@@ -25,7 +25,7 @@ const SCENARIOS = {
     return {
       args: [{ accountId: 1, conversationId: 10, conversationUuid: "7f3a0d1e-0000-4000-8000-000000000001", displayId: 3 }],
       activities: {
-        planConversationTimer: async () => ({ kind: "resolve", at: (at ??= Date.now() + 300) }),
+        planConversationTimer: async () => ({ kind: "resolve", at: (at ??= Date.now() + 300), plannedAt: Date.now() }),
         fireConversationTimer: async () => (Date.now() - SKEW_MS >= at! ? "resolved" : null),
       },
     };

@@ -30,8 +30,8 @@ test("runs recorded with earlier workflow code replay with the current code (run
 });
 
 test("the replay check fails for code that no longer issues the recorded commands", async (t) => {
-  // The recorded timer asked for planConversationTimer first; pretend it asked for something else.
-  const history = load("conversationTimerWorkflow.json");
+  // The timer recorded before local activities asked for planConversationTimer first; pretend it asked for something else.
+  const history = load("conversationTimerWorkflow-before-local-activities.json");
   const scheduled = history.events.find((event) => event.activityTaskScheduledEventAttributes)!.activityTaskScheduledEventAttributes!;
   scheduled.activityType = { name: "someActivityTheCodeNeverCalls" } as typeof scheduled.activityType;
   const errors = await replay([{ workflowId: "tampered", history }]);

@@ -1,8 +1,11 @@
+import { temporal } from "@temporalio/proto";
 import test from "ava";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
 import type { TimerTarget } from "../../src/services/autoResolve";
+import type { TimedTimerPlan } from "../../activities/conversationTimer";
 import type { TimerPlan } from "../../src/services/conversationTimers";
 import { TOUCH_SIGNAL } from "../../src/temporal/contracts";
+import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
 import { timerDurations, uniqueId, withWorker, workflowEnvironment } from "../support/workflowEnv";
 
 let env: TestWorkflowEnvironment;
@@ -22,7 +25,7 @@ test("a worker whose clock is behind the server's re-plans after at least a seco
   const result = await withWorker(
     env,
     {
-      planConversationTimer: async (): Promise<TimerPlan> => ({ kind: "resolve", at: (at ??= Date.now() + 300) }),
+      planConversationTimer: async (): Promise<TimedTimerPlan> => ({ kind: "resolve", at: (at ??= Date.now() + 300), plannedAt: Date.now() }),
       // The activity judges "due" by its own clock, three seconds behind the server's.
       fireConversationTimer: async (_timer: TimerTarget, kind: TimerPlan["kind"]) =>
         Date.now() - skewMs >= at! ? (kind === "resolve" ? "resolved" : "reopened") : null,
@@ -47,11 +50,12 @@ test("a deadline already past fires at once; a touch while waiting re-plans and 
   const result = await withWorker(
     env,
     {
-      planConversationTimer: async (): Promise<TimerPlan | null> => {
+      planConversationTimer: async (): Promise<TimedTimerPlan | null> => {
         plans++;
         if (plans === 1) firstPlan();
         // First a far deadline; after the touch the conversation is snoozed until a moment ago.
-        return plans === 1 ? { kind: "resolve", at: Date.now() + 60_000 } : { kind: "reopen", at: Date.now() - 1000 };
+        const now = Date.now();
+        return plans === 1 ? { kind: "resolve", at: now + 60_000, plannedAt: now } : { kind: "reopen", at: now - 1000, plannedAt: now };
       },
       fireConversationTimer: async (_timer: TimerTarget, kind: TimerPlan["kind"]) => {
         fired.push(kind);
@@ -87,7 +91,7 @@ test("after roundsPerRun rounds the timer continues as new and the next run carr
     env,
     {
       // Each round's deadline passes at once and the fire finds activity since: the timer re-plans.
-      planConversationTimer: async (): Promise<TimerPlan> => ({ kind: "resolve", at: Date.now() - 1000 }),
+      planConversationTimer: async (): Promise<TimedTimerPlan> => ({ kind: "resolve", at: Date.now() - 1000, plannedAt: Date.now() }),
       fireConversationTimer: async () => (++plans >= 3 ? "resolved" : null),
     },
     async (taskQueue) => {
@@ -99,4 +103,47 @@ test("after roundsPerRun rounds the timer continues as new and the next run carr
     },
   );
   t.is(result, "resolved");
+});
+
+test("plan and fire run inside workflow tasks, and only a changed deadline is upserted for the Temporal UI", async (t) => {
+  const first = Date.now() + 60_000;
+  const second = Date.now() + 500;
+  let plans = 0;
+  let firstPlan!: () => void;
+  const planned = new Promise<void>((resolve) => (firstPlan = resolve));
+  const workflowId = uniqueId("timer-local");
+  const result = await withWorker(
+    env,
+    {
+      planConversationTimer: async (): Promise<TimedTimerPlan> => {
+        if (++plans === 1) firstPlan();
+        return { kind: "resolve", at: plans === 1 ? first : second, plannedAt: Date.now() };
+      },
+      fireConversationTimer: async () => "resolved",
+    },
+    async (taskQueue) => {
+      // Started as the timer consumer starts it: with the deadline it has just planned.
+      const handle = await env.client.workflow.start("conversationTimerWorkflow", {
+        taskQueue,
+        workflowId,
+        args: [input],
+        typedSearchAttributes: [{ key: AutoResolveAtAttribute, value: new Date(first) }],
+      });
+      await planned;
+      await handle.signal(TOUCH_SIGNAL);
+      return handle.result();
+    },
+  );
+  t.is(result, "resolved");
+  const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const count = (type: string) => events.filter((event) => temporal.api.enums.v1.EventType[event.eventType!] === type).length;
+  t.is(count("EVENT_TYPE_ACTIVITY_TASK_SCHEDULED"), 0);
+  // The patch marker, then one marker per local activity: two plans and the fire.
+  t.is(count("EVENT_TYPE_MARKER_RECORDED"), 4);
+  // The deadline the run was started with is not upserted again; the one the touch moved is (the
+  // patch marker upserts its own TemporalChangeVersion).
+  const deadlineUpserts = events.filter((event) => event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.AutoResolveAt);
+  t.is(deadlineUpserts.length, 1);
+  const { typedSearchAttributes } = await env.client.workflow.getHandle(workflowId).describe();
+  t.is(typedSearchAttributes.get(AutoResolveAtAttribute)?.getTime(), second);
 });
