@@ -43,10 +43,11 @@ export const LANE_ROUNDS_PATCH = "webhook-lane-rounds";
 
 /**
  * Sends every delivery handed to one target's lane (for one span of time, see webhookLaneWorkflowId),
- * up to `concurrency` at once, live ones (small signals) first and a backlog in arrival order. A send that fails is handed to a webhookDeliveryWorkflow of its
- * own (`webhook-delivery-<installation>-<delivery id>`), which retries on the delivery's schedule, so
- * a failing receiver never holds up the lane and each failed delivery is visible and retryable on
- * its own in the Temporal UI.
+ * up to `concurrency` at once, live ones (small signals) first and a backlog in arrival order. A send
+ * that fails is handed to a webhookDeliveryWorkflow of its own
+ * (`webhook-delivery-<installation>-<delivery id>`), which retries on the delivery's schedule, so a
+ * failing receiver never holds up the lane and each failed delivery is visible and retryable on its
+ * own in the Temporal UI.
  */
 export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: number; retrying: number }> {
   const rounds = patched(LANE_ROUNDS_PATCH);

@@ -101,8 +101,9 @@ export function signalsOf<T extends { event_created_at: Date }>(group: T[]): T[]
 }
 
 /**
- * Hands planned deliveries to their targets' lanes for the current span: one signal per target,
- * however many events the batch holds for it (the lane starts if it is not running). A relay that
+ * Hands planned deliveries to their targets' lanes for the current span: per target, one signal for
+ * each LIVE_SIGNAL_MAX events as they happen and one for a bulk change's, however many events the
+ * batch holds (signalsOf; the lane starts if it is not running). A relay that
  * repeats a hand-over after a crash sends nothing twice: the lane drops ids it has seen, and an
  * attempt skips a delivery already delivered (the repeat may reach the next span's lane).
  */

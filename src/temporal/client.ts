@@ -7,8 +7,9 @@ const RESOURCE_EXHAUSTED = 8;
 
 /**
  * The SDK's retries, except that a workflow that is closing (or busy) is asked again after 100 ms
- * rather than a second: a webhook lane closes each time it continues as new, and the relay's signal
- * to it must not hold back every event behind it for that long. Other RESOURCE_EXHAUSTED answers
+ * rather than a second: a webhook lane closes at the end of its span (or, if started before spans,
+ * each time it continues as new), and the relay's signal to it must not hold back every event behind
+ * it for that long. Other RESOURCE_EXHAUSTED answers
  * (rate limits) keep the SDK's longer wait.
  */
 const retries = defaultGrpcRetryOptions({
