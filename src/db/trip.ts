@@ -30,15 +30,10 @@ export class Trip {
    * values); none without ids, without a statement. The text is written here, not built by knex and
    * Objection: on the hot reads their building cost more than PostgreSQL's answer.
    */
-  modelsWhere<M extends Model>(
-    modelClass: typeof Model & (new () => M),
-    column: string,
-    ids: readonly number[],
-    also: Record<string, number> = {},
-  ): Promise<M[]> {
-    if (!ids.length) return Promise.resolve([]);
+  modelsWhere<M extends Model>(modelClass: typeof Model & (new () => M), column: string, ids: InList, also: Record<string, number> = {}): Promise<M[]> {
+    if (!("subquery" in ids) && !ids.length) return Promise.resolve([]);
     const conditions = Object.entries(also).map(([name, value]) => ` and "${name}" = ${sqlId(value)}`);
-    return this.rows(`select * from "${modelClass.tableName}" where "${column}" in ${idList(ids)}${conditions.join("")}`).then((rows) =>
+    return this.rows(`select * from "${modelClass.tableName}" where "${column}" in ${inList(ids)}${conditions.join("")}`).then((rows) =>
       rows.map((row) => modelClass.fromDatabaseJson(row) as M),
     );
   }
@@ -60,8 +55,19 @@ export class Trip {
   }
 }
 
+/**
+ * What a statement's `in` takes: ids, or a subquery (its text written from ids and constants only)
+ * when the ids come from a row the same trip reads.
+ */
+export type InList = readonly number[] | { subquery: string };
+
+/** `(1, 2, 3)` or `(select ...)` for a statement's text. */
+export function inList(list: InList): string {
+  return "subquery" in list ? `(${list.subquery})` : idList(list);
+}
+
 /** An id for a statement's text: integers only, which cannot carry SQL. */
-function sqlId(id: number): string {
+export function sqlId(id: number): string {
   if (!Number.isSafeInteger(id)) throw new Error(`Not an id to write into SQL: ${String(id)}`);
   return String(id);
 }

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { idList } from "../db/trip";
+import { type InList, inList, sqlId } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 
 export const CONVERSATION_STATUSES = ["open", "resolved", "pending", "snoozed"] as const;
@@ -40,6 +40,8 @@ export class Conversation extends BaseModel {
   agent_last_seen_at!: Date | null;
   assignee_last_seen_at!: Date | null;
   contact_last_seen_at!: Date | null;
+  /** Written by conversation timer planning only (services/conversationTimers.ts). */
+  timer_due_at!: Date | null;
 
   static ofAccount(accountId: number, db?: Knex) {
     return Conversation.query(db).where("conversations.account_id", accountId);
@@ -49,6 +51,20 @@ export class Conversation extends BaseModel {
   static async findByDisplayId(accountId: number, displayId: number, db?: Knex): Promise<Conversation | undefined> {
     const { rows } = (await (db ?? Conversation.knex()).raw(BY_DISPLAY_ID, [accountId, displayId])) as { rows: object[] };
     return rows[0] && Conversation.fromDatabaseJson(rows[0]);
+  }
+
+  /**
+   * The conversations `where` selects (with its order and limit), as models. For lists whose
+   * conditions are written as text: building them with knex and Objection cost more than the query.
+   */
+  static async selectWhere(db: Knex, where: ConversationsWhere): Promise<Conversation[]> {
+    const { rows } = (await db.raw(`select conversations.* from conversations where ${where.sql}`, where.bindings)) as { rows: object[] };
+    return rows.map((row) => Conversation.fromDatabaseJson(row));
+  }
+
+  /** findByDisplayId's condition as text, for a trip that reads the conversation with what it shows. */
+  static byDisplayIdSql(accountId: number, displayId: number): string {
+    return `conversations.account_id = ${sqlId(accountId)} and conversations.display_id = ${sqlId(displayId)}`;
   }
 
   /** Locks the row for a read-modify-write inside a transaction, so concurrent changes apply one after the other. */
@@ -96,10 +112,10 @@ export class Conversation extends BaseModel {
   }
 
   /** The rows of unreadCounts, written rather than built: every conversation shown reads them. */
-  static unreadCountsSql(conversationIds: number[]): string {
+  static unreadCountsSql(conversationIds: InList): string {
     return (
       `select m.conversation_id, count(*) as count from messages m join conversations c on c.id = m.conversation_id` +
-      ` where m.conversation_id in ${idList(conversationIds)} and m.message_type = 0` +
+      ` where m.conversation_id in ${inList(conversationIds)} and m.message_type = 0` +
       ` and (c.agent_last_seen_at is null or m.created_at > c.agent_last_seen_at) group by m.conversation_id`
     );
   }
@@ -107,6 +123,12 @@ export class Conversation extends BaseModel {
   static unreadCountsOf(this: void, rows: UnreadRow[]): Map<number, number> {
     return new Map(rows.map((row) => [row.conversation_id, Math.min(Number(row.count), UNREAD_CAP)]));
   }
+}
+
+/** Conditions on conversations as SQL text with knex raw's `?` placeholders, and their values. */
+export interface ConversationsWhere {
+  sql: string;
+  bindings: Knex.RawBinding[];
 }
 
 export interface UnreadRow {

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { Trip } from "../db/trip";
+import { type InList, Trip } from "../db/trip";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
@@ -40,10 +40,11 @@ export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(
 /**
  * The newest message, the newest non-activity one and the newest chat one (neither activity nor
  * private) of each conversation. The newest message usually is all three, so the narrower ones are
- * looked up only for the conversations where it is not.
+ * looked up only for the conversations where it is not, once the trip has read them.
  */
-async function latestMessages(db: Knex, trip: Trip, ids: number[]) {
-  const last = Message.latestByConversation((await trip.rows(Message.latestSql(ids))).map((row) => Message.fromDatabaseJson(row)));
+async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: Promise<Conversation[]>) {
+  const last = Message.latestByConversation((await trip.rows(Message.latestSql(of))).map((row) => Message.fromDatabaseJson(row)));
+  const ids = (await conversations).map((c) => c.id);
   const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
   const [nonActivity, chat] = await allOn(db, [
     () => Message.latestOf(db, ids.filter(isActivity), `message_type <> ${MESSAGE_TYPE.activity}`),
@@ -62,38 +63,85 @@ async function latestMessages(db: Knex, trip: Trip, ids: number[]) {
 }
 
 /**
- * Conversations with everything their payloads show, in order, with a fixed number of queries;
- * `known.account` (the request's account, when it is theirs) saves one.
+ * Which conversations to load: rows already read, or a condition on conversations (as text, ids and
+ * constants only) that the load's first round trip reads them by, with what they show.
  */
-export async function loadConversationGraphs(db: Knex, conversations: Conversation[], known: { account?: AccountRef } = {}): Promise<ConversationGraph[]> {
-  if (!conversations.length) return [];
-  const accountId = conversations[0]!.account_id;
-  const knownAccount = known.account?.id === accountId ? known.account : undefined;
-  const ids = conversations.map((c) => c.id);
-  const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
+export type ConversationsToLoad = Conversation[] | { accountId: number; where: string };
 
-  const inboxIds = idsOf((c) => c.inbox_id);
-  const contactIds = idsOf((c) => c.contact_id);
-  const contactInboxIds = idsOf((c) => c.contact_inbox_id);
+/** The assignees, bots and teams of the conversations, queued on a trip. */
+function queueAssigned(trip: Trip, accountId: number, conversations: Conversation[]) {
+  const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
   const assigneeIds = idsOf((c) => c.assignee_id);
-  const botIds = idsOf((c) => c.assignee_agent_bot_id);
-  const teamIds = idsOf((c) => c.team_id);
-  // Every lookup that needs only the conversations' own columns goes in one round trip.
-  const trip = new Trip(db);
-  const loads = Promise.all([
-    knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),
-    trip.modelsWhere(Inbox, "id", inboxIds),
-    trip.modelsWhere(Contact, "id", contactIds),
-    trip.modelsWhere(ContactInbox, "id", contactInboxIds),
+  return Promise.all([
     trip.modelsWhere(User, "id", assigneeIds),
     trip.modelsWhere(AccountUser, "user_id", assigneeIds, { account_id: accountId }),
-    trip.modelsWhere(AgentBot, "id", botIds),
-    trip.modelsWhere(Team, "id", teamIds),
-    trip.rows<UnreadRow>(Conversation.unreadCountsSql(ids)).then(Conversation.unreadCountsOf),
-    latestMessages(db, trip, ids),
+    trip.modelsWhere(
+      AgentBot,
+      "id",
+      idsOf((c) => c.assignee_agent_bot_id),
+    ),
+    trip.modelsWhere(
+      Team,
+      "id",
+      idsOf((c) => c.team_id),
+    ),
+  ] as const);
+}
+
+/**
+ * Conversations with everything their payloads show, in order, with a fixed number of queries;
+ * `known.account` (the request's account, when it is theirs) saves one. Given a condition rather
+ * than rows, the conversations are read in the same round trip as their inboxes, contacts, unread
+ * counts and newest messages (those look them up by subqueries), and their assignees, bots and
+ * teams, which most have none of, in a second only when there are some.
+ */
+export async function loadConversationGraphs(db: Knex, toLoad: ConversationsToLoad, known: { account?: AccountRef } = {}): Promise<ConversationGraph[]> {
+  const rows = Array.isArray(toLoad) ? toLoad : undefined;
+  const where = Array.isArray(toLoad) ? undefined : toLoad.where;
+  if (rows && !rows.length) return [];
+  const accountId = Array.isArray(toLoad) ? toLoad[0]!.account_id : toLoad.accountId;
+  const knownAccount = known.account?.id === accountId ? known.account : undefined;
+  const column = (name: keyof Conversation & string, pick: (c: Conversation) => number | null): InList =>
+    rows ? [...new Set(rows.map(pick).filter((id): id is number => id !== null))] : { subquery: `select ${name} from conversations where ${where}` };
+  // Every lookup that needs only the conversations' own columns goes in one round trip.
+  const trip = new Trip(db);
+  const read = rows
+    ? Promise.resolve(rows)
+    : trip.rows(`select * from conversations where ${where}`).then((found) => found.map((row) => Conversation.fromDatabaseJson(row)));
+  const assignedWithRows = rows && queueAssigned(trip, accountId, rows);
+  const loads = Promise.all([
+    knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),
+    trip.modelsWhere(
+      Inbox,
+      "id",
+      column("inbox_id", (c) => c.inbox_id),
+    ),
+    trip.modelsWhere(
+      Contact,
+      "id",
+      column("contact_id", (c) => c.contact_id),
+    ),
+    trip.modelsWhere(
+      ContactInbox,
+      "id",
+      column("contact_inbox_id", (c) => c.contact_inbox_id),
+    ),
+    trip.rows<UnreadRow>(Conversation.unreadCountsSql(column("id", (c) => c.id))).then(Conversation.unreadCountsOf),
+    latestMessages(
+      db,
+      trip,
+      column("id", (c) => c.id),
+      read,
+    ),
   ] as const);
   await trip.run();
-  const [account, inboxes, contacts, contactInboxes, users, accountUsers, bots, teams, unread, latest] = await loads;
+  const conversations = await read;
+  const assignedTrip = new Trip(db);
+  const assigned = assignedWithRows ?? queueAssigned(assignedTrip, accountId, conversations);
+  await assignedTrip.run();
+  const [account, inboxes, contacts, contactInboxes, unread, latest] = await loads;
+  const [users, accountUsers, bots, teams] = await assigned;
+  const ids = conversations.map((c) => c.id);
   const latestLoaded = ids.flatMap((id) => [latest.last.get(id), latest.lastNonActivity(id), latest.lastChat(id)]).filter((m): m is Message => m !== undefined);
   const senders = await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()]);
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));

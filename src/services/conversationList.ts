@@ -6,14 +6,12 @@
 import type { Knex } from "knex";
 import type { AnyQueryBuilder } from "objection";
 import { NotFound } from "../errors";
-import { ContactInbox } from "../models/ContactInbox";
-import { Conversation, type ConversationStatus } from "../models/Conversation";
-import { ConversationParticipant } from "../models/ConversationParticipant";
-import { MESSAGE_TYPE, Message } from "../models/Message";
+import { Conversation, type ConversationStatus, type ConversationsWhere } from "../models/Conversation";
+import { MESSAGE_TYPE } from "../models/Message";
 import { Team, TeamMember } from "../models/Team";
 import type { ConversationGraph } from "../presenters/conversation";
 import type { AccountRef } from "../presenters/message";
-import { loadConversationGraphs } from "./conversationGraph";
+import { type ConversationsToLoad, loadConversationGraphs } from "./conversationGraph";
 import { type FilterCondition, filterCondition } from "./filters/sql";
 
 /** ConversationFinder's page size (CONVERSATION_RESULTS_PER_PAGE). */
@@ -76,55 +74,74 @@ export interface ListCounts {
   all_count: number;
 }
 
-const inViewersInboxes = (db: Knex, viewer: Viewer) => Conversation.ofAccount(viewer.account.id, db).whereIn("conversations.inbox_id", viewer.inboxIds);
+/**
+ * The viewer's conversations: the account's, in the inboxes they may see. Written as SQL text (the
+ * inbox subquery's from its builder), as every list below adds to it: on the hot list, building its
+ * two statements with knex and Objection cost more than PostgreSQL's answer.
+ */
+function inViewersInboxes(viewer: Viewer): ConversationsWhere {
+  const inboxes = viewer.inboxIds.toKnexQuery().toSQL();
+  return { sql: `conversations.account_id = ? and conversations.inbox_id in (${inboxes.sql})`, bindings: [viewer.account.id, ...inboxes.bindings] };
+}
+
+/** The conversations of `scope` that also pass `condition` (knex raw's `?` placeholders, taking `values`). */
+function and(scope: ConversationsWhere, condition: string, ...values: Knex.RawBinding[]): ConversationsWhere {
+  return { sql: `${scope.sql} and ${condition}`, bindings: [...scope.bindings, ...values] };
+}
 
 /**
  * ConversationFinder: the viewer's inboxes (narrowed by inbox_id), status (open unless given; "all"
  * for every status; not applied with q), team, labels (any of them), q, source_id and
  * conversation_type; the assignee filter is left to the caller, as the counts are taken before it.
  */
-async function finderScope(db: Knex, viewer: Viewer, filters: ListFilters) {
+async function finderScope(db: Knex, viewer: Viewer, filters: ListFilters): Promise<ConversationsWhere> {
   const accountId = viewer.account.id;
   // current_account.teams.find: a team that is not the account's is not found.
   if (filters.team_id !== undefined && !(await Team.findInAccount(accountId, filters.team_id, db))) throw NotFound();
-  const mentions = filters.conversation_type === "mention" ? await mentionPatterns(db, accountId, viewer.userId) : [];
-  return () => {
-    const q = inViewersInboxes(db, viewer);
-    if (filters.inbox_id !== undefined) q.where("conversations.inbox_id", filters.inbox_id);
-    if (filters.status !== "all" && filters.q === undefined) q.where("status", filters.status);
-    if (filters.team_id !== undefined) q.where("team_id", filters.team_id);
-    if (filters.labels?.length) q.whereRaw("labels && ?::text[]", [filters.labels]);
-    if (filters.q !== undefined) {
-      // Rails' ILIKE with the text as given: % and _ in it are wildcards there too.
-      q.whereExists(
-        Message.query(db)
-          .whereColumn("messages.conversation_id", "conversations.id")
-          .whereIn("messages.message_type", [MESSAGE_TYPE.incoming, MESSAGE_TYPE.outgoing])
-          .where("messages.content", "ilike", `%${filters.q}%`),
+  let scope = inViewersInboxes(viewer);
+  if (filters.inbox_id !== undefined) scope = and(scope, "conversations.inbox_id = ?", filters.inbox_id);
+  if (filters.status !== "all" && filters.q === undefined) scope = and(scope, "conversations.status = ?", filters.status);
+  if (filters.team_id !== undefined) scope = and(scope, "conversations.team_id = ?", filters.team_id);
+  if (filters.labels?.length) scope = and(scope, "conversations.labels && ?::text[]", filters.labels);
+  if (filters.q !== undefined) {
+    // Rails' ILIKE with the text as given: % and _ in it are wildcards there too.
+    scope = and(
+      scope,
+      `exists (select 1 from messages where messages.conversation_id = conversations.id` +
+        ` and messages.message_type in (${MESSAGE_TYPE.incoming}, ${MESSAGE_TYPE.outgoing}) and messages.content ilike ?)`,
+      `%${filters.q}%`,
+    );
+  }
+  if (filters.source_id !== undefined) {
+    scope = and(
+      scope,
+      "conversations.contact_inbox_id in (select id from contact_inboxes where account_id = ? and source_id = ?)",
+      accountId,
+      filters.source_id,
+    );
+  }
+  switch (filters.conversation_type) {
+    case "mention":
+      // Mentions are private notes naming the user, or a team of theirs (Messages::MentionService).
+      scope = and(
+        scope,
+        "exists (select 1 from messages where messages.conversation_id = conversations.id and messages.private = true and messages.content like any(?::text[]))",
+        await mentionPatterns(db, accountId, viewer.userId),
       );
-    }
-    if (filters.source_id !== undefined) {
-      q.whereIn("contact_inbox_id", ContactInbox.query(db).select("id").where({ account_id: accountId, source_id: filters.source_id }));
-    }
-    switch (filters.conversation_type) {
-      case "mention":
-        // Mentions are private notes naming the user, or a team of theirs (Messages::MentionService).
-        q.whereExists(
-          Message.query(db)
-            .whereColumn("messages.conversation_id", "conversations.id")
-            .where("messages.private", true)
-            .whereRaw("messages.content LIKE ANY(?::text[])", [mentions]),
-        );
-        break;
-      case "participating":
-        q.whereIn("conversations.id", ConversationParticipant.query(db).select("conversation_id").where({ account_id: accountId, user_id: viewer.userId }));
-        break;
-      case "unattended":
-        q.where((w) => w.whereNull("first_reply_created_at").orWhereNotNull("waiting_since"));
-        break;
-    }
-    return q;
-  };
+      break;
+    case "participating":
+      scope = and(
+        scope,
+        "conversations.id in (select conversation_id from conversation_participants where account_id = ? and user_id = ?)",
+        accountId,
+        viewer.userId,
+      );
+      break;
+    case "unattended":
+      scope = and(scope, "(conversations.first_reply_created_at is null or conversations.waiting_since is not null)");
+      break;
+  }
+  return scope;
 }
 
 /** LIKE patterns of the mention links that name the user or one of their teams. */
@@ -133,22 +150,19 @@ async function mentionPatterns(db: Knex, accountId: number, userId: number): Pro
   return [`%mention://user/${userId}/%`, ...[...teams].map((teamId) => `%mention://team/${teamId}/%`)];
 }
 
-/** All, the viewer's and unassigned conversations of a query, in one scan. */
-async function assigneeCounts(db: Knex, query: AnyQueryBuilder, userId: number) {
-  const tally = (await query
-    .toKnexQuery()
-    .clearSelect()
-    .clearOrder()
-    .first(
-      db.raw("count(*) AS all_count"),
-      db.raw("count(*) FILTER (WHERE assignee_id = ?) AS mine_count", [userId]),
-      db.raw("count(*) FILTER (WHERE assignee_id IS NULL) AS unassigned_count"),
-    )) as Record<"all_count" | "mine_count" | "unassigned_count", string | number>;
+/** All, the viewer's and unassigned conversations of a scope, in one scan. */
+async function assigneeCounts(db: Knex, scope: ConversationsWhere, userId: number) {
+  const { rows } = (await db.raw(
+    `select count(*) as all_count, count(*) filter (where assignee_id = ?) as mine_count, count(*) filter (where assignee_id is null) as unassigned_count` +
+      ` from conversations where ${scope.sql}`,
+    [userId, ...scope.bindings],
+  )) as { rows: Record<"all_count" | "mine_count" | "unassigned_count", string | number>[] };
+  const tally = rows[0]!;
   return { all: Number(tally.all_count), mine: Number(tally.mine_count), unassigned: Number(tally.unassigned_count) };
 }
 
-async function listCounts(db: Knex, viewer: Viewer, base: () => AnyQueryBuilder): Promise<ListCounts> {
-  const { all, mine, unassigned } = await assigneeCounts(db, base(), viewer.userId);
+async function listCounts(db: Knex, viewer: Viewer, scope: ConversationsWhere): Promise<ListCounts> {
+  const { all, mine, unassigned } = await assigneeCounts(db, scope, viewer.userId);
   return { mine_count: mine, assigned_count: all - unassigned, unassigned_count: unassigned, all_count: all };
 }
 
@@ -159,54 +173,53 @@ export async function conversationCounts(db: Knex, viewer: Viewer, filters: List
 
 /** A page of the list (25 by sort_by, or everything updated within the last updated_within seconds) and its counts. */
 export async function listConversations(db: Knex, viewer: Viewer, filters: ListPage): Promise<{ counts: ListCounts; conversations: Conversation[] }> {
-  const base = await finderScope(db, viewer, filters);
-  const list = base().orderByRaw(sortClause(filters.sort_by));
-  if (filters.assignee_type === "me") list.where("assignee_id", viewer.userId);
-  if (filters.assignee_type === "unassigned") list.whereNull("assignee_id");
-  if (filters.assignee_type === "assigned") list.whereNotNull("assignee_id");
-  if (filters.updated_within !== undefined) list.where("conversations.updated_at", ">", new Date(Date.now() - filters.updated_within * 1000));
-  else list.limit(PER_PAGE).offset((filters.page - 1) * PER_PAGE);
-  const [counts, conversations] = await Promise.all([listCounts(db, viewer, base), list]);
+  const scope = await finderScope(db, viewer, filters);
+  let list = scope;
+  if (filters.assignee_type === "me") list = and(list, "conversations.assignee_id = ?", viewer.userId);
+  if (filters.assignee_type === "unassigned") list = and(list, "conversations.assignee_id is null");
+  if (filters.assignee_type === "assigned") list = and(list, "conversations.assignee_id is not null");
+  if (filters.updated_within !== undefined) list = and(list, "conversations.updated_at > ?", new Date(Date.now() - filters.updated_within * 1000));
+  const page = filters.updated_within !== undefined ? "" : ` limit ${PER_PAGE} offset ${(filters.page - 1) * PER_PAGE}`;
+  const [counts, conversations] = await Promise.all([
+    listCounts(db, viewer, scope),
+    Conversation.selectWhere(db, { sql: `${list.sql} order by ${sortClause(filters.sort_by)}${page}`, bindings: list.bindings }),
+  ]);
   return { counts, conversations };
 }
 
 /** Chatwoot's conversations/filter: conversations of any status matching the conditions, 25 a page by latest activity, with counts. */
 export async function filterConversations(db: Knex, viewer: Viewer, conditions: FilterCondition[], page: number) {
   const where = await filterCondition(db, viewer.account.id, "conversation", conditions);
-  const matches = () => inViewersInboxes(db, viewer).whereRaw(where.sql, where.bindings as never);
+  const matches = and(inViewersInboxes(viewer), where.sql, ...(where.bindings as Knex.RawBinding[]));
   const [{ all, mine, unassigned }, conversations] = await Promise.all([
-    assigneeCounts(db, matches(), viewer.userId),
-    matches()
-      .orderBy([
-        { column: "last_activity_at", order: "desc" },
-        { column: "id", order: "desc" },
-      ])
-      .limit(PER_PAGE)
-      .offset((page - 1) * PER_PAGE),
+    assigneeCounts(db, matches, viewer.userId),
+    Conversation.selectWhere(db, {
+      sql: `${matches.sql} order by conversations.last_activity_at desc, conversations.id desc limit ${PER_PAGE} offset ${(page - 1) * PER_PAGE}`,
+      bindings: matches.bindings,
+    }),
   ]);
   return { counts: { mine_count: mine, unassigned_count: unassigned, all_count: all }, conversations };
 }
 
 /** The contact's most recently active conversations in the viewer's inboxes. */
 export async function contactConversations(db: Knex, viewer: Viewer, contactId: number): Promise<Conversation[]> {
-  return inViewersInboxes(db, viewer)
-    .where("contact_id", contactId)
-    .orderBy([
-      { column: "last_activity_at", order: "desc" },
-      { column: "id", order: "desc" },
-    ])
-    .limit(CONTACT_LIMIT);
+  const scope = and(inViewersInboxes(viewer), "conversations.contact_id = ?", contactId);
+  return Conversation.selectWhere(db, {
+    sql: `${scope.sql} order by conversations.last_activity_at desc, conversations.id desc limit ${CONTACT_LIMIT}`,
+    bindings: scope.bindings,
+  });
 }
 
 /** Open conversations with an incoming message the agents have not seen, tallied by inbox, label and assignee. */
 export async function unreadCounts(db: Knex, viewer: Viewer) {
-  const unread: Pick<Conversation, "inbox_id" | "labels" | "assignee_id">[] = await inViewersInboxes(db, viewer)
-    .where("status", "open")
-    .whereRaw(
-      `EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = conversations.id AND m.message_type = ${MESSAGE_TYPE.incoming}
-         AND (conversations.agent_last_seen_at IS NULL OR m.created_at > conversations.agent_last_seen_at))`,
-    )
-    .select("inbox_id", "labels", "assignee_id");
+  const scope = and(
+    inViewersInboxes(viewer),
+    `conversations.status = 'open' and exists (select 1 from messages m where m.conversation_id = conversations.id and m.message_type = ${MESSAGE_TYPE.incoming}` +
+      ` and (conversations.agent_last_seen_at is null or m.created_at > conversations.agent_last_seen_at))`,
+  );
+  const { rows: unread } = (await db.raw(`select inbox_id, labels, assignee_id from conversations where ${scope.sql}`, scope.bindings)) as {
+    rows: Pick<Conversation, "inbox_id" | "labels" | "assignee_id">[];
+  };
   const byInbox: Record<string, number> = {};
   const byLabel: Record<string, number> = {};
   const tally = (key: string | number, into: Record<string, number>) => (into[key] = (into[key] ?? 0) + 1);
@@ -227,18 +240,22 @@ export async function unreadCounts(db: Knex, viewer: Viewer) {
 }
 
 /**
- * The conversations' graphs and the viewer's teams for their is_member, at the same time. Only a
- * conversation with a team shows the membership, so most pages need no team lookup.
+ * The conversations' graphs and the viewer's teams for their is_member, at the same time when the
+ * conversations are known. Only a conversation with a team shows the membership, so most pages need
+ * no team lookup.
  */
 export async function loadListed(
   db: Knex,
-  conversations: Conversation[],
+  toLoad: ConversationsToLoad,
   viewer: Pick<Viewer, "account" | "userId">,
 ): Promise<{ graphs: ConversationGraph[]; viewerTeamIds: Set<number> }> {
-  const [graphs, viewerTeamIds] = await Promise.all([
-    loadConversationGraphs(db, conversations, { account: viewer.account }),
-    conversations.some((conversation) => conversation.team_id) ? TeamMember.teamIdsOf(viewer.account.id, viewer.userId, db) : new Set<number>(),
-  ]);
+  const teamsFor = async (conversations: Conversation[]) =>
+    conversations.some((conversation) => conversation.team_id) ? TeamMember.teamIdsOf(viewer.account.id, viewer.userId, db) : new Set<number>();
+  if (!Array.isArray(toLoad)) {
+    const graphs = await loadConversationGraphs(db, toLoad, { account: viewer.account });
+    return { graphs, viewerTeamIds: await teamsFor(graphs.map((graph) => graph.conversation)) };
+  }
+  const [graphs, viewerTeamIds] = await Promise.all([loadConversationGraphs(db, toLoad, { account: viewer.account }), teamsFor(toLoad)]);
   return { graphs, viewerTeamIds };
 }
 

@@ -34,7 +34,11 @@ export function actorOf(ctx: AppContext): Actor {
  * is not a member of its inbox (ConversationPolicy#show?); administrators and bots see all.
  */
 export async function findConversation(ctx: AppContext, displayId: number): Promise<Conversation> {
-  const conversation = await Conversation.findByDisplayId(ctx.state.account!.id, displayId);
+  return visibleTo(ctx, await Conversation.findByDisplayId(ctx.state.account!.id, displayId));
+}
+
+/** The conversation when the caller may see it, as findConversation answers otherwise. */
+export async function visibleTo(ctx: AppContext, conversation: Conversation | undefined): Promise<Conversation> {
   if (!conversation) throw NotFound();
   // The inbox is there (conversations.inbox_id is a foreign key): only an agent's membership needs a query.
   if (!(await canSeeInbox(ctx, { id: conversation.inbox_id }))) throw PermissionDenied();

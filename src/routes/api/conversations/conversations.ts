@@ -15,7 +15,7 @@ import { senderFor } from "../../../services/messages";
 import { filterPageQuery, filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import { actorOf, findConversation, usersOnly, viewerOf } from "./access";
-import { presentConversations, presentOne } from "./present";
+import { presentConversations, presentOne, presentShown } from "./present";
 import {
   conversationCreate,
   conversationFilterResponse,
@@ -158,7 +158,7 @@ export function registerConversationRoutes(router: ApiRouter) {
   router.route(
     { method: "get", path: one, summary: "Get a conversation", params: accountResourceParams, response: conversationResponse },
     async (ctx, { params }) => {
-      ctx.body = await presentOne(ctx, await findConversation(ctx, params.id));
+      ctx.body = await presentShown(ctx, params.id);
     },
   );
 
