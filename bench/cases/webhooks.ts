@@ -2,8 +2,9 @@ import { recordEvent } from "../../src/services/events";
 import { createAccount } from "../../test/support/factories";
 import { expectOk, startHarness, type Harness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
-import { startServer } from "../load";
+import { startServer, type RunningServer } from "../load";
 import { formatMs, percentile } from "../stats";
+import { printStages } from "../webhookStages";
 
 /**
  * The event pipeline alone: events committed at a steady rate (and as one burst), one account webhook
@@ -17,7 +18,7 @@ export async function run() {
   const worker = await startServer("worker");
   try {
     const account = await createAccount(h);
-    await expectOk(
+    const webhook = await expectOk(
       h.request("POST", `/api/v1/accounts/${account.id}/webhooks`, {
         token: account.admin.token,
         body: { url: receiver.url, subscriptions: ["contact_created"] },
@@ -26,12 +27,17 @@ export async function run() {
     );
     const seconds = Number(process.env.BENCH_RATE_SECONDS ?? 60);
     let next = 0;
-    const emit = (count: number) => {
+    // When each event's transaction was acknowledged, for BENCH_STAGES.
+    const committed = new Map<number, number>();
+    const emit = async (count: number) => {
       const ids = Array.from({ length: count }, () => next++);
-      return h.knex.transaction(async (trx) => {
+      await h.knex.transaction(async (trx) => {
         for (const id of ids) await recordEvent(trx, { accountId: account.id, name: "contact_created", payload: { id, event: "contact_created" } });
       });
+      const now = Date.now();
+      for (const id of ids) committed.set(id, now);
     };
+    const stages = process.env.BENCH_STAGES === "1" ? { webhookId: webhook.payload.webhook.id as number, committed } : undefined;
 
     // Steady state: the worker has bundled its workflows and the lane runs before the clock starts.
     const warmup = next;
@@ -40,8 +46,9 @@ export async function run() {
 
     for (const rate of [50, 200]) {
       const first = next;
+      const cpuBefore = worker.cpuMs();
       await steady(rate, seconds, () => emit(1));
-      await report(h, receiver, `${rate} events/s for ${seconds} s`, first, next);
+      await report(h, receiver, `${rate} events/s for ${seconds} s`, first, next, { worker, cpuBefore, stages });
     }
 
     const burst = Number(process.env.BENCH_BURST ?? 5000);
@@ -51,7 +58,7 @@ export async function run() {
     const afterFirst = next;
     // Events that arrive while the burst is being delivered: they must not wait for all of it.
     await steady(10, 10, () => emit(1));
-    await report(h, receiver, `burst of ${burst} in one transaction`, burstFirst, afterFirst, burstStarted);
+    await report(h, receiver, `burst of ${burst} in one transaction`, burstFirst, afterFirst, { startedAt: burstStarted });
     await report(h, receiver, "10 events/s during and after the burst", afterFirst, next);
   } finally {
     await worker.stop();
@@ -74,7 +81,26 @@ async function steady(rate: number, seconds: number, emitOne: () => Promise<unkn
 }
 
 /** Waits for the events [first, end) to arrive (up to two minutes), then prints their figures. */
-async function report(h: Harness, receiver: Receiver, phase: string, first: number, end: number, startedAt?: number) {
+async function report(
+  h: Harness,
+  receiver: Receiver,
+  phase: string,
+  first: number,
+  end: number,
+  {
+    startedAt,
+    worker,
+    cpuBefore = 0,
+    stages,
+  }: {
+    /** When the burst began: the line says when its last event arrived. */
+    startedAt?: number;
+    /** The worker process, and its CPU time when the phase began: the line says its CPU per event. */
+    worker?: RunningServer;
+    cpuBefore?: number;
+    stages?: { webhookId: number; committed: Map<number, number> };
+  } = {},
+) {
   const wanted = end - first;
   const inPhase = (id: number) => id >= first && id < end;
   await receiver.waitFor((requests) => new Set(requests.map((r) => r.body?.id).filter(inPhase)).size >= wanted, 120_000).catch(() => undefined);
@@ -96,8 +122,10 @@ async function report(h: Harness, receiver: Receiver, phase: string, first: numb
   }
   const duplicated = [...seen.values()].filter((n) => n > 1).length;
   const all = startedAt ? `, all delivered ${((lastArrival - startedAt) / 1000).toFixed(1)} s after the burst began` : "";
+  const cpu = worker ? `, worker CPU ${((worker.cpuMs() - cpuBefore) / wanted).toFixed(2)} ms/event` : "";
   console.log(
     `${phase.padEnd(40)} delivered ${seen.size}/${wanted}, lost ${wanted - seen.size}, duplicated ${duplicated}; ` +
-      `latency p50 ${formatMs(percentile(latencies, 50))}, p99 ${formatMs(percentile(latencies, 99))}, max ${formatMs(Math.max(...latencies))}${all}`,
+      `latency p50 ${formatMs(percentile(latencies, 50))}, p99 ${formatMs(percentile(latencies, 99))}, max ${formatMs(Math.max(...latencies))}${all}${cpu}`,
   );
+  if (stages) await printStages(h, stages.webhookId, { began: committedAt, committed: stages.committed }, receiver.requests, inPhase);
 }

@@ -27,8 +27,12 @@ export function scheduleFor(config: DeliveryConfig, type: DeliveryTargetType): R
   return type === "api_inbox" ? config.apiInbox : config.standard;
 }
 
-/** Writes one delivery row per target of each event; planning an event again changes nothing. */
-export async function planDeliveries(db: Knex, events: EventRow[]): Promise<void> {
+/**
+ * Writes one delivery row per target of each event; planning an event again adds nothing. Answers
+ * the events' deliveries not yet handed to a lane, read back in the same statement (a row planned
+ * before comes back through a no-op update), so the hand-over needs no read of its own.
+ */
+export async function planDeliveries(db: Knex, events: EventRow[]): Promise<HandedDelivery[]> {
   const targets = await targetsOfEvents(db, events);
   const rows = events.flatMap((event) =>
     (targets.get(event.id) ?? []).map((target) => ({
@@ -42,8 +46,27 @@ export async function planDeliveries(db: Knex, events: EventRow[]): Promise<void
       url: target.url,
     })),
   );
-  if (!rows.length) return;
-  await db("webhook_deliveries").insert(rows).onConflict(["event_id", "target_type", "target_id", "event_name"]).ignore();
+  if (!rows.length) return [];
+  return unhanded(
+    db,
+    db("webhook_deliveries").insert(rows).onConflict(["event_id", "target_type", "target_id", "event_name"]).merge(["event_id"]).returning("*"),
+  );
+}
+
+/**
+ * The rows of `deliveries` (a query answering webhook_deliveries rows) not yet handed to a lane, in
+ * event order, with each one's conversation number, which the Temporal UI shows beside it, and when
+ * its event's transaction began, which tells a bulk change's events from the others.
+ */
+function unhanded(db: Knex, deliveries: Knex.QueryBuilder): Promise<HandedDelivery[]> {
+  return db
+    .with("planned", deliveries)
+    .from("planned")
+    .join("events", "events.id", "planned.event_id")
+    .leftJoin("conversations", "conversations.id", "events.conversation_id")
+    .whereNull("planned.workflow_started_at")
+    .orderBy("planned.event_id")
+    .select("planned.*", "conversations.display_id as conversation_display_id", "events.created_at as event_created_at");
 }
 
 /**
@@ -58,28 +81,37 @@ export function privateNetworkNotice(config: Pick<DeliveryConfig, "allowPrivateN
 
 /** Account webhooks, API inbox webhooks and agent bots: plans the deliveries, then hands them to their lanes. */
 export function webhookConsumer(): EventConsumer {
+  // What planning answered for each event of the batch in hand, taken by its first hand-over.
+  const planned = new WeakMap<EventRow, HandedDelivery[]>();
   return {
-    plan: (trx, events) => planDeliveries(trx, events),
+    async plan(trx, events) {
+      const byEvent = new Map<number, HandedDelivery[]>(events.map((event) => [event.id, []]));
+      for (const delivery of await planDeliveries(trx, events)) byEvent.get(delivery.event_id)?.push(delivery);
+      for (const event of events) planned.set(event, byEvent.get(event.id)!);
+    },
     async dispatch(deps, events) {
-      // With each delivery's conversation number, which the Temporal UI shows beside it, and when its
-      // event's transaction began, which tells a bulk change's events from the others.
-      const deliveries = (await WebhookDelivery.query(deps.knex)
-        .select("webhook_deliveries.*", "conversations.display_id as conversation_display_id", "events.created_at as event_created_at")
-        .join("events", "events.id", "webhook_deliveries.event_id")
-        .leftJoin("conversations", "conversations.id", "events.conversation_id")
-        .whereIn(
-          "webhook_deliveries.event_id",
-          events.map((event) => event.id),
-        )
-        .whereNull("webhook_deliveries.workflow_started_at")
-        .orderBy("webhook_deliveries.event_id")) as HandedDelivery[];
+      // A hand-over again (the first one failed part way) reads the rows: some may be handed over already.
+      const fresh = events.every((event) => planned.has(event));
+      const deliveries = fresh
+        ? events.flatMap((event) => planned.get(event)!)
+        : await unhanded(
+            deps.knex,
+            deps.knex("webhook_deliveries").whereIn(
+              "event_id",
+              events.map((event) => event.id),
+            ),
+          );
+      for (const event of events) planned.delete(event);
       await handOverDeliveries(deps, deliveries, deps.settings.delivery);
     },
   };
 }
 
 /** A planned delivery with the number of its event's conversation (null for events of none) and its event's time. */
-type HandedDelivery = WebhookDelivery & { conversation_display_id: number | null; event_created_at: Date };
+type HandedDelivery = Pick<WebhookDelivery, "id" | "account_id" | "event_id" | "event_name" | "target_type" | "target_id" | "webhook_id" | "url"> & {
+  conversation_display_id: number | null;
+  event_created_at: Date;
+};
 
 /**
  * One lane's share of a batch as signals: events as they happen first, in signals small enough for

@@ -2,9 +2,12 @@
  * Records a busy webhook lane twice, with a mocked round activity: a lane as relays started it
  * before spans, run by the workflow code of `<commit>` (webhookLaneWorkflow-busy-before-spans.json:
  * its first run, which continues as new at 1,000 history events), and a lane of a span run by the
- * current code (webhookLaneWorkflow-busy-span.json, which sends past its span's end and then ends).
- * Replaying both with the current code proves that a lane in flight across the deploy keeps its
- * old path. The "before" file stands for runs from before spans; re-record it only to reproduce it:
+ * current code (webhookLaneWorkflow-busy-span.json, which sends past its span's end and then ends;
+ * its rounds take a while, so signals reach the lane during them). Replaying both with the current
+ * code proves that a lane in flight across the deploy keeps its old path.
+ * webhookLaneWorkflow-busy-span-before-overlap.json is the span lane as this script recorded it before
+ * rounds overlapped (LANE_OVERLAP_PATCH), kept until that patch goes. The "before" file stands for
+ * runs from before spans; re-record it only to reproduce it:
  *
  *   TEST_DATABASE=convo_sched_record TEST_TEMPORAL_PORT=7399 npx tsx test/replay/recordBusyLane.ts <commit before spans>
  */
@@ -45,7 +48,8 @@ async function main(commit: string) {
 async function recordBusyLane(env: TestWorkflowEnvironment, code: string, name: string, input: LaneInput, signals: number) {
   const taskQueue = `record-busy-lane-${name}`;
   const workflowId = `busy-lane-${name}`;
-  const activities = { attemptDeliveries: async () => ({}) };
+  // About as long as a round of a few POSTs, so rounds and signals overlap.
+  const activities = { attemptDeliveries: () => sleep(20).then(() => ({})) };
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: { code }, activities });
   await worker.runUntil(async () => {
     const delivery = (i: number): LaneDelivery[] => [{ id: `delivery-${i}`, eventName: "contact_created" }];

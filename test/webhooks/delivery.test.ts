@@ -196,6 +196,44 @@ test("an event committed while no relay ran (a crash before dispatch) is deliver
   t.is(receiver.requests.length, 1, "two relays never deliver one event twice");
 });
 
+test("an event handed over again by a relay that died before marking it dispatched arrives once", async (t) => {
+  const account = await createAccount(h);
+  const receiver = await new Receiver().start();
+  t.teardown(() => receiver.stop());
+  await subscribe(account, receiver.url);
+  await emit(account, "contact_created", { id: 7 });
+  await receiver.waitFor((r) => r.length >= 1);
+  const event = await eventually(
+    () => h.knex("events").where("account_id", account.id).first(),
+    (e) => Boolean(e.dispatched_at),
+    "the event's dispatch",
+  );
+
+  // Other files' commits wake the harness's relay too, so either relay may take the event again.
+  const relay = new EventRelay(h.deps, { consumers: eventConsumers() });
+  const handedOverAgain = async () => {
+    await relay.drain();
+    await eventually(
+      () => h.knex("events").where("id", event.id).first(),
+      (e) => Boolean(e.dispatched_at),
+      "the event's dispatch again",
+    );
+  };
+  // Died after handing the delivery to its lane and recording that, before marking the event.
+  await h.knex("events").where("id", event.id).update({ dispatched_at: null });
+  await handedOverAgain();
+  // Died between the hand-over and recording it.
+  await h.knex("webhook_deliveries").where("event_id", event.id).update({ workflow_started_at: null });
+  await h.knex("events").where("id", event.id).update({ dispatched_at: null });
+  await handedOverAgain();
+
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.deepEqual(
+    receiver.requests.map((r) => r.body.id),
+    [7],
+  );
+});
+
 test("a burst to one webhook goes through the webhook's lane: each event arrives once, and none that arrived needs a workflow of its own", async (t) => {
   const account = await createAccount(h);
   const receiver = await new Receiver().start();

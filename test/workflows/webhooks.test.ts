@@ -134,6 +134,40 @@ test("a delivery signalled while a lane works through a backlog goes out before 
   t.true(position >= 0 && position < 201, `sent ${position + 1}th of ${mock.attempts.length}`);
 });
 
+test("a delivery signalled while a slow round is under way goes out without waiting for that round", async (t) => {
+  const [slow, fresh] = [uniqueId("d"), uniqueId("d")];
+  const finished = new Map<string, number>();
+  const attemptDeliveries = async ({ deliveryIds }: AttemptsInput) => {
+    await new Promise((resolve) => setTimeout(resolve, deliveryIds.includes(slow) ? 2000 : 10));
+    for (const id of deliveryIds) finished.set(id, Date.now());
+    return {};
+  };
+  let slowStarted = false;
+  const result = await withWorker(
+    env,
+    {
+      attemptDeliveries: (input: AttemptsInput) => {
+        if (input.deliveryIds.includes(slow)) slowStarted = true;
+        return attemptDeliveries(input);
+      },
+    },
+    async (taskQueue) => {
+      const handle = await env.client.workflow.signalWithStart("webhookLaneWorkflow", {
+        taskQueue,
+        workflowId: uniqueId("lane"),
+        args: [laneInput()],
+        signal: DELIVER_SIGNAL,
+        signalArgs: [[delivery(slow)]],
+      });
+      while (!slowStarted) await new Promise((resolve) => setTimeout(resolve, 10));
+      await handle.signal(DELIVER_SIGNAL, [delivery(fresh)]);
+      return handle.result();
+    },
+  );
+  t.deepEqual(result, { sent: 2, retrying: 0 });
+  t.true(finished.get(fresh)! < finished.get(slow)!, "the fresh delivery went out while the slow round was still sending");
+});
+
 test("a delivery the receiver refuses for good fails at once and runs the failure handling once", async (t) => {
   const id = uniqueId("d");
   const mock = receiver({ [id]: [gone] });
