@@ -1,6 +1,6 @@
 import { heartbeat } from "@temporalio/activity";
 import type { AppDeps } from "../src/deps";
-import { fireConversationTimer, type TimerTarget } from "../src/services/autoResolve";
+import { fireConversationTimer, sweepConversationTimers, type TimerTarget } from "../src/services/autoResolve";
 import { loadTimerPlan, touchAccountTimers, type TimerPlan } from "../src/services/conversationTimers";
 
 /** A plan with the worker's clock when it was made: what a local activity's workflow measures its wait from. */
@@ -8,11 +8,13 @@ export type TimedTimerPlan = TimerPlan & { plannedAt: number };
 
 export function createConversationTimerActivities(deps: AppDeps) {
   return {
+    // planConversationTimer and fireConversationTimer serve conversationTimerWorkflow's runs from before the sweep.
     planConversationTimer: async (timer: TimerTarget): Promise<TimedTimerPlan | null> => {
       const plan = await loadTimerPlan(deps.knex, timer.conversationId, timer.conversationUuid);
       return plan && { ...plan, plannedAt: Date.now() };
     },
     fireConversationTimer: (timer: TimerTarget, kind: TimerPlan["kind"]) => fireConversationTimer(deps.knex, timer, kind),
+    sweepConversationTimers: () => sweepConversationTimers(deps.knex),
     touchAccountTimers: (accountId: number) => touchAccountTimers(deps, accountId, () => heartbeat()),
   };
 }

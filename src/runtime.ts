@@ -12,7 +12,7 @@ import { automationConsumer } from "./services/automation/trigger";
 import { AuthCache } from "./services/authCache";
 import { BlockedAddresses } from "./services/blockedAddresses";
 import { AUTH_FAILURES } from "./middlewares/rateLimits";
-import { adoptTimers, timerConsumer } from "./services/conversationTimers";
+import { adoptTimers, resumeTimerSweep, timerConsumer } from "./services/conversationTimers";
 import type { EventConsumer } from "./services/events";
 import { privateNetworkNotice, webhookConsumer } from "./services/webhookDeliveries";
 import { loadInstallationId } from "./services/installation";
@@ -131,7 +131,9 @@ export async function startWorker(runtime: Runtime, config: Config, temporalAddr
   const purged = await purgeAllDeletedFiles(runtime.deps.knex);
   if (purged) logger.info(`Removed ${purged} stored file(s) of deleted rows`);
   const adopted = await adoptTimers(runtime.deps);
-  if (adopted) logger.info(`Re-planned the conversation timers of ${adopted} account(s) under installation ${runtime.deps.temporal.installationId}`);
+  if (adopted) logger.info(`Re-planning the conversation timers of ${adopted} account(s)`);
+  // The sweep may have been lost with its server, or wake later than a restored database's deadlines.
+  await resumeTimerSweep(runtime.deps);
   return {
     async stop() {
       await relay.stop();

@@ -53,11 +53,13 @@ const NOT_YET_FLOOR_PATCH = "conversation-timer-not-yet-floor";
 const LOCAL_ACTIVITIES_PATCH = "conversation-timer-local-activities";
 
 /**
- * A conversation's own durable timer. Every change to the conversation signals it; it re-plans from
- * the database and sleeps until the deadline or the next signal. When the deadline passes, the
- * activity re-checks the database and only then resolves (or reopens), so a late or duplicate signal
- * can never resolve a conversation that had activity. With nothing to wait for, it ends; the next
- * change starts it again.
+ * A conversation's own durable timer, as timers ran before the installation's timer sweep
+ * (timerSweep.ts) took them over: nothing starts one now, and runs still open after the upgrade
+ * finish here. It re-plans from the database and sleeps until the deadline or a signal; when the
+ * deadline passes, the activity re-checks the database under the row lock and only then resolves (or
+ * reopens), so a deadline moved since (which no longer signals it) only makes it re-plan, and a
+ * conversation the sweep has already resolved makes it end. Drop it, its activities and its
+ * histories once no run can be open (the longest snooze of a conversation planned before the upgrade).
  */
 export async function conversationTimerWorkflow(input: ConversationTimerInput): Promise<string> {
   let touched = false;

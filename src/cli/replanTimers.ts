@@ -4,10 +4,10 @@ import { describeTemporal, openRuntime } from "../runtime";
 import { adoptTimers } from "../services/conversationTimers";
 
 /**
- * `npm run timers:replan`: gives every open or snoozed conversation a timer again. After restoring a
- * database, conversations that were resolved after the backup are open again, and their timers had
- * ended; this starts them. Against DATABASE_URL (else a running `npm start`'s embedded database) and
- * TEMPORAL_ADDRESS (else `npm start`'s dev server).
+ * `npm run timers:replan`: plans every open or snoozed conversation's deadline again from its row and
+ * its account's settings, and wakes the timer sweep for the earliest. After restoring a database the
+ * deadlines are those of the backup; this makes them match the rows again. Against DATABASE_URL (else
+ * a running `npm start`'s embedded database) and TEMPORAL_ADDRESS (else `npm start`'s dev server).
  */
 async function main() {
   const config = loadConfig();

@@ -86,16 +86,11 @@ databaseGauge("webhook_deliveries", "Webhook and agent-bot deliveries by result 
   for (const row of rows) gauge.set({ result: row.status }, Number(row.count));
 });
 
-// The rule of conversationTimers.timerPlan in SQL: which conversations have a timer waiting.
+// Planned deadlines (conversationTimers.planTimers): a snoozed conversation's reopens it, an open one's resolves it.
 databaseGauge("conversation_timers_pending", "Conversations whose timer waits to auto-resolve or reopen them", ["kind"], async (db, gauge) => {
   const { rows } = await db.raw<{ rows: { reopen: number; resolve: number }[] }>(
-    `SELECT count(*) FILTER (WHERE c.status = 'snoozed' AND c.snoozed_until IS NOT NULL)::int AS reopen,
-            count(*) FILTER (WHERE c.status = 'open' AND c.contact_id IS NOT NULL
-                               AND jsonb_typeof(a.settings->'auto_resolve_after') = 'number'
-                               AND (a.settings->>'auto_resolve_after')::numeric > 0
-                               AND NOT (coalesce(a.settings->>'auto_resolve_ignore_waiting', 'false') = 'true' AND c.waiting_since IS NOT NULL))::int AS resolve
-     FROM conversations c JOIN accounts a ON a.id = c.account_id AND a.deletion_requested_at IS NULL
-     WHERE c.status IN ('open', 'snoozed')`,
+    `SELECT count(*) FILTER (WHERE status = 'snoozed')::int AS reopen, count(*) FILTER (WHERE status <> 'snoozed')::int AS resolve
+     FROM conversations WHERE timer_due_at IS NOT NULL`,
   );
   gauge.set({ kind: "reopen" }, rows[0]!.reopen);
   gauge.set({ kind: "resolve" }, rows[0]!.resolve);

@@ -89,10 +89,11 @@ export async function changeConversation(unit: Unit, conversationId: number, pat
   if (!changes.length) return before;
 
   const updatedAt = new Date();
-  const after = await Conversation.query(unit.trx).patchAndFetchById(before.id, {
-    ...Object.fromEntries(changes.map((key) => [key, next[key]])),
-    updated_at: updatedAt,
-  });
+  // One statement: the row as written, without reading it again.
+  const [after] = await Conversation.query(unit.trx)
+    .patch({ ...Object.fromEntries(changes.map((key) => [key, next[key]])), updated_at: updatedAt })
+    .where("id", before.id)
+    .returning("*");
   await writeActivities(unit.trx, before, after, changes, options);
 
   const changed: ChangedAttributes = [...changes, "updated_at" as const].map((key) => ({

@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 import { Conversation, type ConversationStatus } from "../models/Conversation";
 import type { Actor } from "./activityMessages";
 import { changeConversation, type ConversationPatch } from "./conversationChanges";
-import { inUnit } from "./conversationUnit";
+import { inUnit, type Unit } from "./conversationUnit";
 
 export interface StatusChange {
   /** Absent: toggle (open ⇄ resolved; pending and snoozed open). */
@@ -35,36 +35,35 @@ export async function toggleStatus(db: Knex, conversation: Conversation, change:
   });
 }
 
-/**
- * Resolves the conversation, for callers outside HTTP too (auto-resolve timers): activityContent
- * replaces the actor's activity text, e.g. autoResolvedActivity(minutes) for the system.
- */
-export async function resolveConversation(
-  db: Knex,
-  conversation: Conversation,
+type StatusOptions = { activityContent?: string };
+
+/** Moves the conversation to `status` inside the caller's unit of work; activityContent replaces the actor's activity text. */
+export function changeStatusIn(
+  unit: Unit,
+  conversationId: number,
+  status: "open" | "resolved",
   actor: Actor,
-  options: { activityContent?: string } = {},
+  options: StatusOptions = {},
 ): Promise<Conversation> {
-  return inUnit(db, (unit) =>
-    changeConversation(
-      unit,
-      conversation.id,
-      { status: "resolved" },
-      { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) },
-    ),
+  return changeConversation(
+    unit,
+    conversationId,
+    { status },
+    { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) },
   );
 }
 
-/** Opens the conversation with a fixed activity text (snooze ends, an agent bot fails). */
-export async function openConversation(db: Knex, conversation: Conversation, actor: Actor, options: { activityContent?: string } = {}): Promise<Conversation> {
-  return inUnit(db, (unit) =>
-    changeConversation(
-      unit,
-      conversation.id,
-      { status: "open" },
-      { actor, ...(options.activityContent !== undefined ? { statusActivity: options.activityContent } : {}) },
-    ),
-  );
+/**
+ * Resolves the conversation, for callers outside HTTP too: activityContent replaces the actor's
+ * activity text, e.g. contactResolvedActivity for a contact.
+ */
+export async function resolveConversation(db: Knex, conversation: Conversation, actor: Actor, options: StatusOptions = {}): Promise<Conversation> {
+  return inUnit(db, (unit) => changeStatusIn(unit, conversation.id, "resolved", actor, options));
+}
+
+/** Opens the conversation with a fixed activity text (an agent bot fails). */
+export async function openConversation(db: Knex, conversation: Conversation, actor: Actor, options: StatusOptions = {}): Promise<Conversation> {
+  return inUnit(db, (unit) => changeStatusIn(unit, conversation.id, "open", actor, options));
 }
 
 /** Conversation#mute!: resolved, and later contact messages no longer reopen it. */

@@ -1,11 +1,11 @@
-import { WorkflowIdReusePolicy, WorkflowNotFoundError } from "@temporalio/client";
+import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
 import type { AccountSettings } from "../models/Account";
 import type { Conversation } from "../models/Conversation";
 import { startOnce } from "../temporal/client";
-import { accountTimersWorkflowId, adoptTimersWorkflowId, conversationTimerWorkflowId, TOUCH_SIGNAL } from "../temporal/contracts";
-import { AccountIdAttribute, AutoResolveAtAttribute, ConversationIdAttribute } from "../temporal/searchAttributes";
+import { accountTimersWorkflowId, adoptTimersWorkflowId, timerSweepWorkflowId, WAKE_SIGNAL, type TimerSweepInput } from "../temporal/contracts";
+import { AccountIdAttribute } from "../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import type { EventConsumer, EventRow } from "./events";
 
@@ -48,125 +48,144 @@ export function timerPlan(conversation: TimerConversation, settings: AccountSett
   return { kind: "resolve", at: conversation.last_activity_at.getTime() + minutes * 60_000 };
 }
 
-/** Plans the timers of several conversations from their rows and their accounts' settings. */
-export async function loadTimerPlans(db: Knex, conversationIds: number[]): Promise<Map<number, TimerPlan | null>> {
-  const rows = await db("conversations")
-    .join("accounts", "accounts.id", "conversations.account_id")
-    .whereIn("conversations.id", conversationIds)
-    .whereNull("accounts.deletion_requested_at")
-    .select(
-      "conversations.id",
-      "conversations.status",
-      "conversations.contact_id",
-      "conversations.snoozed_until",
-      "conversations.last_activity_at",
-      "conversations.waiting_since",
-      "accounts.settings",
-    );
-  const plans = new Map<number, TimerPlan | null>(conversationIds.map((id) => [id, null]));
-  for (const row of rows) plans.set(row.id, timerPlan(row, row.settings ?? {}));
-  return plans;
+type PlanRow = TimerConversation & { id: number; uuid: string; timer_due_at: Date | null; settings: AccountSettings | null; live: boolean };
+
+/** What planning reads of each conversation: its row, its deadline as written, and its account's settings. */
+async function planRows(db: Knex, conversationIds: number[], { lock }: { lock: boolean }): Promise<PlanRow[]> {
+  const { rows } = await db.raw<{ rows: PlanRow[] }>(
+    `SELECT c.id, c.uuid, c.status, c.contact_id, c.snoozed_until, c.last_activity_at, c.waiting_since, c.timer_due_at,
+            a.settings, a.deletion_requested_at IS NULL AS live
+     FROM conversations c JOIN accounts a ON a.id = c.account_id
+     WHERE c.id = ANY(?::bigint[]) ORDER BY c.id ${lock ? "FOR UPDATE OF c" : ""}`,
+    [conversationIds],
+  );
+  return rows;
 }
+
+/** A conversation of an account being deleted waits for nothing. */
+const planOf = (row: PlanRow): TimerPlan | null => (row.live ? timerPlan(row, row.settings ?? {}) : null);
 
 /** The plan of the conversation the timer was started for; none if its number now names another one. */
 export async function loadTimerPlan(db: Knex, conversationId: number, conversationUuid?: string): Promise<TimerPlan | null> {
-  if (conversationUuid && !(await db("conversations").where({ id: conversationId, uuid: conversationUuid }).first("id"))) return null;
-  return (await loadTimerPlans(db, [conversationId])).get(conversationId) ?? null;
+  const [row] = await planRows(db, [conversationId], { lock: false });
+  return row && (!conversationUuid || row.uuid === conversationUuid) ? planOf(row) : null;
 }
 
 /**
- * Wakes (or starts) the conversation's timer workflow so it plans again from the database. A caller
- * that has just planned passes its plan: a run it starts shows AutoResolveAt from its first moment, and
- * finding the same plan upserts nothing (a running one re-plans and upserts whatever changed).
+ * Writes the deadlines of these conversations (timer_due_at) from their rows, under their row locks so
+ * that two relays planning the same conversation from different moments cannot leave the older plan
+ * behind. When a deadline comes before the sweep's next wake-up, the sweep is woken (or started): a
+ * later one it finds by itself. The sweep's wake-up is lowered in the same transaction, so a retry
+ * after a failed signal signals again.
  */
-export async function touchConversationTimer(deps: AppDeps, input: ConversationTimerInput, plan?: TimerPlan): Promise<void> {
-  await deps.temporal.client.workflow.signalWithStart("conversationTimerWorkflow", {
-    workflowId: conversationTimerWorkflowId(deps.temporal.installationId, input.accountId, input.displayId, input.conversationUuid),
+export async function planTimers(deps: AppDeps, conversationIds: number[]): Promise<void> {
+  if (!conversationIds.length) return;
+  // The earliest deadline when it comes before the sweep's wake-up, else null.
+  const wakeAt = await deps.knex.transaction(async (trx) => {
+    const rows = await planRows(trx, conversationIds, { lock: true });
+    const changes: TimerDue[] = [];
+    let earliest: number | null = null;
+    for (const row of rows) {
+      const at = planOf(row)?.at ?? null;
+      if (at !== null && (earliest === null || at < earliest)) earliest = at;
+      if (at !== (row.timer_due_at?.getTime() ?? null)) changes.push({ id: row.id, at });
+    }
+    await writeTimerDues(trx, changes);
+    return earliest !== null && (await lowerSweepWake(trx, earliest)) ? earliest : null;
+  });
+  if (wakeAt !== null) await wakeTimerSweep(deps, wakeAt);
+}
+
+/** A conversation's deadline to write: Unix milliseconds, or null when none waits. */
+export interface TimerDue {
+  id: number;
+  at: number | null;
+}
+
+/** Writes deadlines in one statement; the caller holds the rows' locks. */
+export async function writeTimerDues(trx: Knex.Transaction, dues: TimerDue[]): Promise<void> {
+  if (!dues.length) return;
+  const rows = dues.map(({ id, at }) => ({ id, due: at === null ? null : new Date(at).toISOString() }));
+  await trx.raw("UPDATE conversations c SET timer_due_at = v.due FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, due timestamptz) WHERE c.id = v.id", [
+    JSON.stringify(rows),
+  ]);
+}
+
+/**
+ * How long past its wake-up the sweep may not have written a new one before a re-plan takes it for
+ * gone (terminated by an operator, a reset namespace) and starts it again.
+ */
+const SWEEP_OVERDUE_SECONDS = 60;
+
+/**
+ * Lowers the sweep's wake-up to `at` if it wakes later, or not at all; answers whether the sweep must
+ * be told. An equal wake-up is told again (the signal after the first lowering may have failed).
+ */
+async function lowerSweepWake(trx: Knex.Transaction, at: number): Promise<boolean> {
+  const { rowCount } = await trx.raw(
+    `UPDATE installation SET timers_wake_at = ?
+     WHERE timers_wake_at IS NULL OR timers_wake_at >= ? OR timers_wake_at < now() - make_interval(secs => ?)`,
+    [new Date(at), new Date(at), SWEEP_OVERDUE_SECONDS],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Wakes the installation's timer sweep at `at` (Unix milliseconds), starting it if it is not running. */
+export async function wakeTimerSweep(deps: AppDeps, at: number): Promise<void> {
+  const input: TimerSweepInput = { wakeAt: at };
+  await deps.temporal.client.workflow.signalWithStart("timerSweepWorkflow", {
+    workflowId: timerSweepWorkflowId(deps.temporal.installationId),
     taskQueue: deps.temporal.taskQueue,
     args: [input],
-    signal: TOUCH_SIGNAL,
-    signalArgs: [],
-    typedSearchAttributes: [
-      { key: AccountIdAttribute, value: input.accountId },
-      { key: ConversationIdAttribute, value: input.displayId },
-      ...(plan ? [{ key: AutoResolveAtAttribute, value: new Date(plan.at) }] : []),
-    ],
-    staticSummary: `Auto-resolve / snooze timer of conversation #${input.displayId} in account ${input.accountId}`,
+    signal: WAKE_SIGNAL,
+    signalArgs: [at],
+    staticSummary: "Auto-resolves idle conversations and reopens snoozed ones when their deadlines pass",
   });
 }
 
-/**
- * Tells the conversation's timer, if one is running, that the conversation changed; starts none. For
- * a conversation with nothing to wait for: a timer waiting on its old state ends at once, and starting
- * a run only to find nothing due (after every resolve, say) would double the work of each firing.
- */
-async function tellRunningTimer(deps: AppDeps, input: ConversationTimerInput): Promise<void> {
-  const workflowId = conversationTimerWorkflowId(deps.temporal.installationId, input.accountId, input.displayId, input.conversationUuid);
-  try {
-    await deps.temporal.client.workflow.getHandle(workflowId).signal(TOUCH_SIGNAL);
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  }
-}
-
-type TimerRow = { id: number; account_id: number; display_id: number; uuid: string };
-const TIMER_COLUMNS = ["id", "account_id", "display_id", "uuid"];
-
-export function timerInputOf(conversation: TimerRow): ConversationTimerInput {
-  return { accountId: conversation.account_id, conversationId: conversation.id, conversationUuid: conversation.uuid, displayId: conversation.display_id };
+/** Makes sure the sweep runs for the earliest pending deadline (at a worker start, after a restore). */
+export async function resumeTimerSweep(deps: AppDeps): Promise<number | null> {
+  const row = await deps.knex("conversations").whereNotNull("timer_due_at").min("timer_due_at as next").first();
+  const next: Date | null = row?.next ?? null;
+  if (next) await wakeTimerSweep(deps, next.getTime());
+  return next && next.getTime();
 }
 
 const CONVERSATION_EVENTS = new Set(["conversation_created", "conversation_updated", "conversation_status_changed", "message_created", "message_updated"]);
-/** conversation_updated carries status, snoozed_until and waiting_since changes. */
-const STATUS_EVENTS = new Set(["conversation_status_changed", "conversation_updated"]);
 
-/** Touches every conversation that could have a timer now, page by page (after a settings change). */
+/** Re-plans every conversation of the account that has or could have a timer, page by page (after a settings change). */
 export async function touchAccountTimers(deps: AppDeps, accountId: number, onPage?: () => void): Promise<number> {
   let lastId = 0;
-  let touched = 0;
+  let planned = 0;
   for (;;) {
-    const page: TimerRow[] = await deps
+    const page: number[] = await deps
       .knex("conversations")
       .where("account_id", accountId)
-      .whereIn("status", ["open", "snoozed"])
+      .where((q) => q.whereIn("status", ["open", "snoozed"]).orWhereNotNull("timer_due_at"))
       .where("id", ">", lastId)
       .orderBy("id")
-      .limit(200)
-      .select(TIMER_COLUMNS);
-    if (!page.length) return touched;
-    await inParallel(page, DISPATCH_CONCURRENCY, (conversation) => touchConversationTimer(deps, timerInputOf(conversation)));
-    touched += page.length;
-    lastId = page.at(-1)!.id;
+      .limit(500)
+      .pluck("id");
+    if (!page.length) return planned;
+    await planTimers(deps, page);
+    planned += page.length;
+    lastId = page.at(-1)!;
     onPage?.();
   }
 }
 
 /**
- * Moves timers as conversations change: each conversation event touches that conversation's timer;
- * a settings change touches all of the account's. Signals are idempotent (the workflow re-reads the
- * database), so a relay retry that repeats one is harmless.
+ * Moves deadlines as conversations change: each batch re-plans the conversations its events name, in
+ * one transaction; a settings change re-plans all of the account's. Planning reads the rows, so a
+ * relay retry that repeats a batch changes nothing.
  */
 export function timerConsumer(): EventConsumer {
   return {
     async dispatch(deps, events: EventRow[]) {
       const settingsChanges = events.filter((event) => event.name === "account_auto_resolve_changed");
       await inParallel(settingsChanges, DISPATCH_CONCURRENCY, (event) => replanAccount(deps, event));
-
-      // One touch per conversation per batch: the workflow re-reads the database anyway. A
-      // conversation with nothing to wait for is told only when its status moved, and only if its
-      // timer runs (it may be waiting on the old state); a stale timer that is not told re-checks when
-      // it fires and ends.
-      const relevant = events.filter((e) => e.conversation_id && CONVERSATION_EVENTS.has(e.name));
-      const conversationIds = [...new Set(relevant.map((e) => e.conversation_id!))];
-      if (!conversationIds.length) return;
-      const plans = await loadTimerPlans(deps.knex, conversationIds);
-      const statusMoved = new Set(relevant.filter((e) => STATUS_EVENTS.has(e.name)).map((e) => e.conversation_id!));
-      const touch = conversationIds.filter((id) => plans.get(id) || statusMoved.has(id));
-      const conversations: TimerRow[] = touch.length ? await deps.knex("conversations").whereIn("id", touch).select(TIMER_COLUMNS) : [];
-      await inParallel(conversations, DISPATCH_CONCURRENCY, (c) => {
-        const plan = plans.get(c.id);
-        return plan ? touchConversationTimer(deps, timerInputOf(c), plan) : tellRunningTimer(deps, timerInputOf(c));
-      });
+      const conversationIds = new Set(events.filter((e) => e.conversation_id && CONVERSATION_EVENTS.has(e.name)).map((e) => e.conversation_id!));
+      await planTimers(deps, [...conversationIds]);
     },
   };
 }
@@ -184,20 +203,18 @@ async function replanAccount(deps: AppDeps, event: EventRow): Promise<void> {
 }
 
 /**
- * Gives every open or snoozed conversation a timer under this installation's ids, once: after an
- * upgrade from ids without an installation (whose timers no worker polls any more), or when an
- * operator asks for it after restoring a database (npm run timers:replan).
+ * Plans every pending deadline of every account again, once: after the upgrade that moved timers into
+ * timer_due_at (its migration clears timers_adopted_at), or when an operator asks for it after
+ * restoring a database (npm run timers:replan).
  */
 export async function adoptTimers(deps: AppDeps, options: { force?: boolean } = {}): Promise<number> {
   const due = await deps.knex("installation").first("timers_adopted_at");
   if (due?.timers_adopted_at && !options.force) return 0;
   const accountIds: number[] = await deps
     .knex("conversations")
-    .join("accounts", "accounts.id", "conversations.account_id")
-    .whereNull("accounts.deletion_requested_at")
-    .whereIn("conversations.status", ["open", "snoozed"])
-    .distinct("conversations.account_id")
-    .pluck("conversations.account_id");
+    .where((q) => q.whereIn("status", ["open", "snoozed"]).orWhereNotNull("timer_due_at"))
+    .distinct("account_id")
+    .pluck("account_id");
   const started = Date.now();
   await inParallel(accountIds, DISPATCH_CONCURRENCY, (accountId) =>
     startOnce(deps, "accountTimersWorkflow", {
@@ -205,7 +222,7 @@ export async function adoptTimers(deps: AppDeps, options: { force?: boolean } = 
       work: `adopt timers of account ${accountId} (${started})`,
       args: [accountId],
       typedSearchAttributes: [{ key: AccountIdAttribute, value: accountId }],
-      staticSummary: `Give every pending conversation of account ${accountId} a timer of this installation`,
+      staticSummary: `Plan the auto-resolve and snooze deadlines of account ${accountId} again`,
     }),
   );
   await deps.knex("installation").update({ timers_adopted_at: deps.knex.fn.now() });

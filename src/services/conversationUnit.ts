@@ -9,7 +9,7 @@ import { contactWebhookData } from "../presenters/contact";
 import { type ConversationGraph, conversationWebhookData } from "../presenters/conversation";
 import { messageWebhookData } from "../presenters/message";
 import type { Actor } from "./activityMessages";
-import { loadConversationGraph, loadMessage } from "./conversationGraph";
+import { loadConversationGraph, loadConversationGraphs, loadMessage } from "./conversationGraph";
 import { type EventRecord, recordEvent } from "./events";
 
 /** `[{attr: {previous_value, current_value}}, ...]` (BaseListener#extract_changed_attributes). */
@@ -65,9 +65,10 @@ export async function inUnit<T, R>(db: Knex, fn: (unit: Unit) => Promise<T>, vie
   return db.isTransaction ? run(db as Knex.Transaction) : db.transaction(run);
 }
 
-function graphsOf(trx: Knex.Transaction): GraphOf {
+/** GraphOf, and loading several conversations' graphs at once (per account, as loadConversationGraphs takes them). */
+function graphsOf(trx: Knex.Transaction): GraphOf & { preload(conversationIds: number[]): Promise<void> } {
   const graphs = new Map<number, Promise<ConversationGraph>>();
-  return (conversationId) => {
+  const graphOf = (conversationId: number) => {
     let graph = graphs.get(conversationId);
     if (!graph) {
       graph = Conversation.query(trx)
@@ -78,9 +79,29 @@ function graphsOf(trx: Knex.Transaction): GraphOf {
     }
     return graph;
   };
+  const preload = async (conversationIds: number[]) => {
+    const missing = conversationIds.filter((id) => !graphs.has(id));
+    if (missing.length < 2) return;
+    const byAccount = new Map<number, Conversation[]>();
+    for (const conversation of await Conversation.query(trx).whereIn("id", missing)) {
+      byAccount.set(conversation.account_id, [...(byAccount.get(conversation.account_id) ?? []), conversation]);
+    }
+    for (const conversations of byAccount.values()) {
+      const loaded = loadConversationGraphs(trx, conversations);
+      conversations.forEach((conversation, i) => {
+        const graph = loaded.then((all) => all[i]!);
+        // The first event to await it fails the unit; the others' copies must not crash the process as unhandled.
+        graph.catch(() => undefined);
+        graphs.set(conversation.id, graph);
+      });
+    }
+  };
+  return Object.assign(graphOf, { preload });
 }
 
-async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: GraphOf): Promise<void> {
+async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: ReturnType<typeof graphsOf>): Promise<void> {
+  // A unit that changed many conversations (a timer sweep) loads their graphs in a few queries, not a few each.
+  await graphOf.preload([...new Set(events.map((event) => event.conversationId))]);
   const records: EventRecord[] = [];
   for (const event of events) {
     const graph = await graphOf(event.conversationId);

@@ -55,11 +55,37 @@ export function automationRuleWorkflowId(installationId: string, eventUid: strin
 }
 
 /**
- * A conversation's auto-resolve / snooze timer. The conversation's uuid keeps a restored database's
- * new conversation from adopting the timer of the one that had its number before the restore.
+ * A conversation's auto-resolve / snooze timer of a workflow of its own, as they ran before the timer
+ * sweep (runs still open after the upgrade finish under it). The conversation's uuid keeps a restored
+ * database's new conversation from adopting the timer of the one that had its number before the restore.
  */
 export function conversationTimerWorkflowId(installationId: string, accountId: number, displayId: number, conversationUuid: string): string {
   return `auto-resolve-${installationId}-${accountId}-${displayId}-${conversationUuid}`;
+}
+
+/**
+ * The installation's one timer sweep: it sleeps until the earliest conversation deadline
+ * (conversations.timer_due_at), then auto-resolves or reopens every conversation due.
+ */
+export function timerSweepWorkflowId(installationId: string): string {
+  return `conversation-timers-${installationId}`;
+}
+
+/**
+ * The least time from the start of one sweep to the start of the next: deadlines a few milliseconds
+ * apart are fired together instead of in a workflow task each, a sweep that takes longer is followed
+ * at once, and no deadline waits longer than this plus one sweep.
+ */
+export const MIN_SWEEP_GAP_MS = 500;
+
+/** Tells the timer sweep of a deadline (Unix milliseconds) that may come before its wake-up. */
+export const WAKE_SIGNAL = "wake";
+
+export interface TimerSweepInput {
+  /** When the sweep wakes first (Unix milliseconds); null when nothing waits. */
+  wakeAt: number | null;
+  /** Sweeps per run before continuing as new; unset means the workflow's default (tests reach the switch sooner). */
+  sweepsPerRun?: number;
 }
 
 /** Re-plans every timer of an account after its settings changed (one run per settings event). */

@@ -1,8 +1,7 @@
-import type { WorkflowExecutionDescription, WorkflowHandle } from "@temporalio/client";
+import type { WorkflowExecutionDescription } from "@temporalio/client";
 import type { AppDeps } from "../../src/deps";
-import { touchConversationTimer, type ConversationTimerInput } from "../../src/services/conversationTimers";
-import { accountTimersWorkflowId, conversationTimerWorkflowId } from "../../src/temporal/contracts";
-import { AutoResolveAtAttribute } from "../../src/temporal/searchAttributes";
+import { planTimers } from "../../src/services/conversationTimers";
+import { accountTimersWorkflowId, timerSweepWorkflowId } from "../../src/temporal/contracts";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
 import { eventually } from "../support/eventually";
@@ -29,15 +28,34 @@ export async function openConversation(h: Harness, settings: Record<string, unkn
   return { account, conversation: { id: created.body.id, dbId: row.id, uuid: row.uuid } };
 }
 
-export function timerInput({ account, conversation }: TimedConversation): ConversationTimerInput {
-  return { accountId: account.id, conversationId: conversation.dbId, conversationUuid: conversation.uuid, displayId: conversation.id };
+/** The installation's timer sweep, as the Temporal UI lists it. */
+export function sweepHandle(deps: AppDeps) {
+  return deps.temporal.client.workflow.getHandle(timerSweepWorkflowId(deps.temporal.installationId));
 }
 
-/** The conversation's timer workflow, as the relay names it. */
-export function timerHandle(h: Harness, s: TimedConversation, deps: AppDeps = h.deps) {
-  return deps.temporal.client.workflow.getHandle(
-    conversationTimerWorkflowId(deps.temporal.installationId, s.account.id, s.conversation.id, s.conversation.uuid),
-  );
+/** What the Temporal UI shows of a workflow's state (its current details). */
+export async function currentDetails(deps: AppDeps): Promise<string> {
+  const metadata = await sweepHandle(deps).query<{ currentDetails?: string }>("__temporal_workflow_metadata");
+  return metadata.currentDetails ?? "";
+}
+
+/**
+ * Waits until the sweep sleeps towards its next wake-up with no task or activity in flight, so what
+ * the test does next (stopping a server or a worker) cannot catch it halfway through a sweep.
+ */
+export async function sweepSleeping(deps: AppDeps): Promise<WorkflowExecutionDescription> {
+  return eventually(
+    async () => ({ description: await sweepHandle(deps).describe(), details: await currentDetails(deps) }),
+    ({ description: d, details }) => details.startsWith("Next sweep at") && !d.raw.pendingWorkflowTask && !d.raw.pendingActivities?.length,
+    "the sweep to sleep with nothing in flight",
+    15_000,
+  ).then(({ description }) => description);
+}
+
+/** The conversation's planned deadline (Unix milliseconds), null when none waits. */
+export async function dueAt(h: Harness, s: TimedConversation): Promise<number | null> {
+  const row = await h.knex("conversations").where("id", s.conversation.dbId).first("timer_due_at");
+  return row.timer_due_at ? row.timer_due_at.getTime() : null;
 }
 
 /**
@@ -53,10 +71,10 @@ export async function moveDeadline(h: Harness, s: TimedConversation, inMs: numbe
   return deadline;
 }
 
-/** moveDeadline, then tells the conversation's timer. */
+/** moveDeadline, then plans the conversation's timer as the relay would. */
 export async function deadlineIn(h: Harness, s: TimedConversation, inMs: number, minutes = 10, deps: AppDeps = h.deps): Promise<number> {
   const deadline = await moveDeadline(h, s, inMs, minutes);
-  await touchConversationTimer(deps, timerInput(s));
+  await planTimers(deps, [s.conversation.dbId]);
   return deadline;
 }
 
@@ -83,22 +101,6 @@ export async function setupSettled(h: Harness, { account }: TimedConversation): 
   for (const uid of settingsEvents) {
     await h.deps.temporal.client.workflow.getHandle(accountTimersWorkflowId(h.deps.temporal.installationId, account.id, uid)).result();
   }
-}
-
-/**
- * Waits until the timer waits for `deadline` with no task or activity in flight, so what the test
- * does next (stopping a server or a worker) cannot catch it halfway through a round.
- */
-export async function waitingFor(handle: WorkflowHandle, deadline: number): Promise<WorkflowExecutionDescription> {
-  return eventually(
-    () => handle.describe(),
-    (d) =>
-      (d.typedSearchAttributes.get(AutoResolveAtAttribute) as Date | undefined)?.getTime() === deadline &&
-      !d.raw.pendingWorkflowTask &&
-      !d.raw.pendingActivities?.length,
-    `the timer to settle on ${new Date(deadline).toISOString()} with nothing in flight`,
-    15_000,
-  );
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

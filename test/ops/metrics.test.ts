@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
+import { planTimers } from "../../src/services/conversationTimers";
 import { EventRelay } from "../../src/services/eventRelay";
 import { eventually } from "../support/eventually";
 import { conversationWorld, createConversation } from "../conversations/setup";
@@ -77,6 +78,8 @@ test.serial("deliveries by result and pending conversation timers come from the 
     .where({ account_id: world.account.id, display_id: snoozed.id })
     .update({ status: "snoozed", snoozed_until: h.knex.raw("now() + interval '1 day'") });
   t.truthy(open);
+  // As the relay plans them after the events of these changes.
+  await planTimers(h.deps, await h.knex("conversations").where("account_id", world.account.id).pluck("id"));
 
   const [event] = await h
     .knex("events")

@@ -5,24 +5,24 @@ import { eventually, workflowExists } from "../support/eventually";
  * server of its own. Run it after a deliberate change to a workflow's commands (see the README,
  * "Changing a workflow safely"):
  *
- *   TEST_DATABASE=convo_sched_record TEST_TEMPORAL_PORT=7399 npx tsx test/replay/record.ts
+ *   TEST_DATABASE=convo_sched_record TEST_TEMPORAL_PORT=7399 npx tsx test/replay/record.ts [workflowType...]
  *
- * It writes test/replay/histories/<workflowType>.json (the longest finished run of each type),
- * replacing those files and leaving other histories there alone.
+ * It writes test/replay/histories/<workflowType>.json (the longest finished run of each type, or of
+ * the types named), replacing those files and leaving other histories there alone.
  */
 import { automationEventWorkflowId } from "../../src/temporal/contracts";
-import { deadlineIn, openConversation, setupSettled, show, timerHandle } from "../autoResolve/support";
+import { deadlineIn, openConversation, setupSettled, show, sweepHandle } from "../autoResolve/support";
 import { book, liveClinic } from "../scheduling/bookingSupport";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
 import { expectOk, quickRetries, startHarness, type Harness } from "../support/harness";
 import { Receiver } from "../support/receiver";
-import { LONG_LIVED, saveHistory } from "./historyFiles";
+import { LONG_LIVED, saveHistory, STARTED_NO_MORE } from "./historyFiles";
 import { servicesEnv, withTestServices } from "../support/services";
 
 const SECOND = 1000;
 
-/** An open conversation that is touched (its deadline moved twice) and then auto-resolves. */
+/** An open conversation whose deadline is planned twice (moved closer), which the sweep then resolves. */
 async function timerThatResolves(h: Harness) {
   const s = await openConversation(h, { auto_resolve_after: 10 });
   await setupSettled(h, s);
@@ -34,7 +34,7 @@ async function timerThatResolves(h: Harness) {
     "the conversation to resolve",
     60 * SECOND,
   );
-  await timerHandle(h, s).result();
+  await sweepHandle(h.deps).result();
 }
 
 /** A webhook whose receiver fails the first request: the lane sends, and hands that one to its own retrying workflow. */
@@ -135,7 +135,8 @@ async function main() {
         const best = longest.get(execution.type);
         if (!best || (execution.historyLength ?? 0) > (best.historyLength ?? 0)) longest.set(execution.type, execution);
       }
-      for (const type of LONG_LIVED) {
+      const named = process.argv.slice(2);
+      for (const type of LONG_LIVED.filter((t) => !STARTED_NO_MORE.includes(t) && (!named.length || named.includes(t)))) {
         const execution = longest.get(type);
         if (!execution) throw new Error(`no finished run of ${type} to record`);
         const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import test from "ava";
 import pg from "pg";
 import type { AppDeps } from "../../src/deps";
-import { adoptTimers, touchConversationTimer } from "../../src/services/conversationTimers";
+import { adoptTimers, planTimers } from "../../src/services/conversationTimers";
 import { EventRelay } from "../../src/services/eventRelay";
 import { startOnce, WorkflowIdTakenError } from "../../src/temporal/client";
 import { accountTimersWorkflowId } from "../../src/temporal/contracts";
@@ -83,7 +83,7 @@ async function workload(h: Harness, marker: string) {
     `the automation rule's label in ${marker}`,
   );
 
-  // Due in a second: the timer must resolve it, not another installation's run of the same number.
+  // Due in a second: this installation's sweep must resolve it, whatever another one's holds.
   await eventually(
     () => h.knex("events").where("account_id", account.id).whereNull("dispatched_at").first("id"),
     (e) => !e,
@@ -93,7 +93,7 @@ async function workload(h: Harness, marker: string) {
     .knex("conversations")
     .where("id", row.id)
     .update({ status: "open", last_activity_at: new Date(Date.now() + 1000 - 10 * 60_000) });
-  await touchConversationTimer(h.deps, { accountId: account.id, conversationId: row.id, conversationUuid: row.uuid, displayId: conversation.id });
+  await planTimers(h.deps, [row.id]);
   await eventually(
     () => h.knex("conversations").where("id", row.id).first("status"),
     (c) => c.status === "resolved",
@@ -227,7 +227,7 @@ async function restoreDatabase(liveUrl: string, backupUrl: string): Promise<void
   await admin(`CREATE DATABASE ${nameOf(liveUrl)} TEMPLATE ${nameOf(backupUrl)}`);
 }
 
-test.serial("the first worker start after the upgrade gives every pending conversation a timer of this installation, once", async (t) => {
+test.serial("the first worker start after the upgrade plans every pending conversation's deadline, once", async (t) => {
   const database = await ownDatabase("adopt");
   await withService(
     database.url,
@@ -243,7 +243,7 @@ test.serial("the first worker start after the upgrade gives every pending conver
         }),
         "conversation",
       );
-      // No relay ran, as for a conversation whose timer lived under the ids from before installations.
+      // No relay ran, as for a conversation whose timer was a workflow of its own before the sweep.
       await h
         .knex("conversations")
         .where({ account_id: account.id, display_id: conversation.id })
@@ -253,7 +253,7 @@ test.serial("the first worker start after the upgrade gives every pending conver
       await eventually(
         () => h.knex("conversations").where({ account_id: account.id, display_id: conversation.id }).first("status"),
         (c) => c.status === "resolved",
-        "the adopted timer",
+        "the re-planned deadline",
       );
       t.not((await h.knex("installation").first()).timers_adopted_at, null);
       t.is(await adoptTimers(h.deps), 0, "later starts leave timers alone");

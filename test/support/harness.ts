@@ -71,6 +71,8 @@ export interface HarnessOptions {
   databaseUrl?: string;
   /** Over loadSettings(): what the test configures instead of the environment (storage, deliveries, limits, links). */
   settings?: Partial<Settings>;
+  /** Database connections at most: a few per file keep the suite's files within PostgreSQL's limit; a bench takes what production has. */
+  poolMax?: number;
 }
 
 /** Local storage in a fresh temporary directory (`root`), so a test sees only its own files. */
@@ -84,7 +86,7 @@ export function quickRetries(): DeliveryConfig {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const knex = connectDatabase(options.databaseUrl ?? env("DATABASE_URL"), { min: 0, max: 5 });
+  const knex = connectDatabase(options.databaseUrl ?? env("DATABASE_URL"), { min: 0, max: options.poolMax ?? 5 });
   const temporalAddress = options.temporalAddress ?? env("TEMPORAL_ADDRESS");
   const client = await connectTemporalClient(temporalAddress, "default");
   // Every test worker on one database polls the same queue: any live worker can finish any file's
