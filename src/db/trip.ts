@@ -1,28 +1,49 @@
 import type { Knex } from "knex";
 import type { Model, QueryBuilder } from "objection";
+import pg, { type Client, type Connection, type FieldDef, type Submittable } from "pg";
+import { prepareValue } from "pg/lib/utils";
 
 type Row = Record<string, unknown>;
 
+interface Statement {
+  sql: string;
+  /** Values for the text's `?` placeholders, converted as pg converts any query's values. */
+  values: (string | Buffer | null)[];
+  resolve: (rows: Row[]) => void;
+}
+
+/** What a trip needs of knex's client (a transaction's client answers with the transaction's connection). */
+interface KnexClient {
+  acquireConnection(): Promise<Client>;
+  releaseConnection(connection: Client): Promise<void>;
+  emit(event: "query", query: { method: "raw"; sql: string; bindings: unknown[] }): boolean;
+}
+
 /**
- * Independent SELECTs sent to PostgreSQL as one multi-statement text and answered in one round
- * trip, one result set each, rows parsed by the same type parsers as any query. On a busy machine
- * every statement's round trip (and the wake-up of its backend) costs more than its execution, so
- * a read that needs six lookups is much cheaper as one trip than as six queries, parallel or not.
- * The simple query protocol takes no parameters, so values are written into the text by knex's
- * own escaping; only numbers, booleans and nulls are accepted, which cannot carry SQL.
+ * Independent SELECTs sent to PostgreSQL at once and answered in one round trip, one result set
+ * each, rows parsed by the same type parsers as any query. On a busy machine every statement's round
+ * trip (and the wake-up of its backend) costs more than its execution, so a read that needs six
+ * lookups is much cheaper as one trip than as six queries, parallel or not. The trip goes to the pg
+ * connection itself, not through knex's query runner and pg's result builder: on the hot reads those
+ * cost more than reading the rows (pg sets up every result set's columns through a dictionary-mode
+ * object). Statements without values go as one multi-statement text (values written in by knex's own
+ * escaping, numbers, booleans and nulls only, which cannot carry SQL); once one has values (text with
+ * `?` placeholders), every statement is parsed, bound and executed before a single sync.
  */
 export class Trip {
-  private readonly statements: { sql: string; resolve: (rows: Row[]) => void }[] = [];
+  private readonly statements: Statement[] = [];
 
   constructor(private readonly db: Knex) {}
 
   /**
-   * Queues a SELECT, a knex query or text whose values are written in already (by idList); its rows
-   * once run() has answered.
+   * Queues a SELECT: a knex query, text whose values are written in already (by idList), or text
+   * with `?` placeholders and their values; its rows once run() has answered.
    */
-  rows<T = Row>(query: Knex.QueryBuilder | string): Promise<T[]> {
+  rows<T = Row>(query: Knex.QueryBuilder | string, values: readonly unknown[] = []): Promise<T[]> {
     const sql = typeof query === "string" ? query : inlined(query);
-    return new Promise<Row[]>((resolve) => this.statements.push({ sql, resolve })) as Promise<T[]>;
+    // Converted now, so a value pg cannot send fails before anything is.
+    const prepared = values.map((value) => prepareValue(value));
+    return new Promise<Row[]>((resolve) => this.statements.push({ sql, values: prepared, resolve })) as Promise<T[]>;
   }
 
   /**
@@ -48,11 +69,118 @@ export class Trip {
   async run(): Promise<void> {
     const statements = this.statements.splice(0);
     if (!statements.length) return;
-    const result = (await this.db.raw(statements.map((s) => s.sql).join(";\n"))) as { rows: Row[] } | { rows: Row[] }[];
-    const sets = Array.isArray(result) ? result : [result];
+    // A transaction's connection goes back to the pool when it ends: a trip must not run on it after.
+    if (this.db.isTransaction && (this.db as Knex.Transaction).isCompleted()) throw new Error("A trip on a transaction that has ended");
+    const client = this.db.client as KnexClient;
+    // Listeners of knex's query event (statement counts) see the trip as the one query it is.
+    client.emit("query", { method: "raw", sql: statements.map((s) => s.sql).join(";\n"), bindings: statements.flatMap((s) => s.values) });
+    const connection = await client.acquireConnection();
+    let sets: Row[][];
+    try {
+      sets = await new Promise<Row[][]>((resolve, reject) => connection.query(new TripAnswer(statements, resolve, reject)));
+    } finally {
+      await client.releaseConnection(connection);
+    }
     if (sets.length !== statements.length) throw new Error(`A trip of ${statements.length} statements got ${sets.length} result sets`);
-    statements.forEach((statement, i) => statement.resolve(sets[i]!.rows));
+    statements.forEach((statement, i) => statement.resolve(sets[i]!));
   }
+}
+
+type TypeParser = (text: string) => unknown;
+
+/**
+ * A trip's statements on the wire and their answer read off it, as pg's client hands a query the
+ * backend's messages: a result set per statement, finished by its CommandComplete; ReadyForQuery
+ * ends the trip. After an error the backend skips to ReadyForQuery, which pg then keeps to itself.
+ */
+class TripAnswer implements Submittable {
+  private readonly sets: Row[][] = [];
+  private rows: Row[] = [];
+  private names: string[] = [];
+  private parsers: TypeParser[] = [];
+  private failure: unknown;
+  private settled = false;
+
+  constructor(
+    private readonly statements: Statement[],
+    private readonly resolve: (sets: Row[][]) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  submit(connection: Connection): void {
+    if (!this.statements.some((s) => s.values.length)) return connection.query(this.statements.map((s) => s.sql).join(";\n"));
+    // Corked, the messages leave in one write.
+    connection.stream.cork();
+    try {
+      for (const { sql, values } of this.statements) {
+        connection.parse({ text: values.length ? numbered(sql) : sql, name: "", types: [] }, false);
+        connection.bind({ values }, false);
+        connection.describe({ type: "P" }, false);
+        connection.execute({}, false);
+      }
+      connection.sync();
+    } finally {
+      connection.stream.uncork();
+    }
+  }
+
+  handleRowDescription({ fields }: { fields: FieldDef[] }): void {
+    this.names = fields.map((field) => field.name);
+    this.parsers = fields.map((field) => pg.types.getTypeParser(field.dataTypeID, "text") as TypeParser);
+  }
+
+  handleDataRow({ fields }: { fields: (string | null)[] }): void {
+    if (this.failure) return;
+    try {
+      const row: Row = {};
+      for (let i = 0; i < fields.length; i++) {
+        const text = fields[i]!;
+        row[this.names[i]!] = text === null ? null : this.parsers[i]!(text);
+      }
+      this.rows.push(row);
+    } catch (error) {
+      // A value its parser refuses fails the trip once the backend is done with it.
+      this.failure = error;
+    }
+  }
+
+  handleCommandComplete(): void {
+    this.sets.push(this.rows);
+    this.rows = [];
+  }
+
+  handleEmptyQuery(): void {
+    this.sets.push([]);
+  }
+
+  handlePortalSuspended(): void {}
+
+  handleCopyInResponse(connection: Connection & { sendCopyFail(message: string): void }): void {
+    connection.sendCopyFail("A trip copies nothing");
+  }
+
+  handleCopyData(): void {}
+
+  handleError(error: unknown): void {
+    this.settle(this.failure ?? error);
+  }
+
+  handleReadyForQuery(): void {
+    this.settle(this.failure);
+  }
+
+  private settle(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (error) this.reject(error);
+    else this.resolve(this.sets);
+  }
+}
+
+/** Text with knex's `?` placeholders (an escaped `\?` is a literal question mark) in PostgreSQL's `$1` form. */
+function numbered(sql: string): string {
+  let index = 0;
+  return sql.replace(/\\?\?/g, (match) => (match === "\\?" ? "?" : `$${++index}`));
 }
 
 /**

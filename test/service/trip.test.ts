@@ -73,3 +73,29 @@ test("a trip refuses to write text values into SQL", (t) => {
   t.throws(() => trip.modelsWhere(Inbox, "id", ["1) or (true" as unknown as number]), { message: /Not an id/ });
   t.throws(() => trip.modelsWhere(Inbox, "id", [1], { account_id: 1.5 }), { message: /Not an id/ });
 });
+
+test("a trip takes values for text with ? placeholders, beside statements without; a failing statement fails the trip", async (t) => {
+  const account = await createAccount(h);
+  const inbox = await createInbox(h, account);
+  const trip = new Trip(h.knex);
+  const named = trip.rows<{ id: number; name: string }>(`select id, name from "inboxes" where account_id = ? and name = any(?::text[])`, [
+    account.id,
+    [inbox.name, "x'; DROP TABLE inboxes; --"],
+  ]);
+  const literal = trip.rows<{ mark: string }>("select '\\?' as mark");
+  const since = trip.rows<{ later: boolean }>("select now() > ? as later", [new Date(Date.now() - 60_000)]);
+  const sent = await statementsDuring(() => trip.run());
+  t.is(sent.length, 1, "one round trip");
+  t.deepEqual(await named, [{ id: inbox.id, name: inbox.name }]);
+  t.deepEqual(await literal, [{ mark: "\\?" }], "text without values is sent as written");
+  t.deepEqual(await since, [{ later: true }]);
+
+  const failing = new Trip(h.knex);
+  void failing.rows("select 1 / ? as n", [0]);
+  void failing.rows("select 1 as n");
+  await t.throwsAsync(() => failing.run(), { message: /division by zero/ });
+  const after = new Trip(h.knex);
+  const one = after.rows<{ n: number }>("select ?::int as n", [1]);
+  await after.run();
+  t.deepEqual(await one, [{ n: 1 }], "the pool's connections still answer");
+});
