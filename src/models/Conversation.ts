@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { type InList, inList, sqlId } from "../db/trip";
+import { type InList, inList, sqlId, type Trip } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 
 export const CONVERSATION_STATUSES = ["open", "resolved", "pending", "snoozed"] as const;
@@ -54,12 +54,13 @@ export class Conversation extends BaseModel {
   }
 
   /**
-   * The conversations `where` selects (with its order and limit), as models. For lists whose
-   * conditions are written as text: building them with knex and Objection cost more than the query.
+   * The conversations `where` selects (with its order and limit), as models, queued on a trip. For
+   * lists whose conditions are written as text: building them with knex and Objection cost more than the query.
    */
-  static async selectWhere(db: Knex, where: ConversationsWhere): Promise<Conversation[]> {
-    const { rows } = (await db.raw(`select conversations.* from conversations where ${where.sql}`, where.bindings)) as { rows: object[] };
-    return rows.map((row) => Conversation.fromDatabaseJson(row));
+  static selectWhere(trip: Trip, where: ConversationsWhere): Promise<Conversation[]> {
+    return trip
+      .rows(`select conversations.* from conversations where ${where.sql}`, where.bindings)
+      .then((rows) => rows.map((row) => Conversation.fromDatabaseJson(row)));
   }
 
   /** findByDisplayId's condition as text, for a trip that reads the conversation with what it shows. */

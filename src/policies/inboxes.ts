@@ -1,3 +1,4 @@
+import { sqlId } from "../db/trip";
 import { NotFound, PermissionDenied } from "../errors";
 import type { AppContext } from "../http/context";
 import { Inbox } from "../models/Inbox";
@@ -17,9 +18,16 @@ export function visibleInboxes(ctx: AppContext) {
   return query.whereIn("id", InboxMember.query().select("inbox_id").where({ user_id: userId, account_id: accountId }));
 }
 
-/** The ids of visibleInboxes as a subquery, so scoping a query by them costs no round trip of its own. */
-export function accessibleInboxIdsQuery(ctx: AppContext) {
-  return visibleInboxes(ctx).clearOrder().select("inboxes.id");
+/**
+ * The ids of visibleInboxes as SQL text (ids written in) for a subquery, so scoping a query by them
+ * costs no round trip of its own; written rather than built, as the hot lists take it every time.
+ */
+export function accessibleInboxIdsSql(ctx: AppContext): string {
+  const accountId = sqlId(ctx.state.account!.id);
+  const ofAccount = `select inboxes.id from inboxes where inboxes.account_id = ${accountId}`;
+  if (seesEveryInbox(ctx)) return ofAccount;
+  const userId = sqlId(ctx.state.membership?.user_id ?? 0);
+  return `${ofAccount} and inboxes.id in (select inbox_id from inbox_members where user_id = ${userId} and account_id = ${accountId})`;
 }
 
 /** Ids of the inboxes the caller may see, for scoping conversations and other per-inbox data. */

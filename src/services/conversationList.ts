@@ -4,7 +4,7 @@
  * validate the query and present the conversations.
  */
 import type { Knex } from "knex";
-import type { AnyQueryBuilder } from "objection";
+import { Trip } from "../db/trip";
 import { NotFound } from "../errors";
 import { Conversation, type ConversationStatus, type ConversationsWhere } from "../models/Conversation";
 import { MESSAGE_TYPE } from "../models/Message";
@@ -41,11 +41,12 @@ export type SortOption = (typeof SORT_OPTIONS)[number];
 export const ASSIGNEE_TYPES = ["me", "unassigned", "assigned", "all"] as const;
 export const CONVERSATION_TYPES = ["mention", "participating", "unattended"] as const;
 
-/** Who is looking: "mine" is the user's, and only conversations in the inboxes they may see (a subquery of their ids) are listed. */
+/** Who is looking: "mine" is the user's, and only conversations in the inboxes they may see are listed. */
 export interface Viewer {
   account: AccountRef;
   userId: number;
-  inboxIds: AnyQueryBuilder;
+  /** The ids of the inboxes they may see, as the text of a subquery (ids written in). */
+  inboxIds: string;
 }
 
 /** The list's filters, as its query string gives them. */
@@ -75,13 +76,12 @@ export interface ListCounts {
 }
 
 /**
- * The viewer's conversations: the account's, in the inboxes they may see. Written as SQL text (the
- * inbox subquery's from its builder), as every list below adds to it: on the hot list, building its
- * two statements with knex and Objection cost more than PostgreSQL's answer.
+ * The viewer's conversations: the account's, in the inboxes they may see. Written as SQL text, as
+ * every list below adds to it: on the hot list, building its two statements with knex and Objection
+ * cost more than PostgreSQL's answer.
  */
 function inViewersInboxes(viewer: Viewer): ConversationsWhere {
-  const inboxes = viewer.inboxIds.toKnexQuery().toSQL();
-  return { sql: `conversations.account_id = ? and conversations.inbox_id in (${inboxes.sql})`, bindings: [viewer.account.id, ...inboxes.bindings] };
+  return { sql: `conversations.account_id = ? and conversations.inbox_id in (${viewer.inboxIds})`, bindings: [viewer.account.id] };
 }
 
 /** The conversations of `scope` that also pass `condition` (knex raw's `?` placeholders, taking `values`). */
@@ -150,25 +150,27 @@ async function mentionPatterns(db: Knex, accountId: number, userId: number): Pro
   return [`%mention://user/${userId}/%`, ...[...teams].map((teamId) => `%mention://team/${teamId}/%`)];
 }
 
-/** All, the viewer's and unassigned conversations of a scope, in one scan. */
-async function assigneeCounts(db: Knex, scope: ConversationsWhere, userId: number) {
-  const { rows } = (await db.raw(
+/** All, the viewer's and unassigned conversations of a scope, in one scan, queued on a trip. */
+async function assigneeCounts(trip: Trip, scope: ConversationsWhere, userId: number) {
+  const [tally] = await trip.rows<Record<"all_count" | "mine_count" | "unassigned_count", string | number>>(
     `select count(*) as all_count, count(*) filter (where assignee_id = ?) as mine_count, count(*) filter (where assignee_id is null) as unassigned_count` +
       ` from conversations where ${scope.sql}`,
     [userId, ...scope.bindings],
-  )) as { rows: Record<"all_count" | "mine_count" | "unassigned_count", string | number>[] };
-  const tally = rows[0]!;
-  return { all: Number(tally.all_count), mine: Number(tally.mine_count), unassigned: Number(tally.unassigned_count) };
+  );
+  return { all: Number(tally!.all_count), mine: Number(tally!.mine_count), unassigned: Number(tally!.unassigned_count) };
 }
 
-async function listCounts(db: Knex, viewer: Viewer, scope: ConversationsWhere): Promise<ListCounts> {
-  const { all, mine, unassigned } = await assigneeCounts(db, scope, viewer.userId);
+async function listCounts(trip: Trip, viewer: Viewer, scope: ConversationsWhere): Promise<ListCounts> {
+  const { all, mine, unassigned } = await assigneeCounts(trip, scope, viewer.userId);
   return { mine_count: mine, assigned_count: all - unassigned, unassigned_count: unassigned, all_count: all };
 }
 
 /** The list endpoint's meta: its counts by assignee under the filters. */
 export async function conversationCounts(db: Knex, viewer: Viewer, filters: ListFilters): Promise<ListCounts> {
-  return listCounts(db, viewer, await finderScope(db, viewer, filters));
+  const trip = new Trip(db);
+  const counts = listCounts(trip, viewer, await finderScope(db, viewer, filters));
+  await trip.run();
+  return counts;
 }
 
 /** A page of the list (25 by sort_by, or everything updated within the last updated_within seconds) and its counts. */
@@ -180,34 +182,41 @@ export async function listConversations(db: Knex, viewer: Viewer, filters: ListP
   if (filters.assignee_type === "assigned") list = and(list, "conversations.assignee_id is not null");
   if (filters.updated_within !== undefined) list = and(list, "conversations.updated_at > ?", new Date(Date.now() - filters.updated_within * 1000));
   const page = filters.updated_within !== undefined ? "" : ` limit ${PER_PAGE} offset ${(filters.page - 1) * PER_PAGE}`;
-  const [counts, conversations] = await Promise.all([
-    listCounts(db, viewer, scope),
-    Conversation.selectWhere(db, { sql: `${list.sql} order by ${sortClause(filters.sort_by)}${page}`, bindings: list.bindings }),
-  ]);
-  return { counts, conversations };
+  // The counts and the page in one round trip.
+  const trip = new Trip(db);
+  const counts = listCounts(trip, viewer, scope);
+  const conversations = Conversation.selectWhere(trip, { sql: `${list.sql} order by ${sortClause(filters.sort_by)}${page}`, bindings: list.bindings });
+  await trip.run();
+  return { counts: await counts, conversations: await conversations };
 }
 
 /** Chatwoot's conversations/filter: conversations of any status matching the conditions, 25 a page by latest activity, with counts. */
 export async function filterConversations(db: Knex, viewer: Viewer, conditions: FilterCondition[], page: number) {
   const where = await filterCondition(db, viewer.account.id, "conversation", conditions);
-  const matches = and(inViewersInboxes(viewer), where.sql, ...(where.bindings as Knex.RawBinding[]));
-  const [{ all, mine, unassigned }, conversations] = await Promise.all([
-    assigneeCounts(db, matches, viewer.userId),
-    Conversation.selectWhere(db, {
-      sql: `${matches.sql} order by conversations.last_activity_at desc, conversations.id desc limit ${PER_PAGE} offset ${(page - 1) * PER_PAGE}`,
-      bindings: matches.bindings,
-    }),
-  ]);
-  return { counts: { mine_count: mine, unassigned_count: unassigned, all_count: all }, conversations };
+  // The conditions name their columns with knex's ?? identifiers, which knex writes in.
+  const condition = db.raw(where.sql, where.bindings as Knex.RawBinding[]).toSQL();
+  const matches = and(inViewersInboxes(viewer), condition.sql, ...condition.bindings);
+  const trip = new Trip(db);
+  const counts = assigneeCounts(trip, matches, viewer.userId);
+  const conversations = Conversation.selectWhere(trip, {
+    sql: `${matches.sql} order by conversations.last_activity_at desc, conversations.id desc limit ${PER_PAGE} offset ${(page - 1) * PER_PAGE}`,
+    bindings: matches.bindings,
+  });
+  await trip.run();
+  const { all, mine, unassigned } = await counts;
+  return { counts: { mine_count: mine, unassigned_count: unassigned, all_count: all }, conversations: await conversations };
 }
 
 /** The contact's most recently active conversations in the viewer's inboxes. */
 export async function contactConversations(db: Knex, viewer: Viewer, contactId: number): Promise<Conversation[]> {
   const scope = and(inViewersInboxes(viewer), "conversations.contact_id = ?", contactId);
-  return Conversation.selectWhere(db, {
+  const trip = new Trip(db);
+  const conversations = Conversation.selectWhere(trip, {
     sql: `${scope.sql} order by conversations.last_activity_at desc, conversations.id desc limit ${CONTACT_LIMIT}`,
     bindings: scope.bindings,
   });
+  await trip.run();
+  return conversations;
 }
 
 /** Open conversations with an incoming message the agents have not seen, tallied by inbox, label and assignee. */

@@ -2,7 +2,7 @@ import type { Next } from "koa";
 import { BotEndpointDenied, NotFound, PermissionDenied } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import { Conversation } from "../../../models/Conversation";
-import { accessibleInboxIdsQuery, canSeeInbox } from "../../../policies/inboxes";
+import { accessibleInboxIdsSql, canSeeInbox } from "../../../policies/inboxes";
 import type { Actor } from "../../../services/activityMessages";
 import type { Viewer } from "../../../services/conversationList";
 
@@ -18,7 +18,7 @@ export const userIdOf = (ctx: AppContext) => ctx.state.membership?.user_id ?? 0;
 /** The caller as the conversation lists see them. */
 export function viewerOf(ctx: AppContext): Viewer {
   const { id, name } = ctx.state.account!;
-  return { account: { id, name }, userId: userIdOf(ctx), inboxIds: accessibleInboxIdsQuery(ctx) };
+  return { account: { id, name }, userId: userIdOf(ctx), inboxIds: accessibleInboxIdsSql(ctx) };
 }
 
 /** The caller as activity messages name it. */
