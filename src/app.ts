@@ -8,7 +8,7 @@ import { bodyDepthGuard } from "./middlewares/bodyDepth";
 import { errorHandler } from "./middlewares/errorHandler";
 import { rateLimits } from "./middlewares/rateLimits";
 import type { BlockedAddresses } from "./services/blockedAddresses";
-import { requestLog } from "./middlewares/requestLog";
+import { installRequestLogger, requestLog } from "./middlewares/requestLog";
 import { watchDatabase } from "./lib/metrics";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
 import { conversationsRouter } from "./routes/api/conversations/router";
@@ -44,6 +44,7 @@ async function unknownRoute(ctx: Koa.Context, next: Koa.Next) {
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState, AppCustomContext> {
   const app = new Koa<AppState, AppCustomContext>();
   app.context.deps = deps;
+  installRequestLogger(app.context);
   watchDatabase(deps.knex);
   app.proxy = options.trustProxy ?? false;
   app.use(requestLog);

@@ -32,24 +32,39 @@ export function accountIdOf(ctx: AppContext): number | undefined {
 }
 
 /**
- * The outermost middleware: gives the request its id and logger, runs the rest inside that scope
- * (so services, audit rows and workflow starts find the id), and writes one line when it is answered.
+ * Gives every request's context its logger (`ctx.log`, whose lines carry request_id) on first use:
+ * most requests write only their one line, which needs no logger of its own.
+ */
+export function installRequestLogger(context: object): void {
+  Object.defineProperty(context, "log", {
+    configurable: true,
+    get(this: AppContext) {
+      const log = logger.child({ request_id: this.requestId });
+      Object.defineProperty(this, "log", { value: log, writable: true, configurable: true });
+      return log;
+    },
+  });
+}
+
+/**
+ * The outermost middleware: gives the request its id, runs the rest inside its scope (so services,
+ * audit rows, workflow starts and their log lines find the id), and writes one line when it is
+ * answered (as the request's logger would write it: request_id first).
  */
 export async function requestLog(ctx: AppContext, next: Next) {
   const started = process.hrtime.bigint();
   const requestId = requestIdFrom(ctx.get("x-request-id"));
   ctx.requestId = requestId;
-  ctx.log = logger.child({ request_id: requestId });
   ctx.set("X-Request-Id", requestId);
   try {
-    await runInRequest({ requestId, log: ctx.log }, next);
+    await runInRequest(ctx, next);
   } finally {
     const status = ctx.status;
     const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
     const route = routeOf(ctx);
     httpDuration.observe({ method: ctx.method, route, status: String(status) }, durationMs / 1000);
-    const line = { method: ctx.method, route, path: ctx.path, status, duration_ms: durationMs, account_id: accountIdOf(ctx) };
-    if (status >= 500) ctx.log.error(line, "request failed");
-    else ctx.log.info(line, "request");
+    const line = { request_id: requestId, method: ctx.method, route, path: ctx.path, status, duration_ms: durationMs, account_id: accountIdOf(ctx) };
+    if (status >= 500) logger.error(line, "request failed");
+    else logger.info(line, "request");
   }
 }
