@@ -88,6 +88,47 @@ export class Trip {
 
 type TypeParser = (text: string) => unknown;
 
+/** The columns of a result set, and a function that makes a row of them from their texts. */
+interface RowShape {
+  names: readonly string[];
+  typeIds: readonly number[];
+  build: (texts: readonly (string | null)[]) => Row;
+}
+
+/** Shapes already written, by column count and first column (a handful per table and statement). */
+const rowShapes = new Map<string, RowShape[]>();
+const MAX_SHAPES = 1000;
+let shapeCount = 0;
+
+/**
+ * The row maker for these columns: an object literal with the column names written in, so every row
+ * of a shape is made at once with its final layout, rather than grown a property at a time under
+ * a name only known at run time (which cost more than reading the rows off the wire). Type parsers
+ * are pg's, looked up once per shape (the service sets its parsers before any query).
+ */
+function rowShape(fields: readonly FieldDef[]): RowShape {
+  const key = `${fields.length} ${fields[0]?.name ?? ""}`;
+  const known = rowShapes.get(key);
+  const same = known?.find((shape) => fields.every((field, i) => field.name === shape.names[i] && field.dataTypeID === shape.typeIds[i]));
+  if (same) return same;
+  const parsers = fields.map((field) => pg.types.getTypeParser(field.dataTypeID, "text") as TypeParser);
+  // Names are written as JSON string literals, which JavaScript reads back as the same strings
+  // (`__proto__` computed, so that it is a column like any other, not the row's prototype).
+  const property = (name: string) => (name === "__proto__" ? `["__proto__"]` : JSON.stringify(name));
+  const literal = fields.map((field, i) => `${property(field.name)}: t[${i}] === null ? null : p[${i}](t[${i}])`).join(", ");
+  const make = new Function("t", "p", `return { ${literal} };`) as (texts: readonly (string | null)[], parsers: TypeParser[]) => Row;
+  const shape = {
+    names: fields.map((field) => field.name),
+    typeIds: fields.map((field) => field.dataTypeID),
+    build: (texts: readonly (string | null)[]) => make(texts, parsers),
+  };
+  if (shapeCount < MAX_SHAPES) {
+    shapeCount++;
+    rowShapes.set(key, [...(known ?? []), shape]);
+  }
+  return shape;
+}
+
 /**
  * A trip's statements on the wire and their answer read off it, as pg's client hands a query the
  * backend's messages: a result set per statement, finished by its CommandComplete; ReadyForQuery
@@ -96,8 +137,7 @@ type TypeParser = (text: string) => unknown;
 class TripAnswer implements Submittable {
   private readonly sets: Row[][] = [];
   private rows: Row[] = [];
-  private names: string[] = [];
-  private parsers: TypeParser[] = [];
+  private shape?: RowShape;
   private failure: unknown;
   private settled = false;
 
@@ -125,19 +165,13 @@ class TripAnswer implements Submittable {
   }
 
   handleRowDescription({ fields }: { fields: FieldDef[] }): void {
-    this.names = fields.map((field) => field.name);
-    this.parsers = fields.map((field) => pg.types.getTypeParser(field.dataTypeID, "text") as TypeParser);
+    this.shape = rowShape(fields);
   }
 
   handleDataRow({ fields }: { fields: (string | null)[] }): void {
     if (this.failure) return;
     try {
-      const row: Row = {};
-      for (let i = 0; i < fields.length; i++) {
-        const text = fields[i]!;
-        row[this.names[i]!] = text === null ? null : this.parsers[i]!(text);
-      }
-      this.rows.push(row);
+      this.rows.push(this.shape!.build(fields));
     } catch (error) {
       // A value its parser refuses fails the trip once the backend is done with it.
       this.failure = error;

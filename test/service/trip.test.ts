@@ -99,3 +99,17 @@ test("a trip takes values for text with ? placeholders, beside statements withou
   await after.run();
   t.deepEqual(await one, [{ n: 1 }], "the pool's connections still answer");
 });
+
+test("a trip's rows have their columns in order, whatever their names, and the same columns keep their own types", async (t) => {
+  const trip = new Trip(h.knex);
+  const odd = trip.rows(`select 1 as "__proto__", 'a' as "x""y", null::int as "constructor", 2 as "__proto__2"`);
+  const typed = trip.rows(`select '5'::text as v`);
+  const counted = trip.rows(`select '5'::int as v`);
+  await trip.run();
+  const [row] = (await odd) as Record<string, unknown>[];
+  t.deepEqual(Object.keys(row!), ["__proto__", 'x"y', "constructor", "__proto__2"]);
+  t.is(Object.getPrototypeOf(row), Object.prototype);
+  t.deepEqual(Object.values(row!), [1, "a", null, 2]);
+  t.deepEqual(await typed, [{ v: "5" }]);
+  t.deepEqual(await counted, [{ v: 5 }]);
+});
