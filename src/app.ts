@@ -43,19 +43,32 @@ async function unknownRoute(ctx: Koa.Context, next: Koa.Next) {
 }
 
 type AppRouter = Router<AppState, AppCustomContext>;
+type AppMiddleware = Koa.Middleware<AppState, AppCustomContext>;
+
+/** A test of a path against all of a router's routes at once (always true for a router with more than routes in it). */
+function takesPath(router: AppRouter): (path: string) => boolean {
+  const layers = router.stack;
+  if (!layers.length || layers.some((layer) => !layer.methods.length || layer.regexp.flags !== layers[0]!.regexp.flags)) return () => true;
+  // A path taken by several methods is one route per method: its pattern is tested once.
+  const patterns = [...new Set(layers.map((layer) => `(?:${layer.regexp.source})`))];
+  const takes = new RegExp(patterns.join("|"), layers[0]!.regexp.flags);
+  return (path) => takes.test(path);
+}
 
 /**
- * A router's routes behind one test of the path against all of them at once. Every request passes
- * the routers in turn, and each would otherwise test its routes one at a time (over a hundred
- * before the conversations' router) only to pass on a path none of them takes.
+ * The routers as one middleware, each asked in turn as if each were mounted on its own: a router
+ * whose routes do not take the path is passed over after one test, rather than testing its routes
+ * one at a time (over a hundred before the conversations' router) inside a middleware of its own.
  */
-function routesOf(router: AppRouter): Koa.Middleware<AppState, AppCustomContext> {
-  const dispatch = router.routes() as Koa.Middleware<AppState, AppCustomContext>;
-  const layers = router.stack;
-  // Only plain routes of the same flags combine; a router with anything else dispatches as it is.
-  if (!layers.length || layers.some((layer) => !layer.methods.length || layer.regexp.flags !== layers[0]!.regexp.flags)) return dispatch;
-  const takes = new RegExp(layers.map((layer) => `(?:${layer.regexp.source})`).join("|"), layers[0]!.regexp.flags);
-  return (ctx, next) => (takes.test(ctx.path) ? dispatch(ctx, next) : next());
+function routing(routers: AppRouter[]): AppMiddleware {
+  const gates = routers.map((router) => ({ takes: takesPath(router), dispatch: router.routes() as AppMiddleware }));
+  return (ctx, next) => {
+    const from = (index: number): Promise<unknown> => {
+      for (let i = index; i < gates.length; i++) if (gates[i]!.takes(ctx.path)) return Promise.resolve(gates[i]!.dispatch(ctx, () => from(i + 1)));
+      return next();
+    };
+    return from(0);
+  };
 }
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState, AppCustomContext> {
@@ -77,22 +90,22 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
   app.use(bodyDepthGuard);
   if (options.rateLimits) app.use(rateLimits(deps.knex, options.rateLimits, options.blockedAddresses));
 
-  for (const router of [
-    serviceRoutes({ outboxMaxAgeSeconds: options.outboxMaxAgeSeconds }),
-    serviceInfoRouter().koa,
-    authRouter().koa,
-    platformRouter().koa,
-    accountRouter().koa,
-    accountScopedRouter().koa,
-    conversationsRouter().koa,
-    schedulingRouter().koa,
-    widgetRouter().koa,
-    reportsRouter().koa,
-    publicRouter().koa,
-    filesRouter(),
-  ]) {
-    app.use(routesOf(router));
-  }
+  app.use(
+    routing([
+      serviceRoutes({ outboxMaxAgeSeconds: options.outboxMaxAgeSeconds }),
+      serviceInfoRouter().koa,
+      authRouter().koa,
+      platformRouter().koa,
+      accountRouter().koa,
+      accountScopedRouter().koa,
+      conversationsRouter().koa,
+      schedulingRouter().koa,
+      widgetRouter().koa,
+      reportsRouter().koa,
+      publicRouter().koa,
+      filesRouter(),
+    ]),
+  );
   // No allowedMethods(): Rails answers an unknown method (TRACE, PROPFIND, ...) or a method a path
   // does not take as it answers an unknown route, with its public exceptions app's 404.
   app.use(unknownRoute);
