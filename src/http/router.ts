@@ -74,7 +74,7 @@ export class ApiRouter {
     handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void>,
   ): this {
     this.document(spec);
-    const validate = async (ctx: AppContext) => {
+    const validate = (ctx: AppContext) => {
       let params: unknown;
       if (spec.params) {
         const parsed = spec.params.safeParse(ctx.params);
@@ -89,7 +89,7 @@ export class ApiRouter {
     const middleware = [...(this.options.middleware ?? []), ...(spec.middleware ?? [])];
     this.koa[spec.method](spec.path, ...middleware, async (ctx) => {
       spec.authorize?.(ctx);
-      const run = async () => handler(ctx, await validate(ctx));
+      const run = () => handler(ctx, validate(ctx));
       const { multipart } = spec;
       if (multipart && isMultipartRequest(ctx)) {
         const limits = multipart === true ? {} : typeof multipart === "function" ? multipart(ctx.deps.settings) : multipart;

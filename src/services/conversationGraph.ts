@@ -10,7 +10,7 @@ import { MESSAGE_TYPE, Message } from "../models/Message";
 import { Team } from "../models/Team";
 import { User } from "../models/User";
 import type { ConversationGraph, LoadedMessage } from "../presenters/conversation";
-import type { AccountRef } from "../presenters/message";
+import type { AccountRef, MessageSender } from "../presenters/message";
 import { loadSenders } from "./messageSenders";
 
 /* Loading a conversation with everything its JSON and webhook payloads show: read-only, shared by routes and changes. */
@@ -37,24 +37,31 @@ export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(
   return results as never;
 }
 
+/** The newest message of each conversation that passes the condition, queued on a trip; none without ids, without a statement. */
+function latestOn(trip: Trip, of: InList, condition?: string): Promise<Map<number, Message>> {
+  if (!("subquery" in of) && !of.length) return Promise.resolve(new Map());
+  return trip.rows(Message.latestSql(of, condition)).then((rows) => Message.latestByConversation(rows.map((row) => Message.fromDatabaseJson(row))));
+}
+
 /**
  * The newest message, the newest non-activity one and the newest chat one (neither activity nor
  * private) of each conversation. The newest message usually is all three, so the narrower ones are
- * looked up only for the conversations where it is not, once the trip has read them.
+ * looked up (together, in one more round trip) only for the conversations where it is not, once the
+ * trip has read them.
  */
 async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: Promise<Conversation[]>) {
-  const last = Message.latestByConversation((await trip.rows(Message.latestSql(of))).map((row) => Message.fromDatabaseJson(row)));
+  const last = await latestOn(trip, of);
   const ids = (await conversations).map((c) => c.id);
   const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
-  const [nonActivity, chat] = await allOn(db, [
-    () => Message.latestOf(db, ids.filter(isActivity), `message_type <> ${MESSAGE_TYPE.activity}`),
-    () =>
-      Message.latestOf(
-        db,
-        ids.filter((id) => isActivity(id) || last.get(id)?.private),
-        `message_type <> ${MESSAGE_TYPE.activity} and not private`,
-      ),
-  ] as const);
+  const narrower = new Trip(db);
+  const nonActivityLoad = latestOn(narrower, ids.filter(isActivity), `message_type <> ${MESSAGE_TYPE.activity}`);
+  const chatLoad = latestOn(
+    narrower,
+    ids.filter((id) => isActivity(id) || last.get(id)?.private),
+    `message_type <> ${MESSAGE_TYPE.activity} and not private`,
+  );
+  await narrower.run();
+  const [nonActivity, chat] = [await nonActivityLoad, await chatLoad];
   return {
     last,
     lastNonActivity: (id: number) => (isActivity(id) ? nonActivity.get(id) : last.get(id)),
@@ -143,7 +150,10 @@ export async function loadConversationGraphs(db: Knex, toLoad: ConversationsToLo
   const [users, accountUsers, bots, teams] = await assigned;
   const ids = conversations.map((c) => c.id);
   const latestLoaded = ids.flatMap((id) => [latest.last.get(id), latest.lastNonActivity(id), latest.lastChat(id)]).filter((m): m is Message => m !== undefined);
-  const senders = await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()]);
+  // Conversations without messages (new ones) need no senders' round trip.
+  const senders = latestLoaded.length
+    ? await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()])
+    : new Map<number, MessageSender | null>();
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
   const inboxById = byId(inboxes);
   const contactById = byId(contacts);
