@@ -1,10 +1,10 @@
 import { Expense, Payment } from "../models/scheduling/Appointment";
 import { Resource } from "../models/scheduling/Resource";
-import { LocalDays, slotStarts } from "./availability";
+import { LocalDays, slotStarts, slotsKey } from "./availability";
 import type { CALENDAR_VIEWS } from "./constants";
 import { notFound } from "./errors";
 import type { Interval } from "./intervals";
-import { loadScheduleRows, scheduleOf, type ScheduleRows } from "./schedules";
+import { loadScheduleRows, schedulesOf, type ScheduleRows } from "./schedules";
 
 export interface CalendarQuery {
   view: (typeof CALENDAR_VIEWS)[number];
@@ -52,13 +52,21 @@ export async function buildCalendar(accountId: number, query: CalendarQuery): Pr
   return { ...rows, query, resources, payments, expenses, slots };
 }
 
-/** Each resource's slots; resources in one zone share its local days, so each day is worked out once. */
+/**
+ * Each resource's slots. Resources in one zone share its local days, so each day is worked out once,
+ * and resources whose schedules are alike (a clinic's staff on one timetable) share one computation.
+ */
 function slotsOfResources(resources: Resource[], rows: ScheduleRows, query: CalendarQuery): ResourceSlots[] {
   const zones = new Map<string, LocalDays>();
-  return resources.map((resource) => {
+  const computed = new Map<string, number[]>();
+  return schedulesOf(resources, rows).map((schedule, i) => {
+    const resource = resources[i]!;
     let days = zones.get(resource.timezone);
     if (!days) zones.set(resource.timezone, (days = new LocalDays(resource.timezone)));
     const durationMin = query.durationMin ?? resource.slot_duration_min;
-    return { resource, starts: slotStarts(scheduleOf(resource, rows), query.range, durationMin, days), durationMs: durationMin * 60_000 };
+    const key = slotsKey(schedule, durationMin);
+    let starts = computed.get(key);
+    if (!starts) computed.set(key, (starts = slotStarts(schedule, query.range, durationMin, days)));
+    return { resource, starts, durationMs: durationMin * 60_000 };
   });
 }

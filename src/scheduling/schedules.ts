@@ -45,14 +45,31 @@ const asInterval = (row: { starts_at: Date; ends_at: Date }): Interval => ({ sta
 
 /** One resource's share of the loaded rows, in the engine's terms. */
 export function scheduleOf(resource: Resource, rows: ScheduleRows): ResourceSchedule {
-  const own = <T extends { resource_id: number | null }>(items: T[]) => items.filter((item) => item.resource_id === resource.id);
-  return {
-    timezone: resource.timezone,
-    workRules: own(rows.workRules),
-    breakRules: own(rows.breakRules),
-    holidays: rows.holidays,
-    overrides: own(rows.overrides),
-    timeOffs: rows.timeOffs.filter((t) => t.resource_id === null || t.resource_id === resource.id).map(asInterval),
-    appointments: own(rows.appointments).map((a) => ({ id: a.id, status: a.status, ...asInterval(a) })),
+  return schedulesOf([resource], rows)[0]!;
+}
+
+/** Each resource's share of the loaded rows, in the engine's terms: the rows are sorted out once, not once per resource. */
+export function schedulesOf(resources: readonly Resource[], rows: ScheduleRows): ResourceSchedule[] {
+  const byResource = <T extends { resource_id: number | null }>(items: readonly T[]) => {
+    const groups = new Map<number | null, T[]>();
+    for (const item of items) {
+      const group = groups.get(item.resource_id);
+      if (group) group.push(item);
+      else groups.set(item.resource_id, [item]);
+    }
+    return (id: number | null) => groups.get(id) ?? [];
   };
+  const workRules = byResource(rows.workRules);
+  const breakRules = byResource(rows.breakRules);
+  const overrides = byResource(rows.overrides);
+  const appointments = byResource(rows.appointments);
+  return resources.map((resource) => ({
+    timezone: resource.timezone,
+    workRules: workRules(resource.id),
+    breakRules: breakRules(resource.id),
+    holidays: rows.holidays,
+    overrides: overrides(resource.id),
+    timeOffs: rows.timeOffs.filter((t) => t.resource_id === null || t.resource_id === resource.id).map(asInterval),
+    appointments: appointments(resource.id).map((a) => ({ id: a.id, status: a.status, ...asInterval(a) })),
+  }));
 }

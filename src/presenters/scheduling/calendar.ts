@@ -66,6 +66,7 @@ function put(source: Uint8Array, into: Uint8Array, at: number): number {
 }
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
