@@ -1,10 +1,10 @@
-import { Expense, Payment } from "../models/scheduling/Appointment";
 import { Resource } from "../models/scheduling/Resource";
 import { LocalDays, slotStarts, slotsKey } from "./availability";
+import { type ShownAppointment, type ShownMoney, shownAppointments, shownPaymentsAndExpenses } from "./calendarRows";
 import type { CALENDAR_VIEWS } from "./constants";
 import { notFound } from "./errors";
 import type { Interval } from "./intervals";
-import { loadScheduleRows, schedulesOf, type ScheduleRows } from "./schedules";
+import { loadScheduleRules, type ScheduleRules, schedulesOf } from "./schedules";
 
 export interface CalendarQuery {
   view: (typeof CALENDAR_VIEWS)[number];
@@ -22,11 +22,12 @@ export interface ResourceSlots {
   durationMs: number;
 }
 
-export interface Calendar extends ScheduleRows {
+export interface Calendar extends ScheduleRules {
   query: CalendarQuery;
   resources: Resource[];
-  payments: Payment[];
-  expenses: Expense[];
+  appointments: ShownAppointment[];
+  payments: ShownMoney[];
+  expenses: ShownMoney[];
   slots: ResourceSlots[];
 }
 
@@ -40,26 +41,29 @@ export async function buildCalendar(accountId: number, query: CalendarQuery): Pr
   const resources = await resourceQuery;
   if (query.resourceIds && resources.length !== new Set(query.resourceIds).size) throw notFound("Resource");
 
-  const rows = await loadScheduleRows(
-    accountId,
-    resources.map((r) => r.id),
-    query.range,
+  const resourceIds = resources.map((r) => r.id);
+  const db = Resource.knex();
+  const [rules, appointments] = await Promise.all([
+    loadScheduleRules(accountId, resourceIds, query.range),
+    shownAppointments(db, accountId, resourceIds, query.range),
+  ]);
+  const [payments, expenses] = await shownPaymentsAndExpenses(
+    db,
+    appointments.map((a) => a.id),
   );
-  const appointmentIds = rows.appointments.map((a) => a.id);
-  const [payments, expenses] = await Promise.all([Payment.ofAppointments(appointmentIds), Expense.ofAppointments(appointmentIds)]);
 
-  const slots = query.includeSlots ? slotsOfResources(resources, rows, query) : [];
-  return { ...rows, query, resources, payments, expenses, slots };
+  const slots = query.includeSlots ? slotsOfResources(resources, rules, appointments, query) : [];
+  return { ...rules, query, resources, appointments, payments, expenses, slots };
 }
 
 /**
  * Each resource's slots. Resources in one zone share its local days, so each day is worked out once,
  * and resources whose schedules are alike (a clinic's staff on one timetable) share one computation.
  */
-function slotsOfResources(resources: Resource[], rows: ScheduleRows, query: CalendarQuery): ResourceSlots[] {
+function slotsOfResources(resources: Resource[], rules: ScheduleRules, appointments: readonly ShownAppointment[], query: CalendarQuery): ResourceSlots[] {
   const zones = new Map<string, LocalDays>();
   const computed = new Map<string, number[]>();
-  return schedulesOf(resources, rows).map((schedule, i) => {
+  return schedulesOf(resources, rules, appointments).map((schedule, i) => {
     const resource = resources[i]!;
     let days = zones.get(resource.timezone);
     if (!days) zones.set(resource.timezone, (days = new LocalDays(resource.timezone)));

@@ -193,6 +193,20 @@ async function seed(account: TestAccount): Promise<number[]> {
         paid_at: i % 2 ? "2026-03-30T12:00:00Z" : null,
       })),
   );
+  // Values whose text only JavaScript writes as JavaScript does: BC, five-digit and pre-1000 years.
+  await h
+    .knex("scheduling_appointments")
+    .where("id", rows[1]!.id)
+    .update({ hold_expires_at: h.knex.raw("'0001-06-01 00:00:00+00 BC'::timestamptz") });
+  await h.knex("scheduling_appointments").where("id", rows[2]!.id).update({ client_birth_date: "0999-01-02" });
+  await h
+    .knex("scheduling_payments")
+    .where("appointment_id", paid[1]!.id)
+    .update({ created_at: h.knex.raw("'10001-01-01 00:00:00+00'::timestamptz") });
+  await h
+    .knex("scheduling_expenses")
+    .where("appointment_id", paid[2]!.id)
+    .update({ paid_at: h.knex.raw("'0001-06-01 00:00:00+00 BC'::timestamptz") });
   return ids;
 }
 

@@ -1,26 +1,32 @@
 import type { Calendar, ResourceSlots } from "../../scheduling/calendar";
+import type { ShownMoney } from "../../scheduling/calendarRows";
 import { DEFAULT_TIMEZONE } from "../../scheduling/constants";
 import { isoInZone, isoWriter, MAX_ISO_BYTES } from "../../scheduling/timezone";
-import { presentAppointment, presentExpense, presentPayment } from "./appointments";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "./exceptions";
 import { presentBreakRule, presentResource, presentWorkRule } from "./resources";
 
-function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return groups;
+/** Each appointment's payments in their short form, in order. */
+function briefsOf(money: readonly ShownMoney[]): Map<number, string[]> {
+  const briefs = new Map<number, string[]>();
+  for (const { appointment_id, brief } of money) {
+    const list = briefs.get(appointment_id);
+    if (list) list.push(brief);
+    else briefs.set(appointment_id, [brief]);
+  }
+  return briefs;
 }
 
 /**
  * The calendar response, `{"payload": …}`, as UTF-8 JSON: exactly the bytes JSON.stringify would
- * give for the payload, with the slots (tens of thousands in a month view) written straight into
- * the buffer instead of becoming objects and strings first. Slot times carry their resource's UTC
- * offset, the range the default zone's.
+ * give for the payload. Appointments, payments and expenses come as text already (see
+ * scheduling/calendarRows.ts), and the slots (tens of thousands in a month view) are written
+ * straight into the buffer instead of becoming objects and strings first. Slot times carry their
+ * resource's UTC offset, the range the default zone's.
  */
 export function calendarBody(calendar: Calendar): Buffer {
-  const paymentsOf = groupBy(calendar.payments, (p) => p.appointment_id);
-  const expenseOf = new Map(calendar.expenses.map((e) => [e.appointment_id, e]));
-  const payload = {
+  const paymentsOf = briefsOf(calendar.payments);
+  const expenseOf = new Map(calendar.expenses.map((e) => [e.appointment_id, e.brief]));
+  const rules = JSON.stringify({
     view: calendar.query.view,
     range: { from: isoInZone(calendar.query.range.start, DEFAULT_TIMEZONE), to: isoInZone(calendar.query.range.end, DEFAULT_TIMEZONE) },
     resources: calendar.resources.map(presentResource),
@@ -29,16 +35,15 @@ export function calendarBody(calendar: Calendar): Buffer {
     holidays: calendar.holidays.map(presentHoliday),
     workday_overrides: calendar.overrides.map(presentWorkdayOverride),
     time_offs: calendar.timeOffs.map(presentTimeOff),
-    appointments: calendar.appointments.map((a) => presentAppointment(a, paymentsOf.get(a.id) ?? [], expenseOf.get(a.id))),
-    payments: calendar.payments.map(presentPayment),
-    expenses: calendar.expenses.map(presentExpense),
-    // Last, so the slots can be written where this empty list ends.
-    slots: [],
-  };
-  const text = JSON.stringify({ payload });
+  });
+  // The rest of the payload's keys follow time_offs, inside the object `rules` closes.
+  const parts = ['{"payload":', rules.slice(0, -1), ',"appointments":['];
+  calendar.appointments.forEach((a, i) => {
+    parts.push(i ? "," : "", a.json, ',"payments":[', (paymentsOf.get(a.id) ?? []).join(","), '],"expense":', expenseOf.get(a.id) ?? "null", "}");
+  });
+  parts.push('],"payments":[', calendar.payments.map((p) => p.json).join(","), '],"expenses":[', calendar.expenses.map((e) => e.json).join(","), '],"slots":[');
+  const head = Buffer.from(parts.join(""));
   const close = "]}}";
-  if (!text.endsWith(`"slots":[${close}`)) throw new Error("calendar payload: slots must be its last key");
-  const head = Buffer.from(text.slice(0, -close.length));
   const count = calendar.slots.reduce((n, group) => n + group.starts.length, 0);
   const body = Buffer.allocUnsafe(head.length + count * MAX_SLOT_BYTES + close.length);
   let at = head.copy(body);

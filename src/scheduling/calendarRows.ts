@@ -1,0 +1,208 @@
+/**
+ * The calendar's appointments, payments and expenses, read as PostgreSQL's text and written as JSON
+ * text straight from it: a month of a busy clinic is thousands of rows of some forty columns, and
+ * parsing them into Dates, models and presented objects cost several times the query. The text is
+ * exactly JSON.stringify of what the presenters in presenters/scheduling/appointments.ts give
+ * (test/scheduling/calendarBody.test.ts holds the two together). Where the text could differ from
+ * JavaScript's (an instant outside the years 0001–9999, a birth date before 1000) the row is read as
+ * a model and presented by those presenters instead.
+ */
+import type { Knex } from "knex";
+import { Appointment, Expense, Payment } from "../models/scheduling/Appointment";
+import { appointmentFields, presentExpense, presentPayment } from "../presenters/scheduling/appointments";
+import type { BookedInterval } from "./availability";
+import type { Interval } from "./intervals";
+
+/** An appointment as the calendar shows it, and what the availability engine needs of it. */
+export interface ShownAppointment extends BookedInterval {
+  resource_id: number;
+  /** The presented appointment's text up to its payments: `{"id":…,"cancellation_reason":…`, still open. */
+  json: string;
+}
+
+/** A payment or an expense: its text in the payload's list, and its short form inside its appointment. */
+export interface ShownMoney {
+  appointment_id: number;
+  json: string;
+  brief: string;
+}
+
+/**
+ * How a column's text becomes JSON: integers as PostgreSQL writes them; text and jsonb as JavaScript
+ * writes the string or the parsed value; instants as Date#toISOString and dates as "YYYY-MM-DD",
+ * both written by PostgreSQL.
+ */
+type Kind = "integer" | "text" | "jsonb" | "instant" | "date";
+
+interface Field {
+  key: string;
+  kind: Kind;
+  /** The column's expression when it is not the row's column of that name. */
+  sql?: string;
+}
+
+const field = (key: string, kind: Kind = "integer", sql?: string): Field => ({ key, kind, sql });
+const integers = (...keys: string[]) => keys.map((key) => field(key));
+const texts = (...keys: string[]) => keys.map((key) => field(key, "text"));
+
+function selectList(fields: readonly Field[]): string {
+  return fields
+    .map(({ key, kind, sql = `r.${key}` }) => {
+      if (kind === "instant") return `to_char(${sql} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+      if (kind === "date") return `to_char(${sql}, 'YYYY-MM-DD')`;
+      return kind === "jsonb" ? `${sql}::text` : sql;
+    })
+    .join(", ");
+}
+
+/** Whether every instant and date of the row is one selectList writes as JavaScript would. */
+function plainSql(fields: readonly Field[]): string {
+  const checks = fields.flatMap(({ key, kind, sql = `r.${key}` }) => {
+    if (kind === "instant") return [`(${sql} is null or ${sql} >= '0001-01-01T00:00:00Z' and ${sql} < '10000-01-01T00:00:00Z')`];
+    if (kind === "date") return [`(${sql} is null or ${sql} between '1000-01-01' and '9999-12-31')`];
+    return [];
+  });
+  return checks.length ? checks.join(" and ") : "true";
+}
+
+/** Writes objects of these fields from rows of PostgreSQL's text, columns in selectList's order from `from`; `open` leaves off the closing brace. */
+function objectWriter(fields: readonly Field[], open = false): (row: readonly (string | null)[], from: number) => string {
+  const prefixes = fields.map(({ key }, i) => `${i ? "," : "{"}${JSON.stringify(key)}:`);
+  const kinds = fields.map((f) => f.kind);
+  const end = open ? "" : "}";
+  return (row, from) => {
+    let text = "";
+    for (let i = 0; i < kinds.length; i++) {
+      const value = row[from + i]!;
+      const kind = kinds[i];
+      text += prefixes[i]!;
+      if (value === null) text += "null";
+      else if (kind === "integer") text += value;
+      else if (kind === "text") text += JSON.stringify(value);
+      else if (kind === "jsonb") text += JSON.stringify(JSON.parse(value));
+      else text += `"${value}"`;
+    }
+    return text + end;
+  };
+}
+
+/** Rows as arrays of PostgreSQL's text: no Dates, numbers or objects made only to be written back as text. */
+const RAW = { rowMode: "array", types: { getTypeParser: () => (value: string) => value } };
+
+async function rawRows(db: Knex, sql: string, bindings: readonly Knex.Value[]): Promise<(string | null)[][]> {
+  const result = (await db.raw(sql, bindings).options(RAW)) as unknown as { rows: (string | null)[][] };
+  return result.rows;
+}
+
+/** appointmentFields' keys in its order. */
+const APPOINTMENT_FIELDS: readonly Field[] = [
+  ...integers("id", "account_id", "resource_id", "contact_id", "service_id", "company_id"),
+  field("conversation_id", "integer", "(select display_id from conversations where conversations.id = r.conversation_id)"),
+  field("created_by_id"),
+  field("starts_at", "instant"),
+  field("ends_at", "instant"),
+  field("duration_min"),
+  ...texts("status", "appointment_type", "source", "client_name", "client_phone", "client_identifier"),
+  field("client_birth_date", "date"),
+  ...texts("client_gender", "payment_status"),
+  ...integers("service_amount", "prepaid_amount", "settlement_amount"),
+  ...texts("prepaid_payment_method", "settlement_payment_method", "compensation_type_snapshot"),
+  field("compensation_value_snapshot"),
+  ...texts("external_ref", "idempotency_key", "notes"),
+  field("custom_attributes", "jsonb"),
+  field("hold_expires_at", "instant"),
+  field("cancelled_at", "instant"),
+  field("cancellation_reason", "text"),
+];
+const writeAppointment = objectWriter(APPOINTMENT_FIELDS, true);
+const at = (key: string) => APPOINTMENT_FIELDS.findIndex((f) => f.key === key) + 1;
+const [ID, RESOURCE_ID, STATUS, STARTS_AT, ENDS_AT] = ["id", "resource_id", "status", "starts_at", "ends_at"].map(at) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+];
+
+const APPOINTMENTS = `
+  select ${plainSql(APPOINTMENT_FIELDS)}, ${selectList(APPOINTMENT_FIELDS)}
+  from scheduling_appointments r
+  where r.account_id = ? and r.resource_id = any(?::bigint[]) and r.starts_at < ? and r.ends_at > ?
+  order by r.starts_at, r.id`;
+
+/** The resources' appointments overlapping the range, cancelled ones included, by start then id (as Appointment.overlapping). */
+export async function shownAppointments(db: Knex, accountId: number, resourceIds: readonly number[], range: Interval): Promise<ShownAppointment[]> {
+  const rows = await rawRows(db, APPOINTMENTS, [accountId, [...resourceIds], new Date(range.end), new Date(range.start)]);
+  const oddIds = rows.filter((row) => row[0] !== "t").map((row) => Number(row[ID]));
+  const odd = new Map<number, Appointment>();
+  if (oddIds.length) for (const model of await Appointment.ofAccount(accountId, db).whereIn("scheduling_appointments.id", oddIds)) odd.set(model.id, model);
+  return rows.flatMap((row): ShownAppointment[] => {
+    if (row[0] === "t") {
+      const [id, resourceId, status] = [Number(row[ID]), Number(row[RESOURCE_ID]), row[STATUS]!];
+      return [{ id, resource_id: resourceId, status, start: Date.parse(row[STARTS_AT]!), end: Date.parse(row[ENDS_AT]!), json: writeAppointment(row, 1) }];
+    }
+    // Deleted between the two reads: as if read a moment later.
+    const model = odd.get(Number(row[ID]));
+    if (!model) return [];
+    const json = JSON.stringify(appointmentFields(model)).slice(0, -1);
+    return [{ id: model.id, resource_id: model.resource_id, status: model.status, start: model.starts_at.getTime(), end: model.ends_at.getTime(), json }];
+  });
+}
+
+interface MoneyRows<M extends Payment | Expense> {
+  /** presentPayment's or presentExpense's keys in its order. */
+  fields: readonly Field[];
+  /** The short form's keys (presentAppointment's), in its order. */
+  brief: readonly string[];
+  table: string;
+  models: (db: Knex, ids: number[]) => PromiseLike<M[]>;
+  present: (model: M) => object;
+}
+
+/** The appointments' payments or expenses, by appointment then id (as Payment/Expense.ofAppointments). */
+async function shownMoney<M extends Payment | Expense>(db: Knex, of: MoneyRows<M>, appointmentIds: readonly number[]): Promise<ShownMoney[]> {
+  const briefFields = of.brief.map((key) => of.fields.find((f) => f.key === key)!);
+  const sql = `select ${plainSql(of.fields)}, ${selectList(of.fields)}, ${selectList(briefFields)}
+    from ${of.table} r where r.appointment_id = any(?::bigint[]) order by r.appointment_id, r.id`;
+  const rows = await rawRows(db, sql, [[...appointmentIds]]);
+  const write = objectWriter(of.fields);
+  const writeBrief = objectWriter(briefFields);
+  const [idAt, appointmentAt] = ["id", "appointment_id"].map((key) => of.fields.findIndex((f) => f.key === key) + 1) as [number, number];
+  const oddIds = rows.filter((row) => row[0] !== "t").map((row) => Number(row[idAt]));
+  const odd = new Map(oddIds.length ? (await of.models(db, oddIds)).map((model) => [model.id, model]) : []);
+  return rows.map((row) => {
+    const model = odd.get(Number(row[idAt]));
+    return {
+      appointment_id: Number(row[appointmentAt]),
+      json: model ? JSON.stringify(of.present(model)) : write(row, 1),
+      brief: writeBrief(row, 1 + of.fields.length),
+    };
+  });
+}
+
+const PAYMENTS: MoneyRows<Payment> = {
+  fields: [...integers("id", "appointment_id", "recorded_by_id", "amount"), ...texts("payment_method", "payment_kind"), field("created_at", "instant")],
+  brief: ["id", "amount", "payment_method", "payment_kind"],
+  table: "scheduling_payments",
+  models: (db, ids) => Payment.query(db).whereIn("id", ids),
+  present: presentPayment,
+};
+
+const EXPENSES: MoneyRows<Expense> = {
+  fields: [
+    ...integers("id", "appointment_id", "resource_id", "amount"),
+    field("status", "text"),
+    field("paid_at", "instant"),
+    field("paid_by_id"),
+    field("payout_id", "text"),
+  ],
+  brief: ["id", "amount", "status"],
+  table: "scheduling_expenses",
+  models: (db, ids) => Expense.query(db).whereIn("id", ids),
+  present: presentExpense,
+};
+
+/** The appointments' payments and expenses. */
+export function shownPaymentsAndExpenses(db: Knex, appointmentIds: readonly number[]): Promise<[ShownMoney[], ShownMoney[]]> {
+  return Promise.all([shownMoney(db, PAYMENTS, appointmentIds), shownMoney(db, EXPENSES, appointmentIds)]);
+}
