@@ -1,10 +1,11 @@
+import { Trip } from "../db/trip";
 import { Resource } from "../models/scheduling/Resource";
 import { LocalDays, slotStarts, slotsKey } from "./availability";
 import { type ShownAppointment, type ShownMoney, shownAppointments, shownPaymentsAndExpenses } from "./calendarRows";
 import type { CALENDAR_VIEWS } from "./constants";
 import { notFound } from "./errors";
 import type { Interval } from "./intervals";
-import { loadScheduleRules, type ScheduleRules, schedulesOf } from "./schedules";
+import { queueScheduleRules, type ScheduleRules, schedulesOf } from "./schedules";
 
 export interface CalendarQuery {
   view: (typeof CALENDAR_VIEWS)[number];
@@ -36,21 +37,23 @@ export interface Calendar extends ScheduleRules {
  * resource: the fork's calendar does not skip inactive ones, it lists and slots them alike.
  */
 export async function buildCalendar(accountId: number, query: CalendarQuery): Promise<Calendar> {
-  const resourceQuery = Resource.ofAccount(accountId).orderBy("id");
-  if (query.resourceIds) resourceQuery.whereIn("id", query.resourceIds);
-  const resources = await resourceQuery;
-  if (query.resourceIds && resources.length !== new Set(query.resourceIds).size) throw notFound("Resource");
-
-  const resourceIds = resources.map((r) => r.id);
+  const selected = () => (query.resourceIds ? Resource.ofAccount(accountId).whereIn("id", query.resourceIds) : Resource.ofAccount(accountId));
   const db = Resource.knex();
-  const [rules, appointments] = await Promise.all([
-    loadScheduleRules(accountId, resourceIds, query.range),
-    shownAppointments(db, accountId, resourceIds, query.range),
+  // The resources and their rules in one round trip, their appointments beside it.
+  const trip = new Trip(db);
+  const [resources, rules, appointments] = await Promise.all([
+    trip.models(selected().orderBy("id")),
+    queueScheduleRules(trip, accountId, selected().select("id"), query.range),
+    shownAppointments(db, accountId, selected().select("id"), query.range),
+    trip.run(),
   ]);
-  const [payments, expenses] = await shownPaymentsAndExpenses(
-    db,
-    appointments.map((a) => a.id),
-  );
+  if (query.resourceIds && resources.length !== new Set(query.resourceIds).size) throw notFound("Resource");
+  const [payments, expenses] = appointments.length
+    ? await shownPaymentsAndExpenses(
+        db,
+        appointments.map((a) => a.id),
+      )
+    : [[], []];
 
   const slots = query.includeSlots ? slotsOfResources(resources, rules, appointments, query) : [];
   return { ...rules, query, resources, appointments, payments, expenses, slots };

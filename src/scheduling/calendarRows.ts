@@ -12,6 +12,7 @@ import { Appointment, Expense, Payment } from "../models/scheduling/Appointment"
 import { appointmentFields, presentExpense, presentPayment } from "../presenters/scheduling/appointments";
 import type { BookedInterval } from "./availability";
 import type { Interval } from "./intervals";
+import type { ResourceIdsQuery } from "./schedules";
 
 /** An appointment as the calendar shows it, and what the availability engine needs of it. */
 export interface ShownAppointment extends BookedInterval {
@@ -124,15 +125,16 @@ const [ID, RESOURCE_ID, STATUS, STARTS_AT, ENDS_AT] = ["id", "resource_id", "sta
   number,
 ];
 
-const APPOINTMENTS = `
+const appointmentsSql = (resourceIdsSql: string) => `
   select ${plainSql(APPOINTMENT_FIELDS)}, ${selectList(APPOINTMENT_FIELDS)}
   from scheduling_appointments r
-  where r.account_id = ? and r.resource_id = any(?::bigint[]) and r.starts_at < ? and r.ends_at > ?
+  where r.account_id = ? and r.resource_id in (${resourceIdsSql}) and r.starts_at < ? and r.ends_at > ?
   order by r.starts_at, r.id`;
 
 /** The resources' appointments overlapping the range, cancelled ones included, by start then id (as Appointment.overlapping). */
-export async function shownAppointments(db: Knex, accountId: number, resourceIds: readonly number[], range: Interval): Promise<ShownAppointment[]> {
-  const rows = await rawRows(db, APPOINTMENTS, [accountId, [...resourceIds], new Date(range.end), new Date(range.start)]);
+export async function shownAppointments(db: Knex, accountId: number, resources: ResourceIdsQuery, range: Interval): Promise<ShownAppointment[]> {
+  const selected = resources.toKnexQuery().toSQL();
+  const rows = await rawRows(db, appointmentsSql(selected.sql), [accountId, ...selected.bindings, new Date(range.end), new Date(range.start)]);
   const oddIds = rows.filter((row) => row[0] !== "t").map((row) => Number(row[ID]));
   const odd = new Map<number, Appointment>();
   if (oddIds.length) for (const model of await Appointment.ofAccount(accountId, db).whereIn("scheduling_appointments.id", oddIds)) odd.set(model.id, model);

@@ -3,16 +3,17 @@
  * table, and hands each resource its ResourceSchedule. The calendar and the booking check both use it.
  */
 import type { Knex } from "knex";
+import { type QueryBuilder, raw } from "objection";
 import { Appointment } from "../models/scheduling/Appointment";
 import { Holiday } from "../models/scheduling/Holiday";
 import type { Resource } from "../models/scheduling/Resource";
 import { TimeOff } from "../models/scheduling/TimeOff";
 import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
 import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
+import { sqlId, Trip } from "../db/trip";
 import { allOn } from "../services/conversationGraph";
 import type { BookedInterval, ResourceSchedule } from "./availability";
 import type { Interval } from "./intervals";
-import { addDays } from "./timezone";
 
 /** What decides the availability of some resources besides their bookings. */
 export interface ScheduleRules {
@@ -44,19 +45,45 @@ export async function loadScheduleRows(accountId: number, resourceIds: readonly 
 }
 
 export async function loadScheduleRules(accountId: number, resourceIds: readonly number[], range: Interval, db?: Knex): Promise<ScheduleRules> {
-  const from = new Date(range.start);
-  const to = new Date(range.end);
+  const trip = new Trip(db ?? Appointment.knex());
+  const rules = queueScheduleRules(trip, accountId, resourceIds, range);
+  await trip.run();
+  return rules;
+}
+
+/** An instant for a trip's text, from its integer milliseconds. */
+export const sqlInstant = (ms: number) => raw(`timestamptz 'epoch' + ${sqlId(ms)} * interval '1 millisecond'`);
+
+/** A query of resource ids, whose values are ids (a trip writes them into its text). */
+export type ResourceIdsQuery = QueryBuilder<Resource, Resource[]>;
+
+/**
+ * Queues on a trip the statements that read the resources' rules (the resources as ids or as a
+ * query of their ids), so they cost PostgreSQL one round trip, not five.
+ */
+export function queueScheduleRules(trip: Trip, accountId: number, resources: readonly number[] | ResourceIdsQuery, range: Interval): Promise<ScheduleRules> {
+  // knex writes `in (select ...)` for a query as it writes `in (1, 2)` for ids.
+  const ids = (Array.isArray(resources) ? [...resources] : resources) as number[];
   // Any zone's local dates in the range lie within a day of the range's UTC dates.
-  const firstDate = addDays(from.toISOString().slice(0, 10), -1);
-  const lastDate = addDays(to.toISOString().slice(0, 10), 1);
-  const [workRules, breakRules, holidays, overrides, timeOffs] = await allOn(db ?? Appointment.knex(), [
-    () => WorkRule.ofResources<WorkRule>(resourceIds, db),
-    () => BreakRule.ofResources<BreakRule>(resourceIds, db),
-    () => Holiday.ofAccount(accountId, db),
-    () => WorkdayOverride.ofAccount(accountId, db).whereIn("resource_id", resourceIds).whereBetween("date", [firstDate, lastDate]),
-    () => TimeOff.affecting(accountId, resourceIds, from, to, db),
-  ] as const);
-  return { workRules, breakRules, holidays, overrides, timeOffs };
+  const utcDate = (ms: number, days: number) => raw(`(timestamp 'epoch' + ${sqlId(ms)} * interval '1 millisecond')::date + ${sqlId(days)}`);
+  const weekly = <R extends WorkRule | BreakRule>(model: typeof WorkRule | typeof BreakRule) =>
+    trip.models(model.query().whereIn("resource_id", ids).orderBy(["resource_id", "weekday", "start_minute", "id"])) as Promise<R[]>;
+  return Promise.all([
+    weekly<WorkRule>(WorkRule),
+    weekly<BreakRule>(BreakRule),
+    trip.models(Holiday.ofAccount(accountId)),
+    trip.models(
+      WorkdayOverride.ofAccount(accountId)
+        .whereIn("resource_id", ids)
+        .whereBetween("date", [utcDate(range.start, -1), utcDate(range.end, 1)]),
+    ),
+    trip.models(
+      TimeOff.ofAccount(accountId)
+        .where((q) => q.whereNull("resource_id").orWhereIn("resource_id", ids))
+        .where("starts_at", "<", sqlInstant(range.end))
+        .where("ends_at", ">", sqlInstant(range.start)),
+    ),
+  ]).then(([workRules, breakRules, holidays, overrides, timeOffs]) => ({ workRules, breakRules, holidays, overrides, timeOffs }));
 }
 
 /** One resource's share of the loaded rows, in the engine's terms. */
