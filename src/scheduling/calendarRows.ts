@@ -1,7 +1,7 @@
 /**
  * The calendar's appointments, payments and expenses, read as PostgreSQL's text and written as JSON
- * text straight from it: a month of a busy clinic is thousands of rows of some forty columns, and
- * parsing them into Dates, models and presented objects cost several times the query. The text is
+ * straight from it into the response's bytes: a month of a busy clinic is thousands of rows of some
+ * forty columns, and parsing them into Dates, models and presented objects cost several times the query. The text is
  * exactly JSON.stringify of what the presenters in presenters/scheduling/appointments.ts give
  * (test/scheduling/calendarBody.test.ts holds the two together). Where the text could differ from
  * JavaScript's (an instant outside the years 0001–9999, a birth date before 1000) the row is read as
@@ -12,20 +12,24 @@ import { Appointment, Expense, Payment } from "../models/scheduling/Appointment"
 import { appointmentFields, presentExpense, presentPayment } from "../presenters/scheduling/appointments";
 import type { BookedInterval } from "./availability";
 import type { Interval } from "./intervals";
+import type { JsonBytes } from "./jsonBytes";
 import type { ResourceIdsQuery } from "./schedules";
 
-/** An appointment as the calendar shows it, and what the availability engine needs of it. */
+/** PostgreSQL's text of a row's columns, in the order of their statement's select list. */
+type Row = readonly (string | null)[];
+
+/** An appointment as the calendar shows it (see writeAppointment), and what the availability engine needs of it. */
 export interface ShownAppointment extends BookedInterval {
   resource_id: number;
-  /** The presented appointment's text up to its payments: `{"id":…,"cancellation_reason":…`, still open. */
-  json: string;
+  /** The row, or for a row read as a model the presented appointment's JSON without its closing brace. */
+  shown: Row | string;
 }
 
-/** A payment or an expense: its text in the payload's list, and its short form inside its appointment. */
+/** A payment or an expense (see writeMoney); `json` is its presented text when it was read as a model. */
 export interface ShownMoney {
   appointment_id: number;
-  json: string;
-  brief: string;
+  row: Row;
+  json?: string;
 }
 
 /**
@@ -66,24 +70,26 @@ function plainSql(fields: readonly Field[]): string {
   return checks.length ? checks.join(" and ") : "true";
 }
 
-/** Writes objects of these fields from rows of PostgreSQL's text, columns in selectList's order from `from`; `open` leaves off the closing brace. */
-function objectWriter(fields: readonly Field[], open = false): (row: readonly (string | null)[], from: number) => string {
-  const prefixes = fields.map(({ key }, i) => `${i ? "," : "{"}${JSON.stringify(key)}:`);
-  const kinds = fields.map((f) => f.kind);
-  const end = open ? "" : "}";
-  return (row, from) => {
-    let text = "";
+/**
+ * Writes objects of `keys` from rows of a statement that selected plainSql and then selectList of
+ * `fields`; `open` leaves off the closing brace.
+ */
+function objectWriter(fields: readonly Field[], keys: readonly string[], open = false): (into: JsonBytes, row: Row) => void {
+  const prefixes = keys.map((key, i) => `${i ? "," : "{"}${JSON.stringify(key)}:`);
+  const columns = keys.map((key) => 1 + fields.findIndex((f) => f.key === key));
+  const kinds = keys.map((key) => fields.find((f) => f.key === key)!.kind);
+  return (into, row) => {
     for (let i = 0; i < kinds.length; i++) {
-      const value = row[from + i]!;
+      const value = row[columns[i]!]!;
       const kind = kinds[i];
-      text += prefixes[i]!;
-      if (value === null) text += "null";
-      else if (kind === "integer") text += value;
-      else if (kind === "text") text += JSON.stringify(value);
-      else if (kind === "jsonb") text += JSON.stringify(JSON.parse(value));
-      else text += `"${value}"`;
+      into.ascii(prefixes[i]!);
+      if (value === null) into.ascii("null");
+      else if (kind === "integer") into.ascii(value);
+      else if (kind === "text") into.string(value);
+      else if (kind === "jsonb") into.text(JSON.stringify(JSON.parse(value)));
+      else into.ascii(`"${value}"`);
     }
-    return text + end;
+    if (!open) into.ascii("}");
   };
 }
 
@@ -115,7 +121,17 @@ const APPOINTMENT_FIELDS: readonly Field[] = [
   field("cancelled_at", "instant"),
   field("cancellation_reason", "text"),
 ];
-const writeAppointment = objectWriter(APPOINTMENT_FIELDS, true);
+const writeAppointmentRow = objectWriter(
+  APPOINTMENT_FIELDS,
+  APPOINTMENT_FIELDS.map((f) => f.key),
+  true,
+);
+
+/** The presented appointment up to its payments: `{"id":…,"cancellation_reason":…`, still open. */
+export function writeAppointment(into: JsonBytes, appointment: ShownAppointment): void {
+  if (typeof appointment.shown === "string") into.text(appointment.shown);
+  else writeAppointmentRow(into, appointment.shown);
+}
 const at = (key: string) => APPOINTMENT_FIELDS.findIndex((f) => f.key === key) + 1;
 const [ID, RESOURCE_ID, STATUS, STARTS_AT, ENDS_AT] = ["id", "resource_id", "status", "starts_at", "ends_at"].map(at) as [
   number,
@@ -141,13 +157,13 @@ export async function shownAppointments(db: Knex, accountId: number, resources: 
   return rows.flatMap((row): ShownAppointment[] => {
     if (row[0] === "t") {
       const [id, resourceId, status] = [Number(row[ID]), Number(row[RESOURCE_ID]), row[STATUS]!];
-      return [{ id, resource_id: resourceId, status, start: Date.parse(row[STARTS_AT]!), end: Date.parse(row[ENDS_AT]!), json: writeAppointment(row, 1) }];
+      return [{ id, resource_id: resourceId, status, start: Date.parse(row[STARTS_AT]!), end: Date.parse(row[ENDS_AT]!), shown: row }];
     }
     // Deleted between the two reads: as if read a moment later.
     const model = odd.get(Number(row[ID]));
     if (!model) return [];
-    const json = JSON.stringify(appointmentFields(model)).slice(0, -1);
-    return [{ id: model.id, resource_id: model.resource_id, status: model.status, start: model.starts_at.getTime(), end: model.ends_at.getTime(), json }];
+    const shown = JSON.stringify(appointmentFields(model)).slice(0, -1);
+    return [{ id: model.id, resource_id: model.resource_id, status: model.status, start: model.starts_at.getTime(), end: model.ends_at.getTime(), shown }];
   });
 }
 
@@ -161,24 +177,35 @@ interface MoneyRows<M extends Payment | Expense> {
   present: (model: M) => object;
 }
 
+/** Writers of a payment or an expense in full, and in its short form. */
+export interface MoneyWriter {
+  (into: JsonBytes, money: ShownMoney, brief?: boolean): void;
+}
+
+function moneyWriter(of: MoneyRows<Payment> | MoneyRows<Expense>): MoneyWriter {
+  const full = objectWriter(
+    of.fields,
+    of.fields.map((f) => f.key),
+  );
+  const short = objectWriter(of.fields, of.brief);
+  return (into, money, brief = false) => {
+    if (brief) short(into, money.row);
+    else if (money.json !== undefined) into.text(money.json);
+    else full(into, money.row);
+  };
+}
+
 /** The appointments' payments or expenses, by appointment then id (as Payment/Expense.ofAppointments). */
 async function shownMoney<M extends Payment | Expense>(db: Knex, of: MoneyRows<M>, appointmentIds: readonly number[]): Promise<ShownMoney[]> {
-  const briefFields = of.brief.map((key) => of.fields.find((f) => f.key === key)!);
-  const sql = `select ${plainSql(of.fields)}, ${selectList(of.fields)}, ${selectList(briefFields)}
+  const sql = `select ${plainSql(of.fields)}, ${selectList(of.fields)}
     from ${of.table} r where r.appointment_id = any(?::bigint[]) order by r.appointment_id, r.id`;
   const rows = await rawRows(db, sql, [[...appointmentIds]]);
-  const write = objectWriter(of.fields);
-  const writeBrief = objectWriter(briefFields);
   const [idAt, appointmentAt] = ["id", "appointment_id"].map((key) => of.fields.findIndex((f) => f.key === key) + 1) as [number, number];
   const oddIds = rows.filter((row) => row[0] !== "t").map((row) => Number(row[idAt]));
   const odd = new Map(oddIds.length ? (await of.models(db, oddIds)).map((model) => [model.id, model]) : []);
   return rows.map((row) => {
     const model = odd.get(Number(row[idAt]));
-    return {
-      appointment_id: Number(row[appointmentAt]),
-      json: model ? JSON.stringify(of.present(model)) : write(row, 1),
-      brief: writeBrief(row, 1 + of.fields.length),
-    };
+    return { appointment_id: Number(row[appointmentAt]), row, ...(model ? { json: JSON.stringify(of.present(model)) } : {}) };
   });
 }
 
@@ -203,6 +230,9 @@ const EXPENSES: MoneyRows<Expense> = {
   models: (db, ids) => Expense.query(db).whereIn("id", ids),
   present: presentExpense,
 };
+
+export const writePayment = moneyWriter(PAYMENTS);
+export const writeExpense = moneyWriter(EXPENSES);
 
 /** The appointments' payments and expenses. */
 export function shownPaymentsAndExpenses(db: Knex, appointmentIds: readonly number[]): Promise<[ShownMoney[], ShownMoney[]]> {

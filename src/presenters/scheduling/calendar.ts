@@ -1,31 +1,39 @@
 import type { Calendar, ResourceSlots } from "../../scheduling/calendar";
-import type { ShownMoney } from "../../scheduling/calendarRows";
+import { type ShownMoney, writeAppointment, writeExpense, writePayment } from "../../scheduling/calendarRows";
+import { JsonBytes } from "../../scheduling/jsonBytes";
 import { DEFAULT_TIMEZONE } from "../../scheduling/constants";
 import { isoInZone, isoWriter, MAX_ISO_BYTES } from "../../scheduling/timezone";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "./exceptions";
 import { presentBreakRule, presentResource, presentWorkRule } from "./resources";
 
-/** Each appointment's payments in their short form, in order. */
-function briefsOf(money: readonly ShownMoney[]): Map<number, string[]> {
-  const briefs = new Map<number, string[]>();
-  for (const { appointment_id, brief } of money) {
-    const list = briefs.get(appointment_id);
-    if (list) list.push(brief);
-    else briefs.set(appointment_id, [brief]);
+function byAppointment(money: readonly ShownMoney[]): Map<number, ShownMoney[]> {
+  const groups = new Map<number, ShownMoney[]>();
+  for (const item of money) {
+    const group = groups.get(item.appointment_id);
+    if (group) group.push(item);
+    else groups.set(item.appointment_id, [item]);
   }
-  return briefs;
+  return groups;
+}
+
+/** Items written by `write`, as a JSON list's elements. */
+function writeList<T>(into: JsonBytes, items: readonly T[], write: (into: JsonBytes, item: T) => void) {
+  items.forEach((item, i) => {
+    if (i) into.ascii(",");
+    write(into, item);
+  });
 }
 
 /**
  * The calendar response, `{"payload": …}`, as UTF-8 JSON: exactly the bytes JSON.stringify would
- * give for the payload. Appointments, payments and expenses come as text already (see
- * scheduling/calendarRows.ts), and the slots (tens of thousands in a month view) are written
- * straight into the buffer instead of becoming objects and strings first. Slot times carry their
- * resource's UTC offset, the range the default zone's.
+ * give for the payload. Appointments, payments and expenses are written from PostgreSQL's text (see
+ * scheduling/calendarRows.ts), and the slots (tens of thousands in a month view) straight into the
+ * buffer, instead of becoming objects and strings first. Slot times carry their resource's UTC
+ * offset, the range the default zone's.
  */
 export function calendarBody(calendar: Calendar): Buffer {
-  const paymentsOf = briefsOf(calendar.payments);
-  const expenseOf = new Map(calendar.expenses.map((e) => [e.appointment_id, e.brief]));
+  const paymentsOf = byAppointment(calendar.payments);
+  const expenseOf = new Map(calendar.expenses.map((e) => [e.appointment_id, e]));
   const rules = JSON.stringify({
     view: calendar.query.view,
     range: { from: isoInZone(calendar.query.range.start, DEFAULT_TIMEZONE), to: isoInZone(calendar.query.range.end, DEFAULT_TIMEZONE) },
@@ -36,20 +44,29 @@ export function calendarBody(calendar: Calendar): Buffer {
     workday_overrides: calendar.overrides.map(presentWorkdayOverride),
     time_offs: calendar.timeOffs.map(presentTimeOff),
   });
+  const slotCount = calendar.slots.reduce((n, group) => n + group.starts.length, 0);
+  const into = new JsonBytes(rules.length + calendar.appointments.length * 1024 + slotCount * MAX_SLOT_BYTES);
   // The rest of the payload's keys follow time_offs, inside the object `rules` closes.
-  const parts = ['{"payload":', rules.slice(0, -1), ',"appointments":['];
-  calendar.appointments.forEach((a, i) => {
-    parts.push(i ? "," : "", a.json, ',"payments":[', (paymentsOf.get(a.id) ?? []).join(","), '],"expense":', expenseOf.get(a.id) ?? "null", "}");
+  into.text(`{"payload":${rules.slice(0, -1)},"appointments":[`);
+  writeList(into, calendar.appointments, (into, appointment) => {
+    writeAppointment(into, appointment);
+    into.ascii(',"payments":[');
+    writeList(into, paymentsOf.get(appointment.id) ?? [], (into, payment) => writePayment(into, payment, true));
+    into.ascii('],"expense":');
+    const expense = expenseOf.get(appointment.id);
+    if (expense) writeExpense(into, expense, true);
+    else into.ascii("null");
+    into.ascii("}");
   });
-  parts.push('],"payments":[', calendar.payments.map((p) => p.json).join(","), '],"expenses":[', calendar.expenses.map((e) => e.json).join(","), '],"slots":[');
-  const head = Buffer.from(parts.join(""));
-  const close = "]}}";
-  const count = calendar.slots.reduce((n, group) => n + group.starts.length, 0);
-  const body = Buffer.allocUnsafe(head.length + count * MAX_SLOT_BYTES + close.length);
-  let at = head.copy(body);
-  at = writeSlots(calendar.slots, body, at);
-  at += body.write(close, at, "latin1");
-  return body.subarray(0, at);
+  into.ascii('],"payments":[');
+  writeList(into, calendar.payments, writePayment);
+  into.ascii('],"expenses":[');
+  writeList(into, calendar.expenses, writeExpense);
+  into.ascii('],"slots":[');
+  into.room(slotCount * MAX_SLOT_BYTES);
+  into.at = writeSlots(calendar.slots, into.bytes, into.at);
+  into.ascii("]}}");
+  return into.done();
 }
 
 const SLOT_OPENING = ',{"resource_id":';
