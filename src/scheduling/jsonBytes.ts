@@ -35,21 +35,6 @@ export class JsonBytes {
     this.at += this.bytes.write(text, this.at, "utf8");
   }
 
-  /** A string as JSON.stringify writes it: printable ASCII byte by byte, anything else through JSON.stringify. */
-  string(value: string): void {
-    this.room(value.length + 2);
-    const bytes = this.bytes;
-    let at = this.at;
-    bytes[at++] = 0x22;
-    for (let i = 0; i < value.length; i++) {
-      const c = value.charCodeAt(i);
-      if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x80) return this.text(JSON.stringify(value));
-      bytes[at++] = c;
-    }
-    bytes[at++] = 0x22;
-    this.at = at;
-  }
-
   /** The text written so far (a view of the buffer). */
   done(): Buffer {
     return this.bytes.subarray(0, this.at);
