@@ -70,10 +70,13 @@ function plainSql(fields: readonly Field[]): string {
   return checks.length ? checks.join(" and ") : "true";
 }
 
+/** Text that is its own JSON string: printable ASCII without quotes and backslashes. */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7f]*$/;
+
 /**
  * Writes objects of `keys` from rows of a statement that selected plainSql and then selectList of
- * `fields`; `open` leaves off the closing brace. Thousands of rows of dozens of values each: the
- * bytes are put in place one by one, and only text that JSON escapes goes through JSON.stringify.
+ * `fields`; `open` leaves off the closing brace. Thousands of rows of dozens of values each: ASCII
+ * is copied in place, and only text that JSON escapes goes through JSON.stringify.
  */
 function objectWriter(fields: readonly Field[], keys: readonly string[], open = false): (into: JsonBytes, row: Row) => void {
   const prefixes = keys.map((key, i) => Buffer.from(`${i ? "," : "{"}${JSON.stringify(key)}:`, "latin1"));
@@ -92,26 +95,18 @@ function objectWriter(fields: readonly Field[], keys: readonly string[], open = 
       const value = row[columns[i]!]!;
       const kind = kinds[i];
       const prefix = value === null ? nulls[i]! : prefixes[i]!;
-      for (let k = 0; k < prefix.length; k++) bytes[at++] = prefix[k]!;
+      bytes.set(prefix, at);
+      at += prefix.length;
       if (value === null) continue;
       if (kind === "integer") {
-        for (let k = 0; k < value.length; k++) bytes[at++] = value.charCodeAt(k);
+        at += bytes.write(value, at, "latin1");
         continue;
       }
-      if (kind !== "jsonb") {
-        const from = at;
+      if (kind === "instant" || kind === "date" || (kind === "text" && PLAIN_TEXT.test(value))) {
         bytes[at++] = 0x22;
-        let k = 0;
-        for (; k < value.length; k++) {
-          const c = value.charCodeAt(k);
-          if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x80) break;
-          bytes[at++] = c;
-        }
-        if (k === value.length) {
-          bytes[at++] = 0x22;
-          continue;
-        }
-        at = from;
+        at += bytes.write(value, at, "latin1");
+        bytes[at++] = 0x22;
+        continue;
       }
       into.at = at;
       into.text(kind === "jsonb" ? JSON.stringify(JSON.parse(value)) : JSON.stringify(value));
