@@ -1,6 +1,7 @@
 /**
- * Loads what the availability engine needs for some resources over a range, in one query per
- * table, and hands each resource its ResourceSchedule. The calendar and the booking check both use it.
+ * Loads what the availability engine needs for some resources over a range (their rules in one
+ * round trip, their appointments beside it), and hands each resource its ResourceSchedule. The
+ * calendar and the booking check both use it.
  */
 import type { Knex } from "knex";
 import { type QueryBuilder, raw } from "objection";
@@ -52,7 +53,7 @@ export async function loadScheduleRules(accountId: number, resourceIds: readonly
 }
 
 /** An instant for a trip's text, from its integer milliseconds. */
-export const sqlInstant = (ms: number) => raw(`timestamptz 'epoch' + ${sqlId(ms)} * interval '1 millisecond'`);
+const sqlInstant = (ms: number) => raw(`timestamptz 'epoch' + ${sqlId(ms)} * interval '1 millisecond'`);
 
 /** A query of resource ids, whose values are ids (a trip writes them into its text). */
 export type ResourceIdsQuery = QueryBuilder<Resource, Resource[]>;
