@@ -200,6 +200,22 @@ export function slotsOf(schedule: ResourceSchedule, range: Interval, durationMin
 }
 
 /**
+ * A text two schedules share only if slotStarts answers them alike for one range: their zone, the
+ * slot length, their rules, holidays, overrides, time off and live bookings' times. Resources on
+ * one timetable share it, so their slots are computed once.
+ */
+export function slotsKey(schedule: ResourceSchedule, durationMin: number): string {
+  const parts: unknown[] = [schedule.timezone, durationMin];
+  for (const r of schedule.workRules) parts.push("w", r.weekday, r.start_minute, r.end_minute, r.active);
+  for (const r of schedule.breakRules) parts.push("b", r.weekday, r.start_minute, r.end_minute, r.active);
+  for (const h of schedule.holidays) parts.push("h", h.date, h.recurring_yearly, h.working_day_override);
+  for (const o of schedule.overrides) parts.push("o", o.date, o.start_minute, o.end_minute, o.break_start_minute, o.break_end_minute);
+  for (const t of schedule.timeOffs) parts.push("t", t.start, t.end);
+  for (const a of schedule.appointments) if (blocksBooking(a)) parts.push("a", a.start, a.end);
+  return parts.join(" ");
+}
+
+/**
  * The starts of slotsOf's windows (each lasts durationMin), ascending and distinct: the calendar's
  * month view asks for tens of thousands, so this keeps them as plain numbers. The schedule's busy
  * intervals are gathered once, and each day's working intervals are cut only by those that touch them.

@@ -1,10 +1,11 @@
-import { Expense, Payment } from "../models/scheduling/Appointment";
+import { Trip } from "../db/trip";
 import { Resource } from "../models/scheduling/Resource";
-import { LocalDays, slotStarts } from "./availability";
+import { LocalDays, slotStarts, slotsKey } from "./availability";
+import { type ShownAppointment, type ShownMoney, shownAppointments, shownPaymentsAndExpenses } from "./calendarRows";
 import type { CALENDAR_VIEWS } from "./constants";
 import { notFound } from "./errors";
 import type { Interval } from "./intervals";
-import { loadScheduleRows, scheduleOf, type ScheduleRows } from "./schedules";
+import { queueScheduleRules, type ScheduleRules, schedulesOf } from "./schedules";
 
 export interface CalendarQuery {
   view: (typeof CALENDAR_VIEWS)[number];
@@ -22,11 +23,12 @@ export interface ResourceSlots {
   durationMs: number;
 }
 
-export interface Calendar extends ScheduleRows {
+export interface Calendar extends ScheduleRules {
   query: CalendarQuery;
   resources: Resource[];
-  payments: Payment[];
-  expenses: Expense[];
+  appointments: ShownAppointment[];
+  payments: ShownMoney[];
+  expenses: ShownMoney[];
   slots: ResourceSlots[];
 }
 
@@ -35,30 +37,43 @@ export interface Calendar extends ScheduleRows {
  * resource: the fork's calendar does not skip inactive ones, it lists and slots them alike.
  */
 export async function buildCalendar(accountId: number, query: CalendarQuery): Promise<Calendar> {
-  const resourceQuery = Resource.ofAccount(accountId).orderBy("id");
-  if (query.resourceIds) resourceQuery.whereIn("id", query.resourceIds);
-  const resources = await resourceQuery;
+  const selected = () => (query.resourceIds ? Resource.ofAccount(accountId).whereIn("id", query.resourceIds) : Resource.ofAccount(accountId));
+  const db = Resource.knex();
+  // The resources and their rules in one round trip, their appointments beside it.
+  const trip = new Trip(db);
+  const [resources, rules, appointments] = await Promise.all([
+    trip.models(selected().orderBy("id")),
+    queueScheduleRules(trip, accountId, selected().select("id"), query.range),
+    shownAppointments(db, accountId, selected().select("id"), query.range),
+    trip.run(),
+  ]);
   if (query.resourceIds && resources.length !== new Set(query.resourceIds).size) throw notFound("Resource");
+  const [payments, expenses] = appointments.length
+    ? await shownPaymentsAndExpenses(
+        db,
+        appointments.map((a) => a.id),
+      )
+    : [[], []];
 
-  const rows = await loadScheduleRows(
-    accountId,
-    resources.map((r) => r.id),
-    query.range,
-  );
-  const appointmentIds = rows.appointments.map((a) => a.id);
-  const [payments, expenses] = await Promise.all([Payment.ofAppointments(appointmentIds), Expense.ofAppointments(appointmentIds)]);
-
-  const slots = query.includeSlots ? slotsOfResources(resources, rows, query) : [];
-  return { ...rows, query, resources, payments, expenses, slots };
+  const slots = query.includeSlots ? slotsOfResources(resources, rules, appointments, query) : [];
+  return { ...rules, query, resources, appointments, payments, expenses, slots };
 }
 
-/** Each resource's slots; resources in one zone share its local days, so each day is worked out once. */
-function slotsOfResources(resources: Resource[], rows: ScheduleRows, query: CalendarQuery): ResourceSlots[] {
+/**
+ * Each resource's slots. Resources in one zone share its local days, so each day is worked out once,
+ * and resources whose schedules are alike (a clinic's staff on one timetable) share one computation.
+ */
+function slotsOfResources(resources: Resource[], rules: ScheduleRules, appointments: readonly ShownAppointment[], query: CalendarQuery): ResourceSlots[] {
   const zones = new Map<string, LocalDays>();
-  return resources.map((resource) => {
+  const computed = new Map<string, number[]>();
+  return schedulesOf(resources, rules, appointments).map((schedule, i) => {
+    const resource = resources[i]!;
     let days = zones.get(resource.timezone);
     if (!days) zones.set(resource.timezone, (days = new LocalDays(resource.timezone)));
     const durationMin = query.durationMin ?? resource.slot_duration_min;
-    return { resource, starts: slotStarts(scheduleOf(resource, rows), query.range, durationMin, days), durationMs: durationMin * 60_000 };
+    const key = slotsKey(schedule, durationMin);
+    let starts = computed.get(key);
+    if (!starts) computed.set(key, (starts = slotStarts(schedule, query.range, durationMin, days)));
+    return { resource, starts, durationMs: durationMin * 60_000 };
   });
 }

@@ -1,58 +1,120 @@
 /**
- * Loads what the availability engine needs for some resources over a range, in one query per
- * table, and hands each resource its ResourceSchedule. The calendar and the booking check both use it.
+ * Loads what the availability engine needs for some resources over a range (their rules in one
+ * round trip, their appointments beside it), and hands each resource its ResourceSchedule. The
+ * calendar and the booking check both use it.
  */
 import type { Knex } from "knex";
+import { type QueryBuilder, raw } from "objection";
 import { Appointment } from "../models/scheduling/Appointment";
 import { Holiday } from "../models/scheduling/Holiday";
 import type { Resource } from "../models/scheduling/Resource";
 import { TimeOff } from "../models/scheduling/TimeOff";
 import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
 import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
+import { sqlId, Trip } from "../db/trip";
 import { allOn } from "../services/conversationGraph";
-import type { ResourceSchedule } from "./availability";
+import type { BookedInterval, ResourceSchedule } from "./availability";
 import type { Interval } from "./intervals";
-import { addDays } from "./timezone";
 
-export interface ScheduleRows {
+/** What decides the availability of some resources besides their bookings. */
+export interface ScheduleRules {
   workRules: WorkRule[];
   breakRules: BreakRule[];
   holidays: Holiday[];
   overrides: WorkdayOverride[];
   timeOffs: TimeOff[];
+}
+
+export interface ScheduleRows extends ScheduleRules {
   appointments: Appointment[];
 }
 
-/** `db` may be the booking's transaction, so the check sees what the transaction has written. */
-export async function loadScheduleRows(accountId: number, resourceIds: readonly number[], range: Interval, db?: Knex): Promise<ScheduleRows> {
-  const from = new Date(range.start);
-  const to = new Date(range.end);
-  // Any zone's local dates in the range lie within a day of the range's UTC dates.
-  const firstDate = addDays(from.toISOString().slice(0, 10), -1);
-  const lastDate = addDays(to.toISOString().slice(0, 10), 1);
-  const [workRules, breakRules, holidays, overrides, timeOffs, appointments] = await allOn(db ?? Appointment.knex(), [
-    () => WorkRule.ofResources<WorkRule>(resourceIds, db),
-    () => BreakRule.ofResources<BreakRule>(resourceIds, db),
-    () => Holiday.ofAccount(accountId, db),
-    () => WorkdayOverride.ofAccount(accountId, db).whereIn("resource_id", resourceIds).whereBetween("date", [firstDate, lastDate]),
-    () => TimeOff.affecting(accountId, resourceIds, from, to, db),
-    () => Appointment.overlapping(accountId, resourceIds, from, to, db),
-  ] as const);
-  return { workRules, breakRules, holidays, overrides, timeOffs, appointments };
+/** A booking of one of the resources, in the engine's terms. */
+export interface ResourceBooking extends BookedInterval {
+  resource_id: number;
 }
 
 const asInterval = (row: { starts_at: Date; ends_at: Date }): Interval => ({ start: row.starts_at.getTime(), end: row.ends_at.getTime() });
 
+/** `db` may be the booking's transaction, so the check sees what the transaction has written. */
+export async function loadScheduleRows(accountId: number, resourceIds: readonly number[], range: Interval, db?: Knex): Promise<ScheduleRows> {
+  const [rules, appointments] = await allOn(db ?? Appointment.knex(), [
+    () => loadScheduleRules(accountId, resourceIds, range, db),
+    () => Appointment.overlapping(accountId, resourceIds, new Date(range.start), new Date(range.end), db),
+  ] as const);
+  return { ...rules, appointments };
+}
+
+export async function loadScheduleRules(accountId: number, resourceIds: readonly number[], range: Interval, db?: Knex): Promise<ScheduleRules> {
+  const trip = new Trip(db ?? Appointment.knex());
+  const rules = queueScheduleRules(trip, accountId, resourceIds, range);
+  await trip.run();
+  return rules;
+}
+
+/** An instant for a trip's text, from its integer milliseconds. */
+const sqlInstant = (ms: number) => raw(`timestamptz 'epoch' + ${sqlId(ms)} * interval '1 millisecond'`);
+
+/** A query of resource ids, whose values are ids (a trip writes them into its text). */
+export type ResourceIdsQuery = QueryBuilder<Resource, Resource[]>;
+
+/**
+ * Queues on a trip the statements that read the resources' rules (the resources as ids or as a
+ * query of their ids), so they cost PostgreSQL one round trip, not five.
+ */
+export function queueScheduleRules(trip: Trip, accountId: number, resources: readonly number[] | ResourceIdsQuery, range: Interval): Promise<ScheduleRules> {
+  // knex writes `in (select ...)` for a query as it writes `in (1, 2)` for ids.
+  const ids = (Array.isArray(resources) ? [...resources] : resources) as number[];
+  // Any zone's local dates in the range lie within a day of the range's UTC dates.
+  const utcDate = (ms: number, days: number) => raw(`(timestamp 'epoch' + ${sqlId(ms)} * interval '1 millisecond')::date + ${sqlId(days)}`);
+  const weekly = <R extends WorkRule | BreakRule>(model: typeof WorkRule | typeof BreakRule) =>
+    trip.models(model.query().whereIn("resource_id", ids).orderBy(["resource_id", "weekday", "start_minute", "id"])) as Promise<R[]>;
+  return Promise.all([
+    weekly<WorkRule>(WorkRule),
+    weekly<BreakRule>(BreakRule),
+    trip.models(Holiday.ofAccount(accountId)),
+    trip.models(
+      WorkdayOverride.ofAccount(accountId)
+        .whereIn("resource_id", ids)
+        .whereBetween("date", [utcDate(range.start, -1), utcDate(range.end, 1)]),
+    ),
+    trip.models(
+      TimeOff.ofAccount(accountId)
+        .where((q) => q.whereNull("resource_id").orWhereIn("resource_id", ids))
+        .where("starts_at", "<", sqlInstant(range.end))
+        .where("ends_at", ">", sqlInstant(range.start)),
+    ),
+  ]).then(([workRules, breakRules, holidays, overrides, timeOffs]) => ({ workRules, breakRules, holidays, overrides, timeOffs }));
+}
+
 /** One resource's share of the loaded rows, in the engine's terms. */
 export function scheduleOf(resource: Resource, rows: ScheduleRows): ResourceSchedule {
-  const own = <T extends { resource_id: number | null }>(items: T[]) => items.filter((item) => item.resource_id === resource.id);
-  return {
-    timezone: resource.timezone,
-    workRules: own(rows.workRules),
-    breakRules: own(rows.breakRules),
-    holidays: rows.holidays,
-    overrides: own(rows.overrides),
-    timeOffs: rows.timeOffs.filter((t) => t.resource_id === null || t.resource_id === resource.id).map(asInterval),
-    appointments: own(rows.appointments).map((a) => ({ id: a.id, status: a.status, ...asInterval(a) })),
+  const bookings = rows.appointments.map((a) => ({ id: a.id, resource_id: a.resource_id, status: a.status, ...asInterval(a) }));
+  return schedulesOf([resource], rows, bookings)[0]!;
+}
+
+/** Each resource's share of the loaded rules and bookings, in the engine's terms: the rows are sorted out once, not once per resource. */
+export function schedulesOf(resources: readonly Resource[], rules: ScheduleRules, bookings: readonly ResourceBooking[]): ResourceSchedule[] {
+  const byResource = <T extends { resource_id: number | null }>(items: readonly T[]) => {
+    const groups = new Map<number | null, T[]>();
+    for (const item of items) {
+      const group = groups.get(item.resource_id);
+      if (group) group.push(item);
+      else groups.set(item.resource_id, [item]);
+    }
+    return (id: number | null) => groups.get(id) ?? [];
   };
+  const workRules = byResource(rules.workRules);
+  const breakRules = byResource(rules.breakRules);
+  const overrides = byResource(rules.overrides);
+  const appointments = byResource(bookings);
+  return resources.map((resource) => ({
+    timezone: resource.timezone,
+    workRules: workRules(resource.id),
+    breakRules: breakRules(resource.id),
+    holidays: rules.holidays,
+    overrides: overrides(resource.id),
+    timeOffs: rules.timeOffs.filter((t) => t.resource_id === null || t.resource_id === resource.id).map(asInterval),
+    appointments: appointments(resource.id),
+  }));
 }

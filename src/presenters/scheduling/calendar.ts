@@ -1,26 +1,40 @@
 import type { Calendar, ResourceSlots } from "../../scheduling/calendar";
+import { type ShownMoney, writeAppointment, writeExpense, writePayment } from "../../scheduling/calendarRows";
+import { JsonBytes } from "../../scheduling/jsonBytes";
 import { DEFAULT_TIMEZONE } from "../../scheduling/constants";
 import { isoInZone, isoWriter, MAX_ISO_BYTES } from "../../scheduling/timezone";
-import { presentAppointment, presentExpense, presentPayment } from "./appointments";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "./exceptions";
 import { presentBreakRule, presentResource, presentWorkRule } from "./resources";
 
-function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+function byAppointment(money: readonly ShownMoney[]): Map<number, ShownMoney[]> {
+  const groups = new Map<number, ShownMoney[]>();
+  for (const item of money) {
+    const group = groups.get(item.appointment_id);
+    if (group) group.push(item);
+    else groups.set(item.appointment_id, [item]);
+  }
   return groups;
+}
+
+/** Items written by `write`, as a JSON list's elements. */
+function writeList<T>(into: JsonBytes, items: readonly T[], write: (into: JsonBytes, item: T) => void) {
+  items.forEach((item, i) => {
+    if (i) into.ascii(",");
+    write(into, item);
+  });
 }
 
 /**
  * The calendar response, `{"payload": …}`, as UTF-8 JSON: exactly the bytes JSON.stringify would
- * give for the payload, with the slots (tens of thousands in a month view) written straight into
- * the buffer instead of becoming objects and strings first. Slot times carry their resource's UTC
+ * give for the payload. Appointments, payments and expenses are written from PostgreSQL's text (see
+ * scheduling/calendarRows.ts), and the slots (tens of thousands in a month view) straight into the
+ * buffer, instead of becoming objects and strings first. Slot times carry their resource's UTC
  * offset, the range the default zone's.
  */
 export function calendarBody(calendar: Calendar): Buffer {
-  const paymentsOf = groupBy(calendar.payments, (p) => p.appointment_id);
+  const paymentsOf = byAppointment(calendar.payments);
   const expenseOf = new Map(calendar.expenses.map((e) => [e.appointment_id, e]));
-  const payload = {
+  const rules = JSON.stringify({
     view: calendar.query.view,
     range: { from: isoInZone(calendar.query.range.start, DEFAULT_TIMEZONE), to: isoInZone(calendar.query.range.end, DEFAULT_TIMEZONE) },
     resources: calendar.resources.map(presentResource),
@@ -29,22 +43,30 @@ export function calendarBody(calendar: Calendar): Buffer {
     holidays: calendar.holidays.map(presentHoliday),
     workday_overrides: calendar.overrides.map(presentWorkdayOverride),
     time_offs: calendar.timeOffs.map(presentTimeOff),
-    appointments: calendar.appointments.map((a) => presentAppointment(a, paymentsOf.get(a.id) ?? [], expenseOf.get(a.id))),
-    payments: calendar.payments.map(presentPayment),
-    expenses: calendar.expenses.map(presentExpense),
-    // Last, so the slots can be written where this empty list ends.
-    slots: [],
-  };
-  const text = JSON.stringify({ payload });
-  const close = "]}}";
-  if (!text.endsWith(`"slots":[${close}`)) throw new Error("calendar payload: slots must be its last key");
-  const head = Buffer.from(text.slice(0, -close.length));
-  const count = calendar.slots.reduce((n, group) => n + group.starts.length, 0);
-  const body = Buffer.allocUnsafe(head.length + count * MAX_SLOT_BYTES + close.length);
-  let at = head.copy(body);
-  at = writeSlots(calendar.slots, body, at);
-  at += body.write(close, at, "latin1");
-  return body.subarray(0, at);
+  });
+  const slotCount = calendar.slots.reduce((n, group) => n + group.starts.length, 0);
+  const into = new JsonBytes(rules.length + calendar.appointments.length * 1024 + slotCount * MAX_SLOT_BYTES);
+  // The rest of the payload's keys follow time_offs, inside the object `rules` closes.
+  into.text(`{"payload":${rules.slice(0, -1)},"appointments":[`);
+  writeList(into, calendar.appointments, (into, appointment) => {
+    writeAppointment(into, appointment);
+    into.ascii(',"payments":[');
+    writeList(into, paymentsOf.get(appointment.id) ?? [], (into, payment) => writePayment(into, payment, true));
+    into.ascii('],"expense":');
+    const expense = expenseOf.get(appointment.id);
+    if (expense) writeExpense(into, expense, true);
+    else into.ascii("null");
+    into.ascii("}");
+  });
+  into.ascii('],"payments":[');
+  writeList(into, calendar.payments, writePayment);
+  into.ascii('],"expenses":[');
+  writeList(into, calendar.expenses, writeExpense);
+  into.ascii('],"slots":[');
+  into.room(slotCount * MAX_SLOT_BYTES);
+  into.at = writeSlots(calendar.slots, into.bytes, into.at);
+  into.ascii("]}}");
+  return into.done();
 }
 
 const SLOT_OPENING = ',{"resource_id":';
@@ -66,6 +88,7 @@ function put(source: Uint8Array, into: Uint8Array, at: number): number {
 }
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
