@@ -211,11 +211,14 @@ class TripAnswer implements Submittable {
   }
 }
 
-/** Text with knex's `?` placeholders (an escaped `\?` is a literal question mark) in PostgreSQL's `$1` form. */
-function numbered(sql: string): string {
+/** Each of the text's knex `?` placeholders replaced by what `put` writes for it (by its index); an escaped `\?` is a literal question mark. */
+function placeholders(sql: string, put: (index: number) => string): string {
   let index = 0;
-  return sql.replace(/\\?\?/g, (match) => (match === "\\?" ? "?" : `$${++index}`));
+  return sql.replace(/\\?\?/g, (match) => (match === "\\?" ? "?" : put(index++)));
 }
+
+/** Text with knex's `?` placeholders in PostgreSQL's `$1` form. */
+const numbered = (sql: string) => placeholders(sql, (index) => `$${index + 1}`);
 
 /**
  * What a statement's `in` takes: ids, or a subquery (its text written from ids and constants only)
@@ -245,10 +248,8 @@ export function idList(ids: readonly number[]): string {
  */
 function inlined(query: Knex.QueryBuilder): string {
   const { sql, bindings } = query.toSQL();
-  let index = 0;
-  return sql.replace(/\\?\?/g, (match) => {
-    if (match === "\\?") return "?";
-    const value: unknown = bindings[index++];
+  return placeholders(sql, (index) => {
+    const value: unknown = bindings[index];
     if (value === null) return "NULL";
     if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "boolean") return String(value);
     throw new Error(`A trip only inlines numbers, booleans and nulls, not ${typeof value}`);

@@ -112,16 +112,6 @@ export class Message extends BaseModel {
     query.where("private", false).whereNot("message_type", MESSAGE_TYPE.activity);
   }
 
-  /**
-   * The newest message of each conversation that passes `condition` (SQL over messages' columns),
-   * keyed by conversation id (one query for a whole page of conversations).
-   */
-  static async latestOf(db: Knex, conversationIds: number[], condition?: string): Promise<Map<number, Message>> {
-    if (!conversationIds.length) return new Map();
-    const { rows } = (await db.raw(Message.latestSql(conversationIds, condition))) as { rows: object[] };
-    return Message.latestByConversation(rows.map((row) => Message.fromDatabaseJson(row)));
-  }
-
   /** The newest message (by created_at, then id) of each conversation that passes the condition; the text is written, not built, as it is read on every conversation shown. */
   static latestSql(conversationIds: InList, condition?: string): string {
     return (

@@ -29,11 +29,6 @@ export function accessibleInboxIdsSql(ctx: AppContext): string {
   return seesEveryInbox(ctx) ? ofAccount : `${ofAccount} and inboxes.id in (${memberInboxIdsSql(ctx)})`;
 }
 
-/** Ids of the inboxes the caller may see, for scoping conversations and other per-inbox data. */
-export async function accessibleInboxIds(ctx: AppContext): Promise<number[]> {
-  return (await visibleInboxes(ctx).clearOrder().select("id")).map((inbox) => inbox.id);
-}
-
 /** The account's inbox: 404 when it is not there, 401 when an agent is not one of its members (InboxPolicy#show?). */
 export async function findVisibleInbox(ctx: AppContext, id: number): Promise<Inbox> {
   const inbox = await Inbox.findInAccount(ctx.state.account!.id, id);

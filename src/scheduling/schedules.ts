@@ -78,12 +78,7 @@ export function queueScheduleRules(trip: Trip, accountId: number, resources: rea
         .whereIn("resource_id", ids)
         .whereBetween("date", [utcDate(range.start, -1), utcDate(range.end, 1)]),
     ),
-    trip.models(
-      TimeOff.ofAccount(accountId)
-        .where((q) => q.whereNull("resource_id").orWhereIn("resource_id", ids))
-        .where("starts_at", "<", sqlInstant(range.end))
-        .where("ends_at", ">", sqlInstant(range.start)),
-    ),
+    trip.models(TimeOff.affecting(accountId, ids, sqlInstant(range.start), sqlInstant(range.end))),
   ]).then(([workRules, breakRules, holidays, overrides, timeOffs]) => ({ workRules, breakRules, holidays, overrides, timeOffs }));
 }
 

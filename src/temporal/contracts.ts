@@ -55,15 +55,6 @@ export function automationRuleWorkflowId(installationId: string, eventUid: strin
 }
 
 /**
- * A conversation's auto-resolve / snooze timer of a workflow of its own, as they ran before the timer
- * sweep (runs still open after the upgrade finish under it). The conversation's uuid keeps a restored
- * database's new conversation from adopting the timer of the one that had its number before the restore.
- */
-export function conversationTimerWorkflowId(installationId: string, accountId: number, displayId: number, conversationUuid: string): string {
-  return `auto-resolve-${installationId}-${accountId}-${displayId}-${conversationUuid}`;
-}
-
-/**
  * The installation's one timer sweep: it sleeps until the earliest conversation deadline
  * (conversations.timer_due_at), then auto-resolves or reopens every conversation due.
  */
