@@ -7,7 +7,10 @@ import { useHarness } from "../support/harness";
 
 const h = useHarness(test);
 
-/** Statements on the inboxes table sent to PostgreSQL while fn runs (the app's own background queries are not counted). */
+/**
+ * Statements on the inboxes table sent to PostgreSQL while fn runs (the app's own background queries are not counted).
+ * Tests that count run serially: a test beside them writing inboxes would be counted too.
+ */
 async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {
   const sent: string[] = [];
   const onQuery = (query: { sql: string }) => {
@@ -22,7 +25,7 @@ async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {
   return sent;
 }
 
-test("a trip answers each queued select with its own rows, typed and hydrated as a query would, in one statement", async (t) => {
+test.serial("a trip answers each queued select with its own rows, typed and hydrated as a query would, in one statement", async (t) => {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   const trip = new Trip(h.knex);
@@ -52,7 +55,7 @@ test("a trip answers each queued select with its own rows, typed and hydrated as
   t.false(sent[0]!.includes("1 = 0"), "a lookup with no ids sends nothing");
 });
 
-test("a trip inside a transaction sees the transaction's writes; an empty trip sends nothing", async (t) => {
+test.serial("a trip inside a transaction sees the transaction's writes; an empty trip sends nothing", async (t) => {
   const account = await createAccount(h);
   await h.knex
     .transaction(async (trx) => {
@@ -74,7 +77,7 @@ test("a trip refuses to write text values into SQL", (t) => {
   t.throws(() => trip.modelsWhere(Inbox, "id", [1], { account_id: 1.5 }), { message: /Not an id/ });
 });
 
-test("a trip takes values for text with ? placeholders, beside statements without; a failing statement fails the trip", async (t) => {
+test.serial("a trip takes values for text with ? placeholders, beside statements without; a failing statement fails the trip", async (t) => {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   const trip = new Trip(h.knex);

@@ -20,6 +20,12 @@ test("events handed over across several spans each arrive once, through a lane p
   for (let i = 0; i < n; i++) {
     await h.knex.transaction((trx) => recordEvent(trx, { accountId: account.id, name: "contact_created", payload: { id: i, event: "contact_created" } }));
     await new Promise((resolve) => setTimeout(resolve, 50));
+    // Every ten events, once they have arrived, a pause longer than a span: however a loaded relay
+    // batches its hand-overs, the three groups are handed over in three spans at least.
+    if (i % 10 === 9) {
+      await receiver.waitFor((requests) => new Set(requests.map((r) => r.body.id)).size > i);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    }
   }
   await receiver.waitFor((requests) => new Set(requests.map((r) => r.body.id)).size >= n);
   await new Promise((resolve) => setTimeout(resolve, 1000));
