@@ -6,6 +6,7 @@
  * check, so two racing bookings of one slot end with one appointment and one 409 SLOT_CONFLICT.
  */
 import type { Knex } from "knex";
+import { transactionRetryingDeadlocks } from "../db/deadlocks";
 import { Account } from "../models/Account";
 import { AccountUser } from "../models/AccountUser";
 import { Contact } from "../models/Contact";
@@ -378,11 +379,11 @@ export async function createAppointment(db: Knex, booker: Booker, input: Appoint
     const known = await Appointment.ofAccount(booker.account.id, db).findOne({ idempotency_key: key });
     if (known) return { view: (await loadViews(db, [known]))[0]!, created: false };
   }
-  return { view: await db.transaction((trx) => saveAppointment(trx, booker, undefined, input)), created: true };
+  return { view: await transactionRetryingDeadlocks(db, (trx) => saveAppointment(trx, booker, undefined, input)), created: true };
 }
 
 export async function updateAppointment(db: Knex, booker: Booker, id: number, input: AppointmentInput): Promise<AppointmentView> {
-  return db.transaction(async (trx) => saveAppointment(trx, booker, await lockAppointment(trx, booker.account.id, id), input));
+  return transactionRetryingDeadlocks(db, async (trx) => saveAppointment(trx, booker, await lockAppointment(trx, booker.account.id, id), input));
 }
 
 /** POST …/cancel: the booking and its payment are cancelled, and the slot is free again. */
