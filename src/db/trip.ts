@@ -2,12 +2,14 @@ import type { Knex } from "knex";
 import type { Model, QueryBuilder } from "objection";
 import pg, { type Client, type Connection, type FieldDef, type Submittable } from "pg";
 import { prepareValue } from "pg/lib/utils";
+import { type InList, isIn, Sql, sql, sqlText } from "./sql";
 
 type Row = Record<string, unknown>;
 
 interface Statement {
-  sql: string;
-  /** Values for the text's `?` placeholders, converted as pg converts any query's values. */
+  /** Text with PostgreSQL's `$1` placeholders. */
+  text: string;
+  /** Values for the placeholders, converted as pg converts any query's values. */
   values: (string | Buffer | null)[];
   resolve: (rows: Row[]) => void;
 }
@@ -26,24 +28,20 @@ interface KnexClient {
  * lookups is much cheaper as one trip than as six queries, parallel or not. The trip goes to the pg
  * connection itself, not through knex's query runner and pg's result builder: on the hot reads those
  * cost more than reading the rows (pg sets up every result set's columns through a dictionary-mode
- * object). Statements without values go as one multi-statement text (values written in by knex's own
- * escaping, numbers, booleans and nulls only, which cannot carry SQL); once one has values (text with
- * `?` placeholders), every statement is parsed, bound and executed before a single sync.
+ * object). Values travel apart from the text, and a text that recurs is a prepared statement of the
+ * connection (see preparedName).
  */
 export class Trip {
   private readonly statements: Statement[] = [];
 
   constructor(private readonly db: Knex) {}
 
-  /**
-   * Queues a SELECT: a knex query, text whose values are written in already (by idList), or text
-   * with `?` placeholders and their values; its rows once run() has answered.
-   */
-  rows<T = Row>(query: Knex.QueryBuilder | string, values: readonly unknown[] = []): Promise<T[]> {
-    const sql = typeof query === "string" ? query : inlined(query);
+  /** Queues a SELECT (a knex query, an Sql, or text with `?` placeholders and their values); its rows once run() has answered. */
+  rows<T = Row>(query: Knex.QueryBuilder | Sql | string, values: readonly unknown[] = []): Promise<T[]> {
+    const { text, values: all } = typeof query === "string" ? new Sql(query, values) : query instanceof Sql ? query : fromKnex(query);
     // Converted now, so a value pg cannot send fails before anything is.
-    const prepared = values.map((value) => prepareValue(value));
-    return new Promise<Row[]>((resolve) => this.statements.push({ sql, values: prepared, resolve })) as Promise<T[]>;
+    const prepared = all.map((value) => prepareValue(value));
+    return new Promise<Row[]>((resolve) => this.statements.push({ text: numbered(text), values: prepared, resolve })) as Promise<T[]>;
   }
 
   /**
@@ -53,8 +51,9 @@ export class Trip {
    */
   modelsWhere<M extends Model>(modelClass: typeof Model & (new () => M), column: string, ids: InList, also: Record<string, number> = {}): Promise<M[]> {
     if (!("subquery" in ids) && !ids.length) return Promise.resolve([]);
-    const conditions = Object.entries(also).map(([name, value]) => ` and "${name}" = ${sqlId(value)}`);
-    return this.rows(`select * from "${modelClass.tableName}" where "${column}" in ${inList(ids)}${conditions.join("")}`).then((rows) =>
+    const conditions = Object.entries(also).map(([name, value]) => sql` and ${sqlText(`"${name}"`)} = ${value}`);
+    const where = sql`select * from ${sqlText(`"${modelClass.tableName}"`)} where ${isIn(`"${column}"`, ids)}`;
+    return this.rows(conditions.reduce((text, condition) => sql`${text}${condition}`, where)).then((rows) =>
       rows.map((row) => modelClass.fromDatabaseJson(row) as M),
     );
   }
@@ -73,17 +72,86 @@ export class Trip {
     if (this.db.isTransaction && (this.db as Knex.Transaction).isCompleted()) throw new Error("A trip on a transaction that has ended");
     const client = this.db.client as KnexClient;
     // Listeners of knex's query event (statement counts) see the trip as the one query it is.
-    client.emit("query", { method: "raw", sql: statements.map((s) => s.sql).join(";\n"), bindings: statements.flatMap((s) => s.values) });
+    client.emit("query", { method: "raw", sql: statements.map((s) => s.text).join(";\n"), bindings: statements.flatMap((s) => s.values) });
     const connection = await client.acquireConnection();
     let sets: Row[][];
     try {
-      sets = await new Promise<Row[][]>((resolve, reject) => connection.query(new TripAnswer(statements, resolve, reject)));
+      const send = () => new Promise<Row[][]>((resolve, reject) => connection.query(new TripAnswer(statements, resolve, reject)));
+      sets = await send().catch((error: unknown) => {
+        // A table changed under a prepared statement (a migration added a column to a `select *`):
+        // PostgreSQL refuses it; its connection's statements are prepared afresh, and outside a
+        // transaction (which the refusal has aborted) the trip runs again.
+        if (!isStalePlan(error)) throw error;
+        forgetPrepared(connection.connection);
+        if (this.db.isTransaction) throw error;
+        return send();
+      });
     } finally {
       await client.releaseConnection(connection);
     }
     if (sets.length !== statements.length) throw new Error(`A trip of ${statements.length} statements got ${sets.length} result sets`);
     statements.forEach((statement, i) => statement.resolve(sets[i]!));
   }
+}
+
+/** A knex query's text (compiled once: knex's toString would compile it again) and its values. */
+function fromKnex(query: Knex.QueryBuilder): Sql {
+  const { sql: text, bindings } = query.toSQL();
+  return new Sql(text, bindings);
+}
+
+/** "cached plan must not change result type" */
+const isStalePlan = (error: unknown) => (error as { code?: string }).code === "0A000" && /cached plan/.test(String((error as Error).message));
+
+/**
+ * The prepared statements of a connection: the names it has parsed (once PostgreSQL has answered
+ * their Parse), under a generation that a stale plan moves on, as the server may still hold the old ones.
+ */
+interface Prepared {
+  generation: number;
+  names: Set<string>;
+}
+
+const preparedOf = new WeakMap<Connection, Prepared>();
+
+function prepared(connection: Connection): Prepared {
+  let known = preparedOf.get(connection);
+  if (!known) preparedOf.set(connection, (known = { generation: 0, names: new Set() }));
+  return known;
+}
+
+function forgetPrepared(connection: Connection): void {
+  const known = prepared(connection);
+  known.generation++;
+  known.names.clear();
+}
+
+/** Statement texts by how often a trip has sent them, and the names of those that recur. */
+const sightings = new Map<string, number>();
+const names = new Map<string, string>();
+const MAX_SIGHTINGS = 10_000;
+const MAX_NAMES = 1000;
+
+/**
+ * The name under which a text is a prepared statement, once it has been sent before: text that
+ * differs from one request to the next (values written in, a list's every length) would only fill
+ * the server's memory with plans never used again. The hot statements, whose values are apart, each
+ * get one, so PostgreSQL parses them once per connection rather than on every request (on GET one
+ * conversation that was most of PostgreSQL's work).
+ */
+function preparedName(text: string): string | undefined {
+  const name = names.get(text);
+  if (name || names.size >= MAX_NAMES) return name;
+  const seen = (sightings.get(text) ?? 0) + 1;
+  if (seen < 2) {
+    if (sightings.size >= MAX_SIGHTINGS) sightings.clear();
+    sightings.set(text, seen);
+    return undefined;
+  }
+  sightings.delete(text);
+  const named = `trip_${names.size + 1}`;
+  names.set(text, named);
+  return named;
 }
 
 type TypeParser = (text: string) => unknown;
@@ -140,6 +208,7 @@ class TripAnswer implements Submittable {
   private shape?: RowShape;
   private failure: unknown;
   private settled = false;
+  private done?: () => void;
 
   constructor(
     private readonly statements: Statement[],
@@ -148,19 +217,34 @@ class TripAnswer implements Submittable {
   ) {}
 
   submit(connection: Connection): void {
-    if (!this.statements.some((s) => s.values.length)) return connection.query(this.statements.map((s) => s.sql).join(";\n"));
+    const known = prepared(connection);
+    const parsing: string[] = [];
     // Corked, the messages leave in one write.
     connection.stream.cork();
     try {
-      for (const { sql, values } of this.statements) {
-        connection.parse({ text: values.length ? numbered(sql) : sql, name: "", types: [] }, false);
-        connection.bind({ values }, false);
+      for (const { text, values } of this.statements) {
+        const name = preparedName(text);
+        const statement = name ? `${name}_${known.generation}` : "";
+        if (!statement || !(known.names.has(statement) || parsing.includes(statement))) {
+          connection.parse({ text, name: statement, types: [] }, false);
+          if (statement) parsing.push(statement);
+        }
+        connection.bind({ statement, values }, false);
         connection.describe({ type: "P" }, false);
         connection.execute({}, false);
       }
       connection.sync();
     } finally {
       connection.stream.uncork();
+    }
+    // A name is the connection's once PostgreSQL has parsed it: after an error it skips the rest.
+    if (parsing.length) {
+      const parsed = () => {
+        const name = parsing.shift();
+        if (name !== undefined) known.names.add(name);
+      };
+      connection.on("parseComplete", parsed);
+      this.done = () => connection.off("parseComplete", parsed);
     }
   }
 
@@ -206,52 +290,14 @@ class TripAnswer implements Submittable {
   private settle(error: unknown): void {
     if (this.settled) return;
     this.settled = true;
+    this.done?.();
     if (error) this.reject(error);
     else this.resolve(this.sets);
   }
 }
 
-/** Each of the text's knex `?` placeholders replaced by what `put` writes for it (by its index); an escaped `\?` is a literal question mark. */
-function placeholders(sql: string, put: (index: number) => string): string {
+/** Text with knex's `?` placeholders in PostgreSQL's `$1` form; an escaped `\?` is a literal question mark. */
+function numbered(text: string): string {
   let index = 0;
-  return sql.replace(/\\?\?/g, (match) => (match === "\\?" ? "?" : put(index++)));
-}
-
-/** Text with knex's `?` placeholders in PostgreSQL's `$1` form. */
-const numbered = (sql: string) => placeholders(sql, (index) => `$${index + 1}`);
-
-/**
- * What a statement's `in` takes: ids, or a subquery (its text written from ids and constants only)
- * when the ids come from a row the same trip reads.
- */
-export type InList = readonly number[] | { subquery: string };
-
-/** `(1, 2, 3)` or `(select ...)` for a statement's text. */
-export function inList(list: InList): string {
-  return "subquery" in list ? `(${list.subquery})` : idList(list);
-}
-
-/** An id for a statement's text: integers only, which cannot carry SQL. */
-export function sqlId(id: number): string {
-  if (!Number.isSafeInteger(id)) throw new Error(`Not an id to write into SQL: ${String(id)}`);
-  return String(id);
-}
-
-/** `(1, 2, 3)` for a statement's text. */
-export function idList(ids: readonly number[]): string {
-  return `(${ids.map(sqlId).join(", ")})`;
-}
-
-/**
- * The query's text with its bindings written in: compiled once (knex's toString would compile it
- * again), placeholders replaced as knex's formatQuery does (an escaped `\?` is a literal question mark).
- */
-function inlined(query: Knex.QueryBuilder): string {
-  const { sql, bindings } = query.toSQL();
-  return placeholders(sql, (index) => {
-    const value: unknown = bindings[index];
-    if (value === null) return "NULL";
-    if ((typeof value === "number" && Number.isFinite(value)) || typeof value === "boolean") return String(value);
-    throw new Error(`A trip only inlines numbers, booleans and nulls, not ${typeof value}`);
-  });
+  return text.replace(/\\?\?/g, (match) => (match === "\\?" ? "?" : `$${++index}`));
 }

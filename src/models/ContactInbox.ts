@@ -1,7 +1,8 @@
 import type { Knex } from "knex";
 import { ValidationError } from "../errors";
 import { secureToken, uuid } from "../lib/tokens";
-import { idList } from "../db/trip";
+import { Sql, sql } from "../db/sql";
+import { Trip } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 import { Inbox } from "./Inbox";
 
@@ -38,16 +39,16 @@ export class ContactInbox extends BaseModel {
    */
   static async withInboxesOf(contactIds: number[], db?: Knex): Promise<Map<number, ContactInboxWithSlimInbox[]>> {
     if (!contactIds.length) return ContactInbox.slimInboxesByContact(contactIds, []);
-    const { rows } = (await (db ?? ContactInbox.knex()).raw(ContactInbox.slimInboxesSql(contactIds))) as { rows: SlimInboxRow[] };
-    return ContactInbox.slimInboxesByContact(contactIds, rows);
+    const trip = new Trip(db ?? ContactInbox.knex());
+    const rows = trip.rows<SlimInboxRow>(ContactInbox.slimInboxesSql(contactIds));
+    await trip.run();
+    return ContactInbox.slimInboxesByContact(contactIds, await rows);
   }
 
   /** The rows withInboxesOf reads, for a caller that sends the query itself (in a Trip); written, not built, as GET contact reads it. */
-  static slimInboxesSql(contactIds: number[]): string {
-    return (
-      `select ci.contact_id, ci.source_id, i.id, i.avatar_url, i.channel_id, i.name, i.channel_type` +
-      ` from contact_inboxes ci join inboxes i on i.id = ci.inbox_id where ci.contact_id in ${idList(contactIds)} order by ci.id`
-    );
+  static slimInboxesSql(contactIds: number[]): Sql {
+    return sql`select ci.contact_id, ci.source_id, i.id, i.avatar_url, i.channel_id, i.name, i.channel_type
+      from contact_inboxes ci join inboxes i on i.id = ci.inbox_id where ci.contact_id = any(${contactIds}) order by ci.id`;
   }
 
   static slimInboxesByContact(contactIds: number[], rows: SlimInboxRow[]): Map<number, ContactInboxWithSlimInbox[]> {

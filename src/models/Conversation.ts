@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
-import { type InList, inList, sqlId, type Trip } from "../db/trip";
+import { type InList, isIn, Sql, sql } from "../db/sql";
+import type { Trip } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 
 export const CONVERSATION_STATUSES = ["open", "resolved", "pending", "snoozed"] as const;
@@ -58,14 +59,12 @@ export class Conversation extends BaseModel {
    * lists whose conditions are written as text: building them with knex and Objection cost more than the query.
    */
   static selectWhere(trip: Trip, where: ConversationsWhere): Promise<Conversation[]> {
-    return trip
-      .rows(`select conversations.* from conversations where ${where.sql}`, where.bindings)
-      .then((rows) => rows.map((row) => Conversation.fromDatabaseJson(row)));
+    return trip.rows(sql`select conversations.* from conversations where ${where}`).then((rows) => rows.map((row) => Conversation.fromDatabaseJson(row)));
   }
 
   /** findByDisplayId's condition as text, for a trip that reads the conversation with what it shows. */
-  static byDisplayIdSql(accountId: number, displayId: number): string {
-    return `conversations.account_id = ${sqlId(accountId)} and conversations.display_id = ${sqlId(displayId)}`;
+  static byDisplayIdSql(accountId: number, displayId: number): Sql {
+    return sql`conversations.account_id = ${accountId} and conversations.display_id = ${displayId}`;
   }
 
   /** Locks the row for a read-modify-write inside a transaction, so concurrent changes apply one after the other. */
@@ -106,19 +105,14 @@ export class Conversation extends BaseModel {
     await db("conversations").where("id", id).update({ agent_last_seen_at: seenAt, assignee_last_seen_at: seenAt });
   }
 
-  /** Incoming messages since the agent last looked, capped as Chatwoot caps them, by conversation id. */
-  static async unreadCounts(db: Knex, conversationIds: number[]): Promise<Map<number, number>> {
-    if (!conversationIds.length) return new Map();
-    return Conversation.unreadCountsOf(((await db.raw(Conversation.unreadCountsSql(conversationIds))) as { rows: UnreadRow[] }).rows);
-  }
-
-  /** The rows of unreadCounts, written rather than built: every conversation shown reads them. */
-  static unreadCountsSql(conversationIds: InList): string {
-    return (
-      `select m.conversation_id, count(*) as count from messages m join conversations c on c.id = m.conversation_id` +
-      ` where m.conversation_id in ${inList(conversationIds)} and m.message_type = 0` +
-      ` and (c.agent_last_seen_at is null or m.created_at > c.agent_last_seen_at) group by m.conversation_id`
-    );
+  /**
+   * Incoming messages since the agent last looked, by conversation id (unreadCountsOf caps them as
+   * Chatwoot does); written rather than built: every conversation shown reads them.
+   */
+  static unreadCountsSql(conversationIds: InList): Sql {
+    return sql`select m.conversation_id, count(*) as count from messages m join conversations c on c.id = m.conversation_id
+      where ${isIn("m.conversation_id", conversationIds)} and m.message_type = 0
+      and (c.agent_last_seen_at is null or m.created_at > c.agent_last_seen_at) group by m.conversation_id`;
   }
 
   static unreadCountsOf(this: void, rows: UnreadRow[]): Map<number, number> {
@@ -126,11 +120,8 @@ export class Conversation extends BaseModel {
   }
 }
 
-/** Conditions on conversations as SQL text with knex raw's `?` placeholders, and their values. */
-export interface ConversationsWhere {
-  sql: string;
-  bindings: Knex.RawBinding[];
-}
+/** Conditions on conversations (what follows `where`), with their values. */
+export type ConversationsWhere = Sql;
 
 export interface UnreadRow {
   conversation_id: number;

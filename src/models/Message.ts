@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { QueryBuilder } from "objection";
 import type { AttachmentData } from "../services/attachments";
-import { type InList, inList } from "../db/trip";
+import { type InList, isIn, Sql, sql, sqlText } from "../db/sql";
 import { BaseModel } from "./BaseModel";
 
 /** Chatwoot's integer codes are the index; requests use the names, most responses the integers. */
@@ -113,11 +113,10 @@ export class Message extends BaseModel {
   }
 
   /** The newest message (by created_at, then id) of each conversation that passes the condition; the text is written, not built, as it is read on every conversation shown. */
-  static latestSql(conversationIds: InList, condition?: string): string {
-    return (
-      `select distinct on ("conversation_id") * from "messages" where "conversation_id" in ${inList(conversationIds)}` +
-      `${condition ? ` and ${condition}` : ""} order by "conversation_id", "created_at" desc, "id" desc`
-    );
+  static latestSql(conversationIds: InList, condition?: string): Sql {
+    return sql`select distinct on ("conversation_id") * from "messages" where ${isIn('"conversation_id"', conversationIds)}${sqlText(
+      condition ? ` and ${condition}` : "",
+    )} order by "conversation_id", "created_at" desc, "id" desc`;
   }
 
   static latestByConversation(messages: Message[]): Map<number, Message> {

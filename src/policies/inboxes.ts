@@ -1,4 +1,4 @@
-import { sqlId } from "../db/trip";
+import { type Sql, sql } from "../db/sql";
 import { NotFound, PermissionDenied } from "../errors";
 import type { AppContext } from "../http/context";
 import { Inbox } from "../models/Inbox";
@@ -12,21 +12,23 @@ function seesEveryInbox(ctx: AppContext): boolean {
 /** Chatwoot's InboxPolicy::Scope: the inboxes of the account the caller may see. */
 export function visibleInboxes(ctx: AppContext) {
   const query = Inbox.ofAccount(ctx.state.account!.id);
-  return seesEveryInbox(ctx) ? query : query.whereRaw(`inboxes.id in (${memberInboxIdsSql(ctx)})`);
+  if (seesEveryInbox(ctx)) return query;
+  const member = memberInboxIdsSql(ctx);
+  return query.whereRaw(`inboxes.id in (${member.text})`, member.values as number[]);
 }
 
-/** The inboxes an agent belongs to in the account, as SQL text (ids written in): the one statement of the membership rule. */
-function memberInboxIdsSql(ctx: AppContext): string {
-  return `select inbox_id from inbox_members where user_id = ${sqlId(ctx.state.membership?.user_id ?? 0)} and account_id = ${sqlId(ctx.state.account!.id)}`;
+/** The inboxes an agent belongs to in the account, as a subquery: the one statement of the membership rule. */
+function memberInboxIdsSql(ctx: AppContext): Sql {
+  return sql`select inbox_id from inbox_members where user_id = ${ctx.state.membership?.user_id ?? 0} and account_id = ${ctx.state.account!.id}`;
 }
 
 /**
- * The ids of visibleInboxes as SQL text (ids written in) for a subquery, so scoping a query by them
- * costs no round trip of its own; written rather than built, as the hot lists take it every time.
+ * The ids of visibleInboxes as a subquery, so scoping a query by them costs no round trip of its
+ * own; written rather than built, as the hot lists take it every time.
  */
-export function accessibleInboxIdsSql(ctx: AppContext): string {
-  const ofAccount = `select inboxes.id from inboxes where inboxes.account_id = ${sqlId(ctx.state.account!.id)}`;
-  return seesEveryInbox(ctx) ? ofAccount : `${ofAccount} and inboxes.id in (${memberInboxIdsSql(ctx)})`;
+export function accessibleInboxIdsSql(ctx: AppContext): Sql {
+  const ofAccount = sql`select inboxes.id from inboxes where inboxes.account_id = ${ctx.state.account!.id}`;
+  return seesEveryInbox(ctx) ? ofAccount : sql`${ofAccount} and inboxes.id in (${memberInboxIdsSql(ctx)})`;
 }
 
 /** The account's inbox: 404 when it is not there, 401 when an agent is not one of its members (InboxPolicy#show?). */

@@ -11,7 +11,7 @@ import type { Resource } from "../models/scheduling/Resource";
 import { TimeOff } from "../models/scheduling/TimeOff";
 import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
 import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
-import { sqlId, Trip } from "../db/trip";
+import { Trip } from "../db/trip";
 import { allOn } from "../services/conversationGraph";
 import type { BookedInterval, ResourceSchedule } from "./availability";
 import type { Interval } from "./intervals";
@@ -52,10 +52,7 @@ export async function loadScheduleRules(accountId: number, resourceIds: readonly
   return rules;
 }
 
-/** An instant for a trip's text, from its integer milliseconds. */
-const sqlInstant = (ms: number) => raw(`timestamptz 'epoch' + ${sqlId(ms)} * interval '1 millisecond'`);
-
-/** A query of resource ids, whose values are ids (a trip writes them into its text). */
+/** A query of resource ids. */
 export type ResourceIdsQuery = QueryBuilder<Resource, Resource[]>;
 
 /**
@@ -66,7 +63,7 @@ export function queueScheduleRules(trip: Trip, accountId: number, resources: rea
   // knex writes `in (select ...)` for a query as it writes `in (1, 2)` for ids.
   const ids = (Array.isArray(resources) ? [...resources] : resources) as number[];
   // Any zone's local dates in the range lie within a day of the range's UTC dates.
-  const utcDate = (ms: number, days: number) => raw(`(timestamp 'epoch' + ${sqlId(ms)} * interval '1 millisecond')::date + ${sqlId(days)}`);
+  const utcDate = (ms: number, days: number) => raw("(?::timestamptz at time zone 'UTC')::date + ?::integer", [new Date(ms), days]);
   const weekly = <R extends WorkRule | BreakRule>(model: typeof WorkRule | typeof BreakRule) =>
     trip.models(model.query().whereIn("resource_id", ids).orderBy(["resource_id", "weekday", "start_minute", "id"])) as Promise<R[]>;
   return Promise.all([
@@ -78,7 +75,7 @@ export function queueScheduleRules(trip: Trip, accountId: number, resources: rea
         .whereIn("resource_id", ids)
         .whereBetween("date", [utcDate(range.start, -1), utcDate(range.end, 1)]),
     ),
-    trip.models(TimeOff.affecting(accountId, ids, sqlInstant(range.start), sqlInstant(range.end))),
+    trip.models(TimeOff.affecting(accountId, ids, new Date(range.start), new Date(range.end))),
   ]).then(([workRules, breakRules, holidays, overrides, timeOffs]) => ({ workRules, breakRules, holidays, overrides, timeOffs }));
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
-import { type InList, Trip } from "../db/trip";
+import { type InList, Sql, sql, sqlText } from "../db/sql";
+import { Trip } from "../db/trip";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
@@ -70,10 +71,10 @@ async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: P
 }
 
 /**
- * Which conversations to load: rows already read, or a condition on conversations (as text, ids and
- * constants only) that the load's first round trip reads them by, with what they show.
+ * Which conversations to load: rows already read, or a condition on conversations that the load's
+ * first round trip reads them by, with what they show.
  */
-export type ConversationsToLoad = Conversation[] | { accountId: number; where: string };
+export type ConversationsToLoad = Conversation[] | { accountId: number; where: Sql };
 
 /** The assignees, bots and teams of the conversations, queued on a trip. */
 function queueAssigned(trip: Trip, accountId: number, conversations: Conversation[]) {
@@ -109,12 +110,14 @@ export async function loadConversationGraphs(db: Knex, toLoad: ConversationsToLo
   const accountId = Array.isArray(toLoad) ? toLoad[0]!.account_id : toLoad.accountId;
   const knownAccount = known.account?.id === accountId ? known.account : undefined;
   const column = (name: keyof Conversation & string, pick: (c: Conversation) => number | null): InList =>
-    rows ? [...new Set(rows.map(pick).filter((id): id is number => id !== null))] : { subquery: `select ${name} from conversations where ${where}` };
+    rows
+      ? [...new Set(rows.map(pick).filter((id): id is number => id !== null))]
+      : { subquery: sql`select ${sqlText(name)} from conversations where ${where!}` };
   // Every lookup that needs only the conversations' own columns goes in one round trip.
   const trip = new Trip(db);
   const read = rows
     ? Promise.resolve(rows)
-    : trip.rows(`select * from conversations where ${where}`).then((found) => found.map((row) => Conversation.fromDatabaseJson(row)));
+    : trip.rows(sql`select * from conversations where ${where!}`).then((found) => found.map((row) => Conversation.fromDatabaseJson(row)));
   const assignedWithRows = rows && queueAssigned(trip, accountId, rows);
   const loads = Promise.all([
     knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),

@@ -4,6 +4,7 @@
  * validate the query and present the conversations.
  */
 import type { Knex } from "knex";
+import { Sql, sql, sqlText } from "../db/sql";
 import { Trip } from "../db/trip";
 import { NotFound } from "../errors";
 import { Conversation, type ConversationStatus, type ConversationsWhere } from "../models/Conversation";
@@ -45,8 +46,8 @@ export const CONVERSATION_TYPES = ["mention", "participating", "unattended"] as 
 export interface Viewer {
   account: AccountRef;
   userId: number;
-  /** The ids of the inboxes they may see, as the text of a subquery (ids written in). */
-  inboxIds: string;
+  /** The ids of the inboxes they may see, as a subquery. */
+  inboxIds: Sql;
 }
 
 /** The list's filters, as its query string gives them. */
@@ -81,12 +82,12 @@ export interface ListCounts {
  * cost more than PostgreSQL's answer.
  */
 function inViewersInboxes(viewer: Viewer): ConversationsWhere {
-  return { sql: `conversations.account_id = ? and conversations.inbox_id in (${viewer.inboxIds})`, bindings: [viewer.account.id] };
+  return sql`conversations.account_id = ${viewer.account.id} and conversations.inbox_id in (${viewer.inboxIds})`;
 }
 
 /** The conversations of `scope` that also pass `condition` (knex raw's `?` placeholders, taking `values`). */
-function and(scope: ConversationsWhere, condition: string, ...values: Knex.RawBinding[]): ConversationsWhere {
-  return { sql: `${scope.sql} and ${condition}`, bindings: [...scope.bindings, ...values] };
+function and(scope: ConversationsWhere, condition: string, ...values: unknown[]): ConversationsWhere {
+  return new Sql(`${scope.text} and ${condition}`, [...scope.values, ...values]);
 }
 
 /**
@@ -153,9 +154,8 @@ async function mentionPatterns(db: Knex, accountId: number, userId: number): Pro
 /** All, the viewer's and unassigned conversations of a scope, in one scan, queued on a trip. */
 async function assigneeCounts(trip: Trip, scope: ConversationsWhere, userId: number) {
   const [tally] = await trip.rows<Record<"all_count" | "mine_count" | "unassigned_count", string | number>>(
-    `select count(*) as all_count, count(*) filter (where assignee_id = ?) as mine_count, count(*) filter (where assignee_id is null) as unassigned_count` +
-      ` from conversations where ${scope.sql}`,
-    [userId, ...scope.bindings],
+    sql`select count(*) as all_count, count(*) filter (where assignee_id = ${userId}) as mine_count, count(*) filter (where assignee_id is null) as unassigned_count
+      from conversations where ${scope}`,
   );
   return { all: Number(tally!.all_count), mine: Number(tally!.mine_count), unassigned: Number(tally!.unassigned_count) };
 }
@@ -181,11 +181,11 @@ export async function listConversations(db: Knex, viewer: Viewer, filters: ListP
   if (filters.assignee_type === "unassigned") list = and(list, "conversations.assignee_id is null");
   if (filters.assignee_type === "assigned") list = and(list, "conversations.assignee_id is not null");
   if (filters.updated_within !== undefined) list = and(list, "conversations.updated_at > ?", new Date(Date.now() - filters.updated_within * 1000));
-  const page = filters.updated_within !== undefined ? "" : ` limit ${PER_PAGE} offset ${(filters.page - 1) * PER_PAGE}`;
+  const page = filters.updated_within !== undefined ? sqlText("") : sql` limit ${PER_PAGE} offset ${(filters.page - 1) * PER_PAGE}`;
   // The counts and the page in one round trip.
   const trip = new Trip(db);
   const counts = listCounts(trip, viewer, scope);
-  const conversations = Conversation.selectWhere(trip, { sql: `${list.sql} order by ${sortClause(filters.sort_by)}${page}`, bindings: list.bindings });
+  const conversations = Conversation.selectWhere(trip, sql`${list} order by ${sqlText(sortClause(filters.sort_by))}${page}`);
   await trip.run();
   return { counts: await counts, conversations: await conversations };
 }
@@ -198,10 +198,10 @@ export async function filterConversations(db: Knex, viewer: Viewer, conditions: 
   const matches = and(inViewersInboxes(viewer), condition.sql, ...condition.bindings);
   const trip = new Trip(db);
   const counts = assigneeCounts(trip, matches, viewer.userId);
-  const conversations = Conversation.selectWhere(trip, {
-    sql: `${matches.sql} order by conversations.last_activity_at desc, conversations.id desc limit ${PER_PAGE} offset ${(page - 1) * PER_PAGE}`,
-    bindings: matches.bindings,
-  });
+  const conversations = Conversation.selectWhere(
+    trip,
+    sql`${matches} order by conversations.last_activity_at desc, conversations.id desc limit ${PER_PAGE} offset ${(page - 1) * PER_PAGE}`,
+  );
   await trip.run();
   const { all, mine, unassigned } = await counts;
   return { counts: { mine_count: mine, unassigned_count: unassigned, all_count: all }, conversations: await conversations };
@@ -211,10 +211,10 @@ export async function filterConversations(db: Knex, viewer: Viewer, conditions: 
 export async function contactConversations(db: Knex, viewer: Viewer, contactId: number): Promise<Conversation[]> {
   const scope = and(inViewersInboxes(viewer), "conversations.contact_id = ?", contactId);
   const trip = new Trip(db);
-  const conversations = Conversation.selectWhere(trip, {
-    sql: `${scope.sql} order by conversations.last_activity_at desc, conversations.id desc limit ${CONTACT_LIMIT}`,
-    bindings: scope.bindings,
-  });
+  const conversations = Conversation.selectWhere(
+    trip,
+    sql`${scope} order by conversations.last_activity_at desc, conversations.id desc limit ${CONTACT_LIMIT}`,
+  );
   await trip.run();
   return conversations;
 }
@@ -226,9 +226,12 @@ export async function unreadCounts(db: Knex, viewer: Viewer) {
     `conversations.status = 'open' and exists (select 1 from messages m where m.conversation_id = conversations.id and m.message_type = ${MESSAGE_TYPE.incoming}` +
       ` and (conversations.agent_last_seen_at is null or m.created_at > conversations.agent_last_seen_at))`,
   );
-  const { rows: unread } = (await db.raw(`select inbox_id, labels, assignee_id from conversations where ${scope.sql}`, scope.bindings)) as {
-    rows: Pick<Conversation, "inbox_id" | "labels" | "assignee_id">[];
-  };
+  const trip = new Trip(db);
+  const read = trip.rows<Pick<Conversation, "inbox_id" | "labels" | "assignee_id">>(
+    sql`select inbox_id, labels, assignee_id from conversations where ${scope}`,
+  );
+  await trip.run();
+  const unread = await read;
   const byInbox: Record<string, number> = {};
   const byLabel: Record<string, number> = {};
   const tally = (key: string | number, into: Record<string, number>) => (into[key] = (into[key] ?? 0) + 1);

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import type { AnyQueryBuilder, RawBuilder } from "objection";
+import type { AnyQueryBuilder } from "objection";
 import { SchedulingModel } from "./SchedulingModel";
 
 /** A period a resource cannot be booked (vacation, sick leave...); no resource means everyone. */
@@ -21,7 +21,7 @@ export class TimeOff extends SchedulingModel {
   }
 
   /** Time off that applies to any of the resources (ids, or a query of them; their own or account-wide) and overlaps [from, to). */
-  static affecting(accountId: number, resourceIds: readonly number[] | AnyQueryBuilder, from: Date | RawBuilder, to: Date | RawBuilder, db?: Knex) {
+  static affecting(accountId: number, resourceIds: readonly number[] | AnyQueryBuilder, from: Date, to: Date, db?: Knex) {
     return TimeOff.ofAccount(accountId, db)
       .where((q) => q.whereNull("resource_id").orWhereIn("resource_id", resourceIds as number[]))
       .where("starts_at", "<", to)

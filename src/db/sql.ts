@@ -1,0 +1,40 @@
+/**
+ * SQL text with knex's `?` placeholders and the values they take. The hot reads write their
+ * statements as text rather than build them with knex and Objection, and keep the values out of the
+ * text so that each statement's text is the same on every request: a trip then sends it as a
+ * prepared statement, which PostgreSQL parses once per connection instead of once per request.
+ */
+export class Sql {
+  constructor(
+    readonly text: string,
+    readonly values: readonly unknown[] = [],
+  ) {}
+}
+
+/** sql`... ${value} ...`: each value becomes a `?` placeholder, an Sql is written in with its values. */
+export function sql(strings: TemplateStringsArray, ...parts: unknown[]): Sql {
+  let text = strings[0]!;
+  const values: unknown[] = [];
+  parts.forEach((part, i) => {
+    if (part instanceof Sql) {
+      text += part.text;
+      values.push(...part.values);
+    } else {
+      text += "?";
+      values.push(part);
+    }
+    text += strings[i + 1]!;
+  });
+  return new Sql(text, values);
+}
+
+/** Text of the code's own (a column or table name, a fixed condition) for a template, never a value a client sent. */
+export const sqlText = (text: string): Sql => new Sql(text);
+
+/** What a column is compared with: ids, or a subquery when the ids come from a row the same trip reads. */
+export type InList = readonly number[] | { subquery: Sql };
+
+/** `column = any(?)` for ids (one text whatever their number), `column in (subquery)` for a subquery. */
+export function isIn(column: string, list: InList): Sql {
+  return "subquery" in list ? sql`${sqlText(column)} in (${list.subquery})` : sql`${sqlText(column)} = any(${list})`;
+}
