@@ -89,6 +89,8 @@ export interface LoadResult {
   total: number;
   /** The server's CPU time per request, in ms. */
   cpuMsPerRequest: number;
+  /** CPU of every process on the machine (server, PostgreSQL, load generator, ...) per request. */
+  machineCpuMsPerRequest: number;
 }
 
 export interface LoadOptions {
@@ -107,6 +109,7 @@ export async function load(server: RunningServer, options: LoadOptions): Promise
   let index = 0;
   const method = options.method ?? "GET";
   const cpuBefore = server.cpuMs();
+  const machineBefore = machineBusyMs();
   const result = await autocannon({
     url: server.url,
     connections: options.connections ?? 32,
@@ -135,6 +138,7 @@ export async function load(server: RunningServer, options: LoadOptions): Promise
     errors: result.non2xx + result.errors + result.timeouts,
     total: result.requests.total,
     cpuMsPerRequest: (server.cpuMs() - cpuBefore) / Math.max(1, result.requests.total),
+    machineCpuMsPerRequest: (machineBusyMs() - machineBefore) / Math.max(1, result.requests.total),
   };
 }
 
@@ -146,7 +150,7 @@ export function report(name: string, result: LoadResult, baseline?: LoadResult):
     : "";
   console.log(
     `${name.padEnd(48)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ` +
-      `server CPU ${result.cpuMsPerRequest.toFixed(2)} ms/req` +
+      `server CPU ${result.cpuMsPerRequest.toFixed(2)} ms/req, machine ${result.machineCpuMsPerRequest.toFixed(2)} ms/req` +
       `${result.errors ? `, ${result.errors} failed of ${result.total}` : ""}${ratio}`,
   );
 }
