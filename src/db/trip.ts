@@ -105,18 +105,19 @@ const isStalePlan = (error: unknown) => (error as { code?: string }).code === "0
 
 /**
  * The prepared statements of a connection: the names it has parsed (once PostgreSQL has answered
- * their Parse), under a generation that a stale plan moves on, as the server may still hold the old ones.
+ * their Parse) with the columns of their rows once a result has described them, under a generation
+ * that a stale plan moves on, as the server may still hold the old ones.
  */
 interface Prepared {
   generation: number;
-  names: Set<string>;
+  names: Map<string, RowShape | undefined>;
 }
 
 const preparedOf = new WeakMap<Connection, Prepared>();
 
 function prepared(connection: Connection): Prepared {
   let known = preparedOf.get(connection);
-  if (!known) preparedOf.set(connection, (known = { generation: 0, names: new Set() }));
+  if (!known) preparedOf.set(connection, (known = { generation: 0, names: new Map() }));
   return known;
 }
 
@@ -209,6 +210,9 @@ class TripAnswer implements Submittable {
   private failure: unknown;
   private settled = false;
   private done?: () => void;
+  private prepared?: Prepared;
+  /** Each statement's prepared name ("" for none) and its rows' columns when known before its answer. */
+  private readonly described: { statement: string; shape?: RowShape }[] = [];
 
   constructor(
     private readonly statements: Statement[],
@@ -218,6 +222,7 @@ class TripAnswer implements Submittable {
 
   submit(connection: Connection): void {
     const known = prepared(connection);
+    this.prepared = known;
     const parsing: string[] = [];
     // Corked, the messages leave in one write.
     connection.stream.cork();
@@ -230,8 +235,11 @@ class TripAnswer implements Submittable {
           if (statement) parsing.push(statement);
         }
         connection.bind({ statement, values }, false);
-        connection.describe({ type: "P" }, false);
+        // A statement whose rows are described already is not described again.
+        const shape = known.names.get(statement);
+        if (!shape) connection.describe({ type: "P" }, false);
         connection.execute({}, false);
+        this.described.push({ statement, shape });
       }
       connection.sync();
     } finally {
@@ -241,7 +249,7 @@ class TripAnswer implements Submittable {
     if (parsing.length) {
       const parsed = () => {
         const name = parsing.shift();
-        if (name !== undefined) known.names.add(name);
+        if (name !== undefined) known.names.set(name, undefined);
       };
       connection.on("parseComplete", parsed);
       this.done = () => connection.off("parseComplete", parsed);
@@ -250,12 +258,14 @@ class TripAnswer implements Submittable {
 
   handleRowDescription({ fields }: { fields: FieldDef[] }): void {
     this.shape = rowShape(fields);
+    const { statement } = this.described[this.sets.length]!;
+    if (statement && this.prepared!.names.has(statement)) this.prepared!.names.set(statement, this.shape);
   }
 
   handleDataRow({ fields }: { fields: (string | null)[] }): void {
     if (this.failure) return;
     try {
-      this.rows.push(this.shape!.build(fields));
+      this.rows.push((this.described[this.sets.length]!.shape ?? this.shape)!.build(fields));
     } catch (error) {
       // A value its parser refuses fails the trip once the backend is done with it.
       this.failure = error;
