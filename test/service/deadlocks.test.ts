@@ -11,6 +11,15 @@ test.before(async () => {
   await h.knex(TABLE).insert([{ id: 1 }, { id: 2 }]);
 });
 
+/** Resolves once some backend waits for a row lock on the probe table. */
+async function lockWaitSeen(): Promise<void> {
+  for (;;) {
+    const [row] = await h.knex("pg_stat_activity").where({ wait_event_type: "Lock" }).andWhere("query", "like", `%${TABLE}%`).count({ n: "*" });
+    if (Number(row!.n) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 test("a transaction PostgreSQL aborts to break a deadlock runs again and commits; the other side commits too", async (t) => {
   let attempts = 0;
   let holding!: () => void;
@@ -27,8 +36,9 @@ test("a transaction PostgreSQL aborts to break a deadlock runs again and commits
   const retried = transactionRetryingDeadlocks(h.knex, async (trx) => {
     attempts++;
     await trx(TABLE).where("id", 2).increment("touched", 1);
-    // Row 1 is the other side's: the first attempt waits for it first, so its backend finds the deadlock.
-    if (attempts === 1) setTimeout(waiting, 300);
+    // Row 1 is the other side's: the other side goes on only once this attempt waits for it, so this
+    // backend, waiting longer, is the one that finds the deadlock (a timer raced a loaded machine).
+    if (attempts === 1) void lockWaitSeen().then(waiting);
     await trx(TABLE).where("id", 1).increment("touched", 1);
     return attempts;
   });
