@@ -6,7 +6,9 @@ import { Receiver } from "../../test/support/receiver";
 import { load, machineBusyMs, report, startServer } from "../load";
 
 const CONVERSATIONS = 120;
-const CASES = ["contact", "conversation", "list", "message"] as const;
+const CASES = ["contact", "conversation", "list", "long", "message"] as const;
+/** Messages a conversation has in the `long` case: a conversation shown reads its newest and its unread count. */
+const LONG_MESSAGES = 400;
 
 /**
  * The API under concurrent load beside a bare Koa route doing one indexed query on the same
@@ -14,7 +16,8 @@ const CASES = ["contact", "conversation", "list", "message"] as const;
  * ratio to the baseline. The worker (Temporal worker and relay) runs in a process of its own, as
  * production runs it, so the message case shows whether it keeps up.
  * BENCH_SECONDS sets each read case's length (default 10), BENCH_WRITE_SECONDS the message case's (60),
- * BENCH_API_CASES picks cases (comma-separated: contact, conversation, list, message).
+ * BENCH_API_CASES picks cases (comma-separated: contact, conversation, list, long, message); `long` is the
+ * list again once every conversation has 400 messages.
  */
 export async function run() {
   const selected = new Set(process.env.BENCH_API_CASES ? process.env.BENCH_API_CASES.split(",").map((c) => c.trim()) : CASES);
@@ -43,7 +46,7 @@ export async function run() {
     }
     const headers = { api_access_token: token };
 
-    if (selected.has("contact") || selected.has("conversation") || selected.has("list")) {
+    if (["contact", "conversation", "list", "long"].some((name) => selected.has(name))) {
       const baseline = await load(bare, { path: () => `/contacts/${contact.id}` });
       report("bare Koa + pg: one indexed select", baseline);
       if (selected.has("contact")) report("GET contact", await load(api, { headers, path: () => `${base}/contacts/${typical.id}` }), baseline);
@@ -56,6 +59,20 @@ export async function run() {
           await load(api, { headers, path: () => `${base}/conversations?status=open&page=1` }),
           baseline,
         );
+      if (selected.has("long")) {
+        await h.knex.raw(
+          `insert into messages (account_id, inbox_id, conversation_id, message_type, content, created_at)
+           select c.account_id, c.inbox_id, c.id, g % 3, 'long ' || g, now() - g * interval '1 second' from conversations c, generate_series(1, ?) g
+           where c.account_id = ?`,
+          [LONG_MESSAGES, account.id],
+        );
+        await h.knex.raw("analyze messages");
+        report(
+          `GET conversation list, ${LONG_MESSAGES} messages a conversation`,
+          await load(api, { headers, path: () => `${base}/conversations?status=open&page=1` }),
+          baseline,
+        );
+      }
     }
 
     if (selected.has("message")) {

@@ -34,6 +34,11 @@ export const sqlText = (text: string): Sql => new Sql(text);
 /** What a column is compared with: ids, or a subquery when the ids come from a row the same trip reads. */
 export type InList = readonly number[] | { subquery: Sql };
 
+/** The ids as rows of one column, for a `from`. */
+export function idsOf(list: InList): Sql {
+  return "subquery" in list ? list.subquery : sql`select unnest(${list}::bigint[])`;
+}
+
 /** `column = any(?)` for ids (one text whatever their number), `column in (subquery)` for a subquery. */
 export function isIn(column: string, list: InList): Sql {
   return "subquery" in list ? sql`${sqlText(column)} in (${list.subquery})` : sql`${sqlText(column)} = any(${list})`;

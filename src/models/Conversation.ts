@@ -106,13 +106,13 @@ export class Conversation extends BaseModel {
   }
 
   /**
-   * Incoming messages since the agent last looked, by conversation id (unreadCountsOf caps them as
-   * Chatwoot does); written rather than built: every conversation shown reads them.
+   * Incoming messages since the agent last looked, by conversation id, counted only up to the cap
+   * Chatwoot shows (along the messages' (conversation_id, message_type, created_at) index, however
+   * long the conversation); written rather than built: every conversation shown reads them.
    */
   static unreadCountsSql(conversationIds: InList): Sql {
-    return sql`select m.conversation_id, count(*) as count from messages m join conversations c on c.id = m.conversation_id
-      where ${isIn("m.conversation_id", conversationIds)} and m.message_type = 0
-      and (c.agent_last_seen_at is null or m.created_at > c.agent_last_seen_at) group by m.conversation_id`;
+    return sql`select c.id as conversation_id, (select count(*) from (select from messages m where m.conversation_id = c.id and m.message_type = 0
+      and m.created_at > coalesce(c.agent_last_seen_at, '-infinity') limit ${UNREAD_CAP}) unread) as count from conversations c where ${isIn("c.id", conversationIds)}`;
   }
 
   static unreadCountsOf(this: void, rows: UnreadRow[]): Map<number, number> {

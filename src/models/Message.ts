@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { QueryBuilder } from "objection";
 import type { AttachmentData } from "../services/attachments";
-import { type InList, isIn, Sql, sql, sqlText } from "../db/sql";
+import { idsOf, type InList, Sql, sql, sqlText } from "../db/sql";
 import { BaseModel } from "./BaseModel";
 
 /** Chatwoot's integer codes are the index; requests use the names, most responses the integers. */
@@ -112,11 +112,15 @@ export class Message extends BaseModel {
     query.where("private", false).whereNot("message_type", MESSAGE_TYPE.activity);
   }
 
-  /** The newest message (by created_at, then id) of each conversation that passes the condition; the text is written, not built, as it is read on every conversation shown. */
+  /**
+   * The newest message (by created_at, then id) of each conversation that passes the condition; the
+   * text is written, not built, as it is read on every conversation shown. Each is the first entry
+   * of the (conversation_id, created_at, id) index from its end, so a conversation's length does not
+   * matter (sorting every message of a page's conversations took 15 ms at 400 messages each).
+   */
   static latestSql(conversationIds: InList, condition?: string): Sql {
-    return sql`select distinct on ("conversation_id") * from "messages" where ${isIn('"conversation_id"', conversationIds)}${sqlText(
-      condition ? ` and ${condition}` : "",
-    )} order by "conversation_id", "created_at" desc, "id" desc`;
+    return sql`select m.* from (${idsOf(conversationIds)}) as c (id) cross join lateral (select * from messages
+      where conversation_id = c.id${sqlText(condition ? ` and ${condition}` : "")} order by created_at desc, id desc limit 1) m`;
   }
 
   static latestByConversation(messages: Message[]): Map<number, Message> {

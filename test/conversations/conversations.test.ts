@@ -1,7 +1,7 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
 import { createContact, createInbox } from "../support/conversationFactories";
-import { accountApi, useHarness } from "../support/harness";
+import { accountApi, expectOk, useHarness } from "../support/harness";
 import { activityTexts, conversationWorld, createConversation, postMessage } from "./setup";
 
 const h = useHarness(test);
@@ -358,6 +358,45 @@ test("assignments answer the agent (or null) and say who assigned whom", async (
     "Conversation unassigned by Admin Person",
   ]);
   t.is((await h.request("GET", `${world.base}/conversations/${conversation.id}`, { token: admin.token })).body.meta.assignee, undefined);
+});
+
+test("a long conversation shows its newest message and unread_count stops at 10, in the list as in GET one", async (t) => {
+  const world = await conversationWorld(h);
+  const conversation = await createConversation(h, world);
+  const other = await createConversation(h, world);
+  const { id } = await h.knex("conversations").where({ account_id: world.account.id, display_id: conversation.id }).first("id");
+  // 300 messages, a second apart and all older than the one posted below: 100 of each type.
+  await h.knex.raw(
+    `insert into messages (account_id, inbox_id, conversation_id, message_type, content, created_at)
+     select ?, ?, ?, g % 3, 'old ' || g, now() - g * interval '1 second' - interval '1 hour' from generate_series(1, 300) g`,
+    [world.account.id, world.inbox.id, id],
+  );
+  const newest = await expectOk(postMessage(h, world, conversation.id, { content: "newest", message_type: "outgoing" }), "newest");
+  const oldest = "old 300";
+
+  const shown = await expectOk(h.request("GET", `${world.base}/conversations/${conversation.id}`, { token: world.account.admin.token }), "show");
+  t.is(shown.unread_count, 10);
+  t.deepEqual(
+    shown.messages.map((m: { id: number }) => m.id),
+    [newest.id],
+  );
+  t.is(shown.last_non_activity_message.id, newest.id);
+  const listed = await expectOk(h.request("GET", `${world.base}/conversations`, { token: world.account.admin.token }), "list");
+  const inList = listed.data.payload.find((c: { id: number }) => c.id === conversation.id);
+  t.is(inList.unread_count, 10);
+  t.is(inList.last_non_activity_message.id, newest.id);
+  t.not(inList.last_non_activity_message.content, oldest);
+  const untouched = listed.data.payload.find((c: { id: number }) => c.id === other.id);
+  t.like(untouched, { unread_count: 0, messages: [], last_non_activity_message: null });
+
+  // Resolving adds an activity: the newest message, while the newest other one is still the reply.
+  await expectOk(
+    h.request("POST", `${world.base}/conversations/${conversation.id}/toggle_status`, { token: world.account.admin.token, body: { status: "resolved" } }),
+    "resolve",
+  );
+  const resolved = await expectOk(h.request("GET", `${world.base}/conversations/${conversation.id}`, { token: world.account.admin.token }), "show");
+  t.is(resolved.messages[0].message_type, 2);
+  t.is(resolved.last_non_activity_message.id, newest.id);
 });
 
 test("unread counts, update_last_seen and a contact's conversations", async (t) => {
