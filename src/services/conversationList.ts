@@ -224,7 +224,7 @@ export async function unreadCounts(db: Knex, viewer: Viewer) {
   const scope = and(
     inViewersInboxes(viewer),
     `conversations.status = 'open' and exists (select 1 from messages m where m.conversation_id = conversations.id and m.message_type = ${MESSAGE_TYPE.incoming}` +
-      ` and (conversations.agent_last_seen_at is null or m.created_at > conversations.agent_last_seen_at))`,
+      ` and m.created_at > coalesce(conversations.agent_last_seen_at, '-infinity'))`,
   );
   const trip = new Trip(db);
   const read = trip.rows<Pick<Conversation, "inbox_id" | "labels" | "assignee_id">>(
