@@ -11,6 +11,11 @@ export const SERVICE_VERSION: string = packageJson.version;
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
+  /**
+   * The hot reads' recurring statements are prepared statements of their connections (on unless
+   * DATABASE_PREPARED_STATEMENTS=off, for a pooler that hands one session's statements to another).
+   */
+  databasePreparedStatements: boolean;
   temporalAddress: string | undefined;
   temporalNamespace: string;
   taskQueue: string;
@@ -76,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT ?? 3000),
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePreparedStatements: !/^(off|false|0)$/i.test(env.DATABASE_PREPARED_STATEMENTS ?? ""),
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || "default",
     taskQueue: env.TEMPORAL_TASK_QUEUE || "convo-sched",

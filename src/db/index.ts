@@ -3,6 +3,7 @@ import knexFactory, { type Knex } from "knex";
 import { Model } from "objection";
 import pg from "pg";
 import { timestamptzParser } from "./timestamps";
+import type { TripOptions } from "./trip";
 
 // Ids are bigserial; every id this service hands out fits in a JS number, and clients expect numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -10,8 +11,8 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, timestamptzParser(pg.types
 
 export type Database = Knex;
 
-export function connectDatabase(connectionString: string, pool = { min: 0, max: 10 }): Database {
-  const knex = knexFactory({ client: "pg", connection: connectionString, pool });
+export function connectDatabase(connectionString: string, pool = { min: 0, max: 10 }, options: TripOptions = {}): Database {
+  const knex = knexFactory({ client: "pg", connection: connectionString, pool, ...options } as Knex.Config);
   Model.knex(knex);
   return knex;
 }

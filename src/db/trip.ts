@@ -14,8 +14,15 @@ interface Statement {
   resolve: (rows: Row[]) => void;
 }
 
+/** What the database's knex config says of trips (a transaction's client shares its config). */
+export interface TripOptions {
+  /** false: no statement is prepared (DATABASE_PREPARED_STATEMENTS=off). */
+  tripPreparedStatements?: boolean;
+}
+
 /** What a trip needs of knex's client (a transaction's client answers with the transaction's connection). */
 interface KnexClient {
+  config: TripOptions;
   acquireConnection(): Promise<Client>;
   releaseConnection(connection: Client): Promise<void>;
   emit(event: "query", query: { method: "raw"; sql: string; bindings: unknown[] }): boolean;
@@ -76,7 +83,8 @@ export class Trip {
     const connection = await client.acquireConnection();
     let sets: Row[][];
     try {
-      const send = () => new Promise<Row[][]>((resolve, reject) => connection.query(new TripAnswer(statements, resolve, reject)));
+      const prepare = client.config.tripPreparedStatements !== false;
+      const send = () => new Promise<Row[][]>((resolve, reject) => connection.query(new TripAnswer(statements, prepare, resolve, reject)));
       sets = await send().catch((error: unknown) => {
         // A table changed under a prepared statement (a migration added a column to a `select *`):
         // PostgreSQL refuses it; its connection's statements are prepared afresh, and outside a
@@ -216,6 +224,7 @@ class TripAnswer implements Submittable {
 
   constructor(
     private readonly statements: Statement[],
+    private readonly prepare: boolean,
     private readonly resolve: (sets: Row[][]) => void,
     private readonly reject: (error: unknown) => void,
   ) {}
@@ -228,7 +237,7 @@ class TripAnswer implements Submittable {
     connection.stream.cork();
     try {
       for (const { text, values } of this.statements) {
-        const name = preparedName(text);
+        const name = this.prepare ? preparedName(text) : undefined;
         const statement = name ? `${name}_${known.generation}` : "";
         if (!statement || !(known.names.has(statement) || parsing.includes(statement))) {
           connection.parse({ text, name: statement, types: [] }, false);

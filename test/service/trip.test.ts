@@ -1,7 +1,8 @@
 import test, { type ExecutionContext } from "ava";
 import knexFactory, { type Knex } from "knex";
+import { loadConfig } from "../../src/config";
 import { sql, sqlText } from "../../src/db/sql";
-import { Trip } from "../../src/db/trip";
+import { Trip, type TripOptions } from "../../src/db/trip";
 import { Inbox } from "../../src/models/Inbox";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
@@ -84,8 +85,8 @@ test("a trip sends values apart from its text: a value that reads as SQL is only
 });
 
 /** A pool of one connection, so every trip lands where the earlier ones prepared their statements. */
-function oneConnection(t: ExecutionContext): Knex {
-  const db = knexFactory({ client: "pg", connection: process.env.DATABASE_URL, pool: { min: 0, max: 1 } });
+function oneConnection(t: ExecutionContext, options: TripOptions = {}): Knex {
+  const db = knexFactory({ client: "pg", connection: process.env.DATABASE_URL, pool: { min: 0, max: 1 }, ...options } as Knex.Config);
   t.teardown(() => db.destroy());
   return db;
 }
@@ -113,6 +114,20 @@ test("a statement that recurs is prepared once per connection, and a table chang
   await db.schema.alterTable(table, (columns) => columns.text("more").defaultTo("more"));
   await t.throwsAsync(() => db.transaction((trx) => read(trx)), { message: /cached plan/ }, "a transaction it has aborted fails");
   t.deepEqual(await read(), [{ id: 1, note: "added", more: "more" }], "the next trip prepares the statement afresh");
+});
+
+test("with DATABASE_PREPARED_STATEMENTS=off nothing is prepared, for a pooler that moves sessions between connections", async (t) => {
+  t.true(loadConfig({}).databasePreparedStatements);
+  t.false(loadConfig({ DATABASE_PREPARED_STATEMENTS: "off" }).databasePreparedStatements);
+  const db = oneConnection(t, { tripPreparedStatements: loadConfig({ DATABASE_PREPARED_STATEMENTS: "off" }).databasePreparedStatements });
+  for (let i = 0; i < 3; i++) {
+    const trip = new Trip(db);
+    const rows = trip.rows(sql`select ${i}::int as n, 'unprepared' as m`);
+    await trip.run();
+    t.deepEqual(await rows, [{ n: i, m: "unprepared" }]);
+  }
+  const [prepared] = await db("pg_prepared_statements").count({ n: "*" });
+  t.is(Number(prepared!.n), 0);
 });
 
 test("a statement is the connection's only once PostgreSQL has parsed it: one after a failure is parsed again", async (t) => {
