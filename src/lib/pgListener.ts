@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import pg from "pg";
 
 const FIRST_RETRY_MS = 1000;
@@ -8,6 +9,18 @@ export interface ListenerHandlers {
   /** Called when the connection is lost (false) and when it listens again (true). */
   onState?(listening: boolean): void;
   onError?(message: string, retryInMs: number): void;
+}
+
+/**
+ * The settings of a knex database's connections, for a listener of its own (named `applicationName`
+ * in pg_stat_activity when given). knex keeps the password a hidden property of its settings, so
+ * that logs do not show it: a copy by spreading connects without one, which a server that asks for
+ * a password (npm start's embedded one) refuses.
+ */
+export function listenerSettings(knex: Knex, applicationName?: string): pg.ClientConfig {
+  const settings = (knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
+  const own = typeof settings === "string" ? { connectionString: settings } : { ...settings, password: settings.password };
+  return applicationName ? { ...own, application_name: applicationName } : own;
 }
 
 /**
@@ -23,7 +36,7 @@ export class PgListener {
   private stopped = false;
 
   constructor(
-    private readonly connection: pg.ClientConfig | string,
+    private readonly connection: pg.ClientConfig,
     private readonly channel: string,
     private readonly handlers: ListenerHandlers,
   ) {}

@@ -1,6 +1,5 @@
 import type { Knex } from "knex";
-import type pg from "pg";
-import { PgListener } from "../lib/pgListener";
+import { listenerSettings, PgListener } from "../lib/pgListener";
 import { logger } from "../lib/logger";
 
 const log = logger.child({ component: "auth_cache" });
@@ -86,8 +85,7 @@ export class AuthCache {
   ) {
     this.ttlMs = options.ttlMs ?? 10_000;
     this.maxEntries = options.maxEntries ?? 10_000;
-    const connection = (knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
-    this.listener = new PgListener(connection, AUTH_CHANNEL, {
+    this.listener = new PgListener(listenerSettings(knex), AUTH_CHANNEL, {
       notify: () => this.clear(),
       onState: () => this.clear(),
       onError: (message, retryInMs) =>

@@ -1,6 +1,5 @@
 import type { Knex } from "knex";
-import type pg from "pg";
-import { PgListener } from "../lib/pgListener";
+import { listenerSettings, PgListener } from "../lib/pgListener";
 import { logger } from "../lib/logger";
 
 const log = logger.child({ component: "blocked_addresses" });
@@ -32,8 +31,7 @@ export class BlockedAddresses {
     private readonly keyPrefix: string,
     private readonly points: number,
   ) {
-    const connection = (knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
-    this.listener = new PgListener(connection, BLOCKED_CHANNEL, {
+    this.listener = new PgListener(listenerSettings(knex), BLOCKED_CHANNEL, {
       notify: (payload) => this.onAnnouncement(payload),
       onState: (listening) => {
         this.loaded = false;

@@ -1,9 +1,8 @@
 import type { Knex } from "knex";
-import type pg from "pg";
 import type { AppDeps } from "../deps";
 import { EVENTS_CHANNEL, type EventConsumer, type EventRow } from "./events";
 import { logger } from "../lib/logger";
-import { PgListener } from "../lib/pgListener";
+import { listenerSettings, PgListener } from "../lib/pgListener";
 import { relayHandOverFailures } from "../lib/metrics";
 
 const log = logger.child({ component: "event_relay" });
@@ -67,12 +66,9 @@ export class EventRelay {
   }
 
   async start(): Promise<void> {
-    const settings = (this.deps.knex.client as { connectionSettings: pg.ClientConfig | string }).connectionSettings;
     const sweepMs = this.options.sweepIntervalMs ?? 5000;
     this.listener = new PgListener(
-      typeof settings === "string"
-        ? { connectionString: settings, application_name: RELAY_APPLICATION_NAME }
-        : { ...settings, application_name: RELAY_APPLICATION_NAME },
+      listenerSettings(this.deps.knex, RELAY_APPLICATION_NAME),
       EVENTS_CHANNEL,
       {
         notify: () => this.wake(),
