@@ -241,7 +241,7 @@ class TripAnswer implements Submittable {
         const statement = name ? `${name}_${known.generation}` : "";
         if (!statement || !(known.names.has(statement) || parsing.includes(statement))) {
           connection.parse({ text, name: statement, types: [] }, false);
-          if (statement) parsing.push(statement);
+          parsing.push(statement);
         }
         connection.bind({ statement, values }, false);
         // A statement whose rows are described already is not described again.
@@ -254,11 +254,12 @@ class TripAnswer implements Submittable {
     } finally {
       connection.stream.uncork();
     }
-    // A name is the connection's once PostgreSQL has parsed it: after an error it skips the rest.
-    if (parsing.length) {
+    // A name is the connection's once PostgreSQL has parsed it (after an error it skips the rest);
+    // the answers come in the order of the Parses, unnamed ones ("") among them.
+    if (parsing.some(Boolean)) {
       const parsed = () => {
         const name = parsing.shift();
-        if (name !== undefined) known.names.set(name, undefined);
+        if (name) known.names.set(name, undefined);
       };
       connection.on("parseComplete", parsed);
       this.done = () => connection.off("parseComplete", parsed);

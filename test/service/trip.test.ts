@@ -116,6 +116,27 @@ test("a statement that recurs is prepared once per connection, and a table chang
   t.deepEqual(await read(), [{ id: 1, note: "added", more: "more" }], "the next trip prepares the statement afresh");
 });
 
+test("an unnamed statement's parse before a new prepared one does not count as the prepared one's", async (t) => {
+  const db = oneConnection(t);
+  const marker = `mixed_${process.pid}_${Date.now()}`;
+  let call = 0;
+  const trip = (divisor: number) => {
+    const trip = new Trip(db);
+    // Text of its own every time (never prepared), failing with divisor 0 after its Parse.
+    const unnamed = trip.rows(sql`select 1 / ${divisor}::int as n, ${sqlText(`'${marker} ${++call}'`)} as m`);
+    const named = trip.rows<{ n: number }>(sql`select ${divisor}::int as n, ${sqlText(`'${marker}'`)} as named`);
+    return { run: () => trip.run(), rows: async () => [await unnamed, await named] };
+  };
+  await t.throwsAsync(() => trip(0).run(), { message: /division by zero/ });
+  await t.throwsAsync(() => trip(0).run(), { message: /division by zero/ });
+  const third = trip(1);
+  await third.run();
+  t.deepEqual(
+    (await third.rows()).map((rows) => rows.map((row) => row.n)),
+    [[1], [1]],
+  );
+});
+
 test("with DATABASE_PREPARED_STATEMENTS=off nothing is prepared, for a pooler that moves sessions between connections", async (t) => {
   t.true(loadConfig({}).databasePreparedStatements);
   t.false(loadConfig({ DATABASE_PREPARED_STATEMENTS: "off" }).databasePreparedStatements);
