@@ -86,10 +86,11 @@ export class Trip {
       const prepare = client.config.tripPreparedStatements !== false;
       const send = () => new Promise<Row[][]>((resolve, reject) => connection.query(new TripAnswer(statements, prepare, resolve, reject)));
       sets = await send().catch((error: unknown) => {
-        // A table changed under a prepared statement (a migration added a column to a `select *`):
-        // PostgreSQL refuses it; its connection's statements are prepared afresh, and outside a
-        // transaction (which the refusal has aborted) the trip runs again.
-        if (!isStalePlan(error)) throw error;
+        // A table changed under a prepared statement (a migration added a column to a `select *`),
+        // or the connection lost its statements (DEALLOCATE, a pooler): PostgreSQL refuses the trip;
+        // the connection's statements are prepared afresh, and outside a transaction (which the
+        // refusal has aborted) the trip runs again.
+        if (!isStalePrepared(error)) throw error;
         forgetPrepared(connection.connection);
         if (this.db.isTransaction) throw error;
         return send();
@@ -108,8 +109,11 @@ function fromKnex(query: Knex.QueryBuilder): Sql {
   return new Sql(text, bindings);
 }
 
-/** "cached plan must not change result type" */
-const isStalePlan = (error: unknown) => (error as { code?: string }).code === "0A000" && /cached plan/.test(String((error as Error).message));
+/** "cached plan must not change result type", or "prepared statement ... does not exist". */
+function isStalePrepared(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === "26000" || (code === "0A000" && /cached plan/.test(String((error as Error).message)));
+}
 
 /**
  * The prepared statements of a connection: the names it has parsed (once PostgreSQL has answered

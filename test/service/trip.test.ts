@@ -114,6 +114,9 @@ test("a statement that recurs is prepared once per connection, and a table chang
   await db.schema.alterTable(table, (columns) => columns.text("more").defaultTo("more"));
   await t.throwsAsync(() => db.transaction((trx) => read(trx)), { message: /cached plan/ }, "a transaction it has aborted fails");
   t.deepEqual(await read(), [{ id: 1, note: "added", more: "more" }], "the next trip prepares the statement afresh");
+
+  await db.raw("deallocate all");
+  t.deepEqual(await read(), [{ id: 1, note: "added", more: "more" }], "a connection that lost its statements prepares them again");
 });
 
 test("an unnamed statement's parse before a new prepared one does not count as the prepared one's", async (t) => {
