@@ -67,19 +67,15 @@ export class EventRelay {
 
   async start(): Promise<void> {
     const sweepMs = this.options.sweepIntervalMs ?? 5000;
-    this.listener = new PgListener(
-      listenerSettings(this.deps.knex, RELAY_APPLICATION_NAME),
-      EVENTS_CHANNEL,
-      {
-        notify: () => this.wake(),
-        // Listening again: drain at once what was committed while the connection was down.
-        onState: (listening) => {
-          if (listening) this.wake();
-        },
-        onError: (message, retryInMs) =>
-          log.error({ retry_in_ms: retryInMs }, `Event relay lost its LISTEN connection (${message}); the ${sweepMs} ms sweep carries events until it is back`),
+    this.listener = new PgListener(listenerSettings(this.deps.knex, RELAY_APPLICATION_NAME), EVENTS_CHANNEL, {
+      notify: () => this.wake(),
+      // Listening again: drain at once what was committed while the connection was down.
+      onState: (listening) => {
+        if (listening) this.wake();
       },
-    );
+      onError: (message, retryInMs) =>
+        log.error({ retry_in_ms: retryInMs }, `Event relay lost its LISTEN connection (${message}); the ${sweepMs} ms sweep carries events until it is back`),
+    });
     await this.listener.start();
     this.timer = setInterval(() => this.wake(), sweepMs);
     this.wake();
