@@ -1,8 +1,9 @@
 /**
- * SQL text with knex's `?` placeholders and the values they take. The hot reads write their
- * statements as text rather than build them with knex and Objection, and keep the values out of the
- * text so that each statement's text is the same on every request: a trip then sends it as a
- * prepared statement, which PostgreSQL parses once per connection instead of once per request.
+ * SQL text with knex's `?` placeholders and the values they take, assembled from fragments (a scope,
+ * a range, a condition) that never splice a value into the text. The hot reads and the reports write
+ * their statements this way rather than build them with knex and Objection; the text of a hot read is
+ * then the same on every request, and a trip sends it as a prepared statement, which PostgreSQL
+ * parses once per connection instead of once per request.
  */
 export class Sql {
   constructor(
@@ -26,6 +27,14 @@ export function sql(strings: TemplateStringsArray, ...parts: unknown[]): Sql {
     text += strings[i + 1]!;
   });
   return new Sql(text, values);
+}
+
+/** Fragments joined with a separator (" and ", " union all ", ", "). */
+export function joinSql(fragments: readonly Sql[], separator: string): Sql {
+  return new Sql(
+    fragments.map((fragment) => fragment.text).join(separator),
+    fragments.flatMap((fragment) => fragment.values),
+  );
 }
 
 /** Text of the code's own (a column or table name, a fixed condition) for a template, never a value a client sent. */

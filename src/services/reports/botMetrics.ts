@@ -1,7 +1,8 @@
 import type { Knex } from "knex";
 import { reportingEvents } from "./history";
 import type { Range } from "./periods";
-import { rows, sql } from "./sql";
+import { sql } from "../../db/sql";
+import { rows } from "./sql";
 
 export interface BotMetrics {
   conversation_count: number;

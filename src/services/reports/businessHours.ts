@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { Inbox, type WorkingHour } from "../../models/Inbox";
 import { postgresZone } from "./periods";
-import { type Sql, sql } from "./sql";
+import { type Sql, sql } from "../../db/sql";
 
 interface OpenHours {
   dow: number;

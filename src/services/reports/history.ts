@@ -1,6 +1,6 @@
 import { businessSeconds } from "./businessHours";
 import { type Range, within } from "./periods";
-import { type Sql, join, raw, sql } from "./sql";
+import { joinSql, type Sql, sql, sqlText } from "../../db/sql";
 
 /**
  * Chatwoot's reporting_events, derived with SQL from rows this service already keeps, with no table
@@ -44,39 +44,40 @@ export interface HistoryQuery {
 }
 
 /** The outbox rows that record a status change, in the words of the partial indexes over them. */
-const statusChange = (e: string) => raw(`${e}.name = 'conversation_updated' AND jsonb_path_exists(${e}.payload -> 'changed_attributes', '$[*].status')`);
+const statusChange = (e: string) => sqlText(`${e}.name = 'conversation_updated' AND jsonb_path_exists(${e}.payload -> 'changed_attributes', '$[*].status')`);
 const statusValue = (e: string, side: "previous_value" | "current_value") =>
-  raw(`(jsonb_path_query_first(${e}.payload -> 'changed_attributes', '$[*].status') ->> '${side}')`);
+  sqlText(`(jsonb_path_query_first(${e}.payload -> 'changed_attributes', '$[*].status') ->> '${side}')`);
 const resolution = (e: string) => sql`${statusChange(e)} AND ${statusValue(e, "current_value")} = 'resolved'`;
 const handoff = (e: string) => sql`${statusChange(e)} AND ${statusValue(e, "previous_value")} = 'pending' AND ${statusValue(e, "current_value")} = 'open'`;
 /** The user the conversation was assigned to when the change was recorded. */
 const assigneeAt = (e: string) =>
-  raw(`CASE WHEN ${e}.payload -> 'meta' ->> 'assignee_type' = 'User' THEN (${e}.payload -> 'meta' -> 'assignee' ->> 'id')::bigint END`);
+  sqlText(`CASE WHEN ${e}.payload -> 'meta' ->> 'assignee_type' = 'User' THEN (${e}.payload -> 'meta' -> 'assignee' ->> 'id')::bigint END`);
 
 /** Message#human_response? (messages.ts humanResponse): an agent's own outgoing message. */
 const humanResponse = (m: string) =>
-  raw(
+  sqlText(
     `(${m}.message_type = 1 AND ${m}.content_attributes ->> 'automation_rule_id' IS NULL AND ${m}.additional_attributes ->> 'campaign_id' IS NULL` +
       ` AND (${m}.sender_type = 'User' OR ${m}.content_attributes ->> 'external_echo' = 'true'))`,
   );
-const publicReply = (m: string) => sql`(${humanResponse(m)} AND NOT ${raw(m)}.private)`;
+const publicReply = (m: string) => sql`(${humanResponse(m)} AND NOT ${sqlText(m)}.private)`;
 /** What Message#valid_first_reply? counts: public outgoing messages of users (not bots), not campaigns'. */
 const countedOutgoing = (m: string) =>
-  raw(
+  sqlText(
     `(${m}.message_type = 1 AND NOT ${m}.private AND ${m}.sender_type IS NOT NULL AND ${m}.sender_type <> 'AgentBot' AND ${m}.additional_attributes -> 'campaign_id' IS NULL)`,
   );
 /** A public reply by a human or a bot stops the wait (messages.ts replyTimes). */
-const stopsWaiting = (m: string) => sql`(${raw(m)}.message_type = 1 AND NOT ${raw(m)}.private AND (${humanResponse(m)} OR ${raw(m)}.sender_type = 'AgentBot'))`;
+const stopsWaiting = (m: string) =>
+  sql`(${sqlText(m)}.message_type = 1 AND NOT ${sqlText(m)}.private AND (${humanResponse(m)} OR ${sqlText(m)}.sender_type = 'AgentBot'))`;
 /** An earlier message of r's conversation that is, or would have blocked, the first reply. */
 const replyBefore = (r: string) =>
-  sql`EXISTS (SELECT 1 FROM messages p WHERE p.conversation_id = ${raw(r)}.conversation_id AND (p.created_at, p.id) < (${raw(r)}.created_at, ${raw(r)}.id) AND (${countedOutgoing("p")} OR ${publicReply("p")}))`;
+  sql`EXISTS (SELECT 1 FROM messages p WHERE p.conversation_id = ${sqlText(r)}.conversation_id AND (p.created_at, p.id) < (${sqlText(r)}.created_at, ${sqlText(r)}.id) AND (${countedOutgoing("p")} OR ${publicReply("p")}))`;
 
 /** The columns every derived event has (with the conversation's team and labels, for scopes). */
 function eventRow(name: ReportingEventName, at: Sql, userId: Sql, start: Sql, query: HistoryQuery): Sql {
   const value = query.businessCalendar
-    ? businessSeconds(raw("c.inbox_id"), start, at)
+    ? businessSeconds(sqlText("c.inbox_id"), start, at)
     : sql`(floor(extract(epoch from ${at})) - floor(extract(epoch from ${start})))::float8`;
-  return sql`SELECT ${raw(`'${name}'`)}::text AS name, ${at} AS created_at, c.id AS conversation_id, c.inbox_id, ${userId} AS user_id,
+  return sql`SELECT ${sqlText(`'${name}'`)}::text AS name, ${at} AS created_at, c.id AS conversation_id, c.inbox_id, ${userId} AS user_id,
     c.team_id, c.labels, ${value} AS value`;
 }
 
@@ -85,28 +86,28 @@ function resolutions(query: HistoryQuery, name: "conversation_resolved" | "conve
     name === "conversation_bot_resolved"
       ? sql` AND EXISTS (SELECT 1 FROM agent_bot_inboxes abi WHERE abi.inbox_id = c.inbox_id AND abi.status = 'active')
         AND NOT EXISTS (SELECT 1 FROM messages u WHERE u.conversation_id = c.id AND u.message_type = 1 AND u.sender_type = 'User' AND u.created_at <= e.created_at)`
-      : raw("");
-  return sql`${eventRow(name, raw("e.created_at"), assigneeAt("e"), raw("c.created_at"), query)}
+      : sqlText("");
+  return sql`${eventRow(name, sqlText("e.created_at"), assigneeAt("e"), sqlText("c.created_at"), query)}
     FROM events e JOIN conversations c ON c.id = e.conversation_id
     WHERE e.account_id = ${query.accountId} AND ${resolution("e")} AND ${within("e.created_at", query.range)}${botOnly}`;
 }
 
 function handoffs(query: HistoryQuery): Sql {
-  return sql`${eventRow("conversation_bot_handoff", raw("e.created_at"), assigneeAt("e"), raw("c.created_at"), query)}
+  return sql`${eventRow("conversation_bot_handoff", sqlText("e.created_at"), assigneeAt("e"), sqlText("c.created_at"), query)}
     FROM events e JOIN conversations c ON c.id = e.conversation_id
     WHERE e.account_id = ${query.accountId} AND ${handoff("e")} AND ${within("e.created_at", query.range)}
       AND NOT EXISTS (SELECT 1 FROM events p WHERE p.conversation_id = e.conversation_id AND ${handoff("p")} AND (p.created_at, p.id) < (e.created_at, e.id))`;
 }
 
 /** Human public replies (`r`) of the account in the range, with their conversation as `c`. */
-const REPLIES = raw("FROM messages r JOIN conversations c ON c.id = r.conversation_id");
+const REPLIES = sqlText("FROM messages r JOIN conversations c ON c.id = r.conversation_id");
 const replyConditions = (query: HistoryQuery) => sql`r.account_id = ${query.accountId} AND ${publicReply("r")} AND ${within("r.created_at", query.range)}`;
-const replySender = raw("CASE WHEN r.sender_type = 'User' THEN r.sender_id END");
+const replySender = sqlText("CASE WHEN r.sender_type = 'User' THEN r.sender_id END");
 
 function firstResponses(query: HistoryQuery): Sql {
   // ReportingEventHelper#last_non_human_activity: the bot handoff when there was one, else the creation.
   const start = sql`coalesce((SELECT min(h.created_at) FROM events h WHERE h.conversation_id = c.id AND ${handoff("h")} AND h.created_at <= r.created_at), c.created_at)`;
-  return sql`${eventRow("first_response", raw("r.created_at"), replySender, start, query)}
+  return sql`${eventRow("first_response", sqlText("r.created_at"), replySender, start, query)}
     ${REPLIES}
     WHERE ${replyConditions(query)} AND NOT ${replyBefore("r")}`;
 }
@@ -128,7 +129,7 @@ function replyTimes(query: HistoryQuery): Sql {
       WHERE i.conversation_id = r.conversation_id AND i.message_type = 0 AND (i.created_at, i.id) < (r.created_at, r.id)
         AND (stop.at IS NULL OR (i.created_at, i.id) > (stop.at, stop.seq))
     ) wait`;
-  return sql`${eventRow("reply_time", raw("r.created_at"), replySender, raw("wait.since"), query)}
+  return sql`${eventRow("reply_time", sqlText("r.created_at"), replySender, sqlText("wait.since"), query)}
     ${REPLIES} ${lastStop} ${waitStart}
     WHERE ${replyConditions(query)} AND ${replyBefore("r")} AND wait.since IS NOT NULL`;
 }
@@ -146,10 +147,10 @@ const BRANCHES: Record<ReportingEventName, (query: HistoryQuery) => Sql> = {
  * team_id, labels, value), to be selected from `AS <alias>`.
  */
 export function reportingEvents(query: HistoryQuery): Sql {
-  const branches = join(
+  const branches = joinSql(
     query.names.map((name) => sql`(${BRANCHES[name](query)})`),
     " UNION ALL ",
   );
-  const calendar = query.businessCalendar ? sql`WITH business_calendar AS (${query.businessCalendar}) ` : raw("");
+  const calendar = query.businessCalendar ? sql`WITH business_calendar AS (${query.businessCalendar}) ` : sqlText("");
   return sql`(${calendar}SELECT * FROM (${branches}) AS derived)`;
 }

@@ -2,7 +2,8 @@ import type { Knex } from "knex";
 import { type ReportingEventName, reportingEvents } from "./history";
 import { type GroupBy, type Range, type ReportZone, assertSeriesFits, periodSeries, periodStart, within } from "./periods";
 import { type ReportScope, conversationsIn, eventsIn, messagesIn } from "./scope";
-import { type Sql, raw, rows, sql } from "./sql";
+import { type Sql, sql, sqlText } from "../../db/sql";
+import { rows } from "./sql";
 
 /** V2::Reports::Conversations::BaseReportBuilder's metrics: counts of rows, and averages of event values. */
 export const COUNT_METRICS = [
@@ -62,7 +63,7 @@ function countedRows(metric: CountMetric, query: MetricQuery): Sql {
 }
 
 /** Bot handoffs count conversations (Chatwoot selects distinct conversation ids); the rest count rows. */
-const countOf = (metric: CountMetric) => raw(metric === "bot_handoffs_count" ? "count(DISTINCT x.conversation_id)" : "count(x.created_at)");
+const countOf = (metric: CountMetric) => sqlText(metric === "bot_handoffs_count" ? "count(DISTINCT x.conversation_id)" : "count(x.created_at)");
 
 export const isAverage = (metric: Metric): metric is AverageMetric => (AVERAGE_METRICS as readonly string[]).includes(metric);
 
@@ -72,7 +73,7 @@ function sourceOf(metric: Metric, query: MetricQuery): Sql {
 
 /** The metric over the whole range: a count, or an average (null without events, as ActiveRecord's average). */
 export async function aggregateValue(knex: Knex, metric: Metric, query: MetricQuery): Promise<number | null> {
-  const value = isAverage(metric) ? raw("avg(x.value)::float8") : countOf(metric);
+  const value = isAverage(metric) ? sqlText("avg(x.value)::float8") : countOf(metric);
   const [row] = await rows<{ value: number | null }>(knex, sql`SELECT ${value} AS value FROM (${sourceOf(metric, query)}) AS x`);
   return row!.value === null ? null : Number(row!.value);
 }
@@ -91,8 +92,8 @@ export interface AveragePoint extends CountPoint {
  */
 export async function timeseries(knex: Knex, metric: Metric, query: MetricQuery, groupBy: GroupBy, zone: ReportZone): Promise<CountPoint[] | AveragePoint[]> {
   assertSeriesFits(query.range, groupBy);
-  const grouped = sql`SELECT ${periodStart(raw("x.created_at"), groupBy, zone)} AS period_start,
-      ${isAverage(metric) ? raw("avg(x.value)::float8") : countOf(metric)} AS value, count(x.created_at) AS count
+  const grouped = sql`SELECT ${periodStart(sqlText("x.created_at"), groupBy, zone)} AS period_start,
+      ${isAverage(metric) ? sqlText("avg(x.value)::float8") : countOf(metric)} AS value, count(x.created_at) AS count
     FROM (${sourceOf(metric, query)}) AS x GROUP BY 1`;
   const series = await rows<{ timestamp: number; value: number | null; count: number | null }>(
     knex,

@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { ValidationError } from "../../errors";
 import type { Account } from "../../models/Account";
 import { canonicalTimeZone } from "../../scheduling/timezone";
-import { type Sql, sql, raw } from "./sql";
+import { type Sql, sql, sqlText } from "../../db/sql";
 
 /** The periods a time series groups by (groupdate's permit list in Chatwoot's builders). */
 export const GROUP_BYS = ["day", "week", "month", "year", "hour"] as const;
@@ -21,7 +21,7 @@ export function rangeFrom(since: Date | undefined, until: Date | undefined): Ran
 
 /** `column` inside the range; anything without a range. */
 export function within(column: string, range: Range | null): Sql {
-  return range ? sql`${raw(column)} >= ${range.since} AND ${raw(column)} < ${range.until}` : raw("TRUE");
+  return range ? sql`${sqlText(column)} >= ${range.since} AND ${sqlText(column)} < ${range.until}` : sqlText("TRUE");
 }
 
 /** The zone periods start in: a named IANA zone, or a fixed offset from UTC. */
@@ -78,7 +78,7 @@ function instantOf(local: Sql, zone: ReportZone): Sql {
 /** The wall-clock start of the period holding a wall-clock time; weeks start on Sunday, groupdate's default. */
 function truncate(local: Sql, groupBy: GroupBy): Sql {
   if (groupBy === "week") return sql`(date_trunc('day', ${local}) - make_interval(days => extract(dow from ${local})::int))`;
-  return sql`date_trunc(${raw(`'${groupBy}'`)}, ${local})`;
+  return sql`date_trunc(${sqlText(`'${groupBy}'`)}, ${local})`;
 }
 
 /** The instant the period holding `instant` starts, in the zone. */
@@ -106,5 +106,5 @@ const STEP: Record<GroupBy, string> = { hour: "1 hour", day: "1 day", week: "7 d
 export function periodSeries(range: Range, groupBy: GroupBy, zone: ReportZone): Sql {
   const first = truncate(localTime(sql`${range.since}::timestamptz`, zone), groupBy);
   const last = sql`(${localTime(sql`${range.until}::timestamptz`, zone)} - interval '1 microsecond')`;
-  return sql`SELECT ${instantOf(raw("g"), zone)} AS period_start FROM generate_series(${first}, ${last}, ${raw(`interval '${STEP[groupBy]}'`)}) AS g`;
+  return sql`SELECT ${instantOf(sqlText("g"), zone)} AS period_start FROM generate_series(${first}, ${last}, ${sqlText(`interval '${STEP[groupBy]}'`)}) AS g`;
 }

@@ -3,7 +3,7 @@ import { NotFound } from "../../errors";
 import { AccountUser } from "../../models/AccountUser";
 import { Inbox } from "../../models/Inbox";
 import { findLabel, findTeam } from "./dimensions";
-import { type Sql, raw, sql } from "./sql";
+import { type Sql, sql, sqlText } from "../../db/sql";
 
 export const REPORT_TYPES = ["account", "agent", "inbox", "label", "team"] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
@@ -43,15 +43,15 @@ export async function resolveScope(knex: Knex, accountId: number, type: ReportTy
 export function conversationsIn(scope: ReportScope, c: string): Sql {
   switch (scope.type) {
     case "account":
-      return raw("TRUE");
+      return sqlText("TRUE");
     case "agent":
-      return sql`${raw(c)}.assignee_id = ${scope.userId}`;
+      return sql`${sqlText(c)}.assignee_id = ${scope.userId}`;
     case "inbox":
-      return sql`${raw(c)}.inbox_id = ${scope.inboxId}`;
+      return sql`${sqlText(c)}.inbox_id = ${scope.inboxId}`;
     case "team":
-      return sql`${raw(c)}.team_id = ${scope.teamId}`;
+      return sql`${sqlText(c)}.team_id = ${scope.teamId}`;
     case "label":
-      return sql`${scope.title}::text = ANY (${raw(c)}.labels)`;
+      return sql`${scope.title}::text = ANY (${sqlText(c)}.labels)`;
   }
 }
 
@@ -59,14 +59,14 @@ export function conversationsIn(scope: ReportScope, c: string): Sql {
 export function messagesIn(scope: ReportScope, m: string): Sql {
   switch (scope.type) {
     case "account":
-      return raw("TRUE");
+      return sqlText("TRUE");
     case "agent":
-      return sql`${raw(m)}.sender_type = 'User' AND ${raw(m)}.sender_id = ${scope.userId}`;
+      return sql`${sqlText(m)}.sender_type = 'User' AND ${sqlText(m)}.sender_id = ${scope.userId}`;
     case "inbox":
-      return sql`${raw(m)}.inbox_id = ${scope.inboxId}`;
+      return sql`${sqlText(m)}.inbox_id = ${scope.inboxId}`;
     case "team":
     case "label":
-      return sql`EXISTS (SELECT 1 FROM conversations sc WHERE sc.id = ${raw(m)}.conversation_id AND ${conversationsIn(scope, "sc")})`;
+      return sql`EXISTS (SELECT 1 FROM conversations sc WHERE sc.id = ${sqlText(m)}.conversation_id AND ${conversationsIn(scope, "sc")})`;
   }
 }
 
@@ -74,7 +74,7 @@ export function messagesIn(scope: ReportScope, m: string): Sql {
 export function eventsIn(scope: ReportScope, e: string): Sql {
   switch (scope.type) {
     case "agent":
-      return sql`${raw(e)}.user_id = ${scope.userId}`;
+      return sql`${sqlText(e)}.user_id = ${scope.userId}`;
     case "account":
     case "inbox":
     case "team":

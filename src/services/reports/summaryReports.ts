@@ -2,7 +2,8 @@ import type { Knex } from "knex";
 import { reportingEvents } from "./history";
 import { accountLabels, accountTeams } from "./dimensions";
 import { type Range, within } from "./periods";
-import { type Sql, raw, rows, sql } from "./sql";
+import { type Sql, sql, sqlText } from "../../db/sql";
+import { rows } from "./sql";
 
 /** summary_reports/agent|inbox|team|label (V2::Reports::*SummaryBuilder). */
 export const SUMMARY_DIMENSIONS = ["agent", "inbox", "team", "label"] as const;
@@ -43,7 +44,7 @@ interface Grouped {
   avg_reply_time?: number | null;
 }
 
-const EVENT_COLUMNS = raw(`count(*) FILTER (WHERE e.name = 'conversation_resolved') AS resolved_count,
+const EVENT_COLUMNS = sqlText(`count(*) FILTER (WHERE e.name = 'conversation_resolved') AS resolved_count,
   (avg(e.value) FILTER (WHERE e.name = 'conversation_resolved'))::float8 AS avg_resolution_time,
   (avg(e.value) FILTER (WHERE e.name = 'first_response'))::float8 AS avg_first_response_time,
   (avg(e.value) FILTER (WHERE e.name = 'reply_time'))::float8 AS avg_reply_time`);
@@ -56,12 +57,12 @@ function eventsBy(key: "user_id" | "inbox_id" | "team_id", query: SummaryQuery &
     range: query.range,
     businessCalendar: query.businessCalendar,
   });
-  return sql`SELECT e.${raw(key)} AS key, ${EVENT_COLUMNS} FROM ${events} AS e GROUP BY 1`;
+  return sql`SELECT e.${sqlText(key)} AS key, ${EVENT_COLUMNS} FROM ${events} AS e GROUP BY 1`;
 }
 
 /** Conversations created in the range, grouped by a column (the agent's is the assignee). */
 function conversationsBy(key: "assignee_id" | "inbox_id" | "team_id", query: SummaryQuery & { range: Range }): Sql {
-  return sql`SELECT c.${raw(key)} AS key, count(*) AS conversations_count FROM conversations c
+  return sql`SELECT c.${sqlText(key)} AS key, count(*) AS conversations_count FROM conversations c
     WHERE c.account_id = ${query.accountId} AND ${within("c.created_at", query.range)} GROUP BY 1`;
 }
 
