@@ -1,7 +1,8 @@
 import test, { type ExecutionContext } from "ava";
 import knexFactory, { type Knex } from "knex";
+import type { Client, Connection } from "pg";
 import { loadConfig } from "../../src/config";
-import { sql, sqlText } from "../../src/db/sql";
+import { type Sql, sql, sqlText } from "../../src/db/sql";
 import { Trip, type TripOptions } from "../../src/db/trip";
 import { Inbox } from "../../src/models/Inbox";
 import { createInbox } from "../support/conversationFactories";
@@ -119,25 +120,55 @@ test("a statement that recurs is prepared once per connection, and a table chang
   t.deepEqual(await read(), [{ id: 1, note: "added", more: "more" }], "a connection that lost its statements prepares them again");
 });
 
-test("an unnamed statement's parse before a new prepared one does not count as the prepared one's", async (t) => {
+/** The round trips (ReadyForQuery answers) PostgreSQL gives the one connection of `db` while fn runs. */
+async function roundTrips(db: Knex, fn: () => Promise<unknown>): Promise<number> {
+  const client = (await db.client.acquireConnection()) as Client & { connection: Connection };
+  await db.client.releaseConnection(client);
+  let count = 0;
+  const counted = () => count++;
+  client.connection.on("readyForQuery", counted);
+  try {
+    await fn();
+  } finally {
+    client.connection.off("readyForQuery", counted);
+  }
+  return count;
+}
+
+/**
+ * Sends, on one connection, a trip of a statement that divides by the divisor and a second statement
+ * twice with divisor 0 (the first fails after its Parse, so PostgreSQL skips the second's), then
+ * once with 1. The second statement is prepared from its second trip on, so the last trip finds it
+ * parsed only if the connection's record of its statements is right; a wrong record would cost the
+ * trip a failed round trip and a second one.
+ */
+async function afterTwoFailures(t: ExecutionContext, dividing: (divisor: number, marker: string) => Sql): Promise<void> {
   const db = oneConnection(t);
-  const marker = `mixed_${process.pid}_${Date.now()}`;
-  let call = 0;
-  const trip = (divisor: number) => {
+  // Texts of this test's own: trips anywhere in the process count sightings of the same text.
+  const marker = `${t.title.replace(/\W+/g, "_").slice(0, 30)} ${process.pid} ${Date.now()}`;
+  const trip = async (divisor: number) => {
     const trip = new Trip(db);
-    // Text of its own every time (never prepared), failing with divisor 0 after its Parse.
-    const unnamed = trip.rows(sql`select 1 / ${divisor}::int as n, ${sqlText(`'${marker} ${++call}'`)} as m`);
-    const named = trip.rows<{ n: number }>(sql`select ${divisor}::int as n, ${sqlText(`'${marker}'`)} as named`);
-    return { run: () => trip.run(), rows: async () => [await unnamed, await named] };
+    const quotient = trip.rows<{ n: number }>(dividing(divisor, marker));
+    const after = trip.rows<{ n: number }>(sql`select ${divisor}::int as n, ${sqlText(`'${marker}'`)} as after`);
+    await trip.run();
+    return [await quotient, await after].map((rows) => rows.map((row) => row.n));
   };
-  await t.throwsAsync(() => trip(0).run(), { message: /division by zero/ });
-  await t.throwsAsync(() => trip(0).run(), { message: /division by zero/ });
-  const third = trip(1);
-  await third.run();
-  t.deepEqual(
-    (await third.rows()).map((rows) => rows.map((row) => row.n)),
-    [[1], [1]],
-  );
+  await t.throwsAsync(() => trip(0), { message: /division by zero/ });
+  await t.throwsAsync(() => trip(0), { message: /division by zero/ });
+  let answer: number[][] = [];
+  t.is(await roundTrips(db, async () => (answer = await trip(1))), 1);
+  t.deepEqual(answer, [[1], [1]]);
+}
+
+test("a statement is the connection's only once PostgreSQL has parsed it: one after a failure is parsed again", async (t) => {
+  // The dividing statement is prepared too, from its second trip on.
+  await afterTwoFailures(t, (divisor, marker) => sql`select 1 / ${divisor}::int as n, ${sqlText(`'${marker}'`)} as m`);
+});
+
+test("an unnamed statement's parse before a new prepared one does not count as the prepared one's", async (t) => {
+  // Text of its own every time, so never prepared.
+  let call = 0;
+  await afterTwoFailures(t, (divisor, marker) => sql`select 1 / ${divisor}::int as n, ${sqlText(`'${marker} ${++call}'`)} as m`);
 });
 
 test("with DATABASE_PREPARED_STATEMENTS=off nothing is prepared, for a pooler that moves sessions between connections", async (t) => {
@@ -152,27 +183,6 @@ test("with DATABASE_PREPARED_STATEMENTS=off nothing is prepared, for a pooler th
   }
   const [prepared] = await db("pg_prepared_statements").count({ n: "*" });
   t.is(Number(prepared!.n), 0);
-});
-
-test("a statement is the connection's only once PostgreSQL has parsed it: one after a failure is parsed again", async (t) => {
-  const db = oneConnection(t);
-  const marker = `parsed_${process.pid}_${Date.now()}`;
-  const trip = (divisor: number) => {
-    const trip = new Trip(db);
-    const quotient = trip.rows<{ n: number }>(sql`select 1 / ${divisor}::int as n, ${sqlText(`'${marker}'`)} as m`);
-    const after = trip.rows<{ n: number }>(sql`select ${divisor}::int as n, ${sqlText(`'${marker}'`)} as after`);
-    return { run: () => trip.run(), rows: async () => [await quotient, await after] };
-  };
-  // The first time the texts go unnamed; the second time they are prepared, and the first fails
-  // after its Parse, so PostgreSQL never parses the second.
-  await t.throwsAsync(() => trip(0).run(), { message: /division by zero/ });
-  await t.throwsAsync(() => trip(0).run(), { message: /division by zero/ });
-  const third = trip(1);
-  await third.run();
-  t.deepEqual(
-    (await third.rows()).map((rows) => rows.map((row) => row.n)),
-    [[1], [1]],
-  );
 });
 
 test.serial("a trip takes values for text with ? placeholders, beside statements without; a failing statement fails the trip", async (t) => {
