@@ -40,18 +40,19 @@ export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map
   const accountIds = [...new Set(events.map((e) => e.account_id))];
   const inboxIds = [...new Set(events.flatMap((e) => (e.inbox_id ? [e.inbox_id] : [])))];
   const conversationIds = [...new Set(events.flatMap((e) => (e.conversation_id ? [e.conversation_id] : [])))];
-  // One round trip for the whole batch (the relay plans inside a transaction, whose connection takes one statement at a time).
+  // One round trip for the whole batch (the relay plans inside a transaction, whose connection takes one
+  // statement at a time); ids as one array each, so a batch's size does not change a statement's text.
   const trip = new Trip(db);
   const none = Promise.resolve([]);
   const loads = Promise.all([
     trip.rows<{ id: number; account_id: number; url: string; subscriptions: string[] }>(
-      db("webhooks").whereIn("account_id", accountIds).orderBy("id").select("id", "account_id", "url", "subscriptions"),
+      db("webhooks").whereRaw("account_id = any(?)", [accountIds]).orderBy("id").select("id", "account_id", "url", "subscriptions"),
     ),
     inboxIds.length
       ? trip.rows<{ id: number; account_id: number; webhook_url: string }>(
           db("inboxes")
             .join("channel_api", "channel_api.id", "inboxes.channel_id")
-            .whereIn("inboxes.id", inboxIds)
+            .whereRaw("inboxes.id = any(?)", [inboxIds])
             .whereRaw("inboxes.channel_type = 'Channel::Api' AND coalesce(channel_api.webhook_url, '') <> ''")
             .select("inboxes.id", "inboxes.account_id", "channel_api.webhook_url"),
         )
@@ -60,7 +61,7 @@ export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map
       ? trip.rows<{ inbox_id: number; agent_bot_id: number; outgoing_url: string | null }>(
           db("agent_bot_inboxes")
             .join("agent_bots", "agent_bots.id", "agent_bot_inboxes.agent_bot_id")
-            .whereIn("agent_bot_inboxes.inbox_id", inboxIds)
+            .whereRaw("agent_bot_inboxes.inbox_id = any(?)", [inboxIds])
             .whereRaw("agent_bot_inboxes.status = 'active'")
             .select("agent_bot_inboxes.inbox_id", "agent_bot_inboxes.agent_bot_id", "agent_bots.outgoing_url"),
         )
@@ -69,7 +70,7 @@ export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map
       ? trip.rows<{ id: number; assignee_agent_bot_id: number; outgoing_url: string | null }>(
           db("conversations")
             .join("agent_bots", "agent_bots.id", "conversations.assignee_agent_bot_id")
-            .whereIn("conversations.id", conversationIds)
+            .whereRaw("conversations.id = any(?)", [conversationIds])
             .select("conversations.id", "conversations.assignee_agent_bot_id", "agent_bots.outgoing_url"),
         )
       : none,
