@@ -81,8 +81,9 @@ export async function startTemporalDevServer(options: DevServerOptions): Promise
   child.stderr.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
+  // "close", not "exit": only then has all of stderr been read (a refusal such as a port in use is its last line).
   const exited = new Promise<void>((resolve) =>
-    child.on("exit", (code, signal) => {
+    child.on("close", (code, signal) => {
       exitMessage = `temporal server start-dev exited (${signal ?? code}): ${stderr.trim()}`;
       resolve();
     }),
