@@ -16,16 +16,18 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-test("npm start brings up its own PostgreSQL (which asks for a password) and Temporal, and the API, worker and relay answer", async (t) => {
+test("npm start brings up its own PostgreSQL (which asks for a password), and the API, worker and relay answer", async (t) => {
   t.timeout(180_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), "convo-start-"));
   // As root, PostgreSQL runs as a user of its own, which must reach the data directory (mkdtemp's is 0700).
   chmodSync(dataDir, 0o755);
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const [port, postgresPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [port, postgresPort] = [await freePort(), await freePort()];
   const token = `start-test-${process.pid}-${Date.now()}`;
-  // What npm start is given on a machine with nothing set up: no DATABASE_URL, no TEMPORAL_ADDRESS.
-  const { DATABASE_URL: _database, TEMPORAL_ADDRESS: _temporal, ...inherited } = process.env;
+  // What npm start is given on a machine with nothing set up: no DATABASE_URL. Temporal is the test
+  // run's own dev server (started the same way, by startTemporalDevServer): one more started here
+  // took ports that a parallel test could take first.
+  const { DATABASE_URL: _database, ...inherited } = process.env;
   const service = spawn(process.execPath, [path.join(PROJECT_ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(PROJECT_ROOT, "src/cli/start.ts")], {
     cwd: PROJECT_ROOT,
     env: {
@@ -33,8 +35,6 @@ test("npm start brings up its own PostgreSQL (which asks for a password) and Tem
       DATA_DIR: dataDir,
       PORT: String(port),
       EMBEDDED_PG_PORT: String(postgresPort),
-      TEMPORAL_DEV_PORT: String(temporalPort),
-      TEMPORAL_UI_PORT: String(uiPort),
       PLATFORM_APP_TOKEN: token,
       LOG_LEVEL: "error",
     },
@@ -79,7 +79,6 @@ test("npm start brings up its own PostgreSQL (which asks for a password) and Tem
   for (const [what, stopped] of [
     ["the API", port],
     ["PostgreSQL", postgresPort],
-    ["Temporal", temporalPort],
   ] as const) {
     await eventually(
       () => listening(stopped),
