@@ -43,11 +43,19 @@ export class Trip {
 
   constructor(private readonly db: Knex) {}
 
-  /** Queues a SELECT (a knex query, an Sql, or text with `?` placeholders and their values); its rows once run() has answered. */
-  rows<T = Row>(query: Knex.QueryBuilder | Sql | string, values: readonly unknown[] = []): Promise<T[]> {
-    const { text, values: all } = typeof query === "string" ? new Sql(query, values) : query instanceof Sql ? query : fromKnex(query);
+  /** The rows of one SELECT, in a trip of its own. */
+  static async rowsOf<T = Row>(db: Knex, query: Knex.QueryBuilder | Sql): Promise<T[]> {
+    const trip = new Trip(db);
+    const rows = trip.rows<T>(query);
+    await trip.run();
+    return rows;
+  }
+
+  /** Queues a SELECT (a knex query or an Sql); its rows once run() has answered. */
+  rows<T = Row>(query: Knex.QueryBuilder | Sql): Promise<T[]> {
+    const { text, values } = query instanceof Sql ? query : fromKnex(query);
     // Converted now, so a value pg cannot send fails before anything is.
-    const prepared = all.map((value) => prepareValue(value));
+    const prepared = values.map((value) => prepareValue(value));
     return new Promise<Row[]>((resolve) => this.statements.push({ text: numbered(text), values: prepared, resolve })) as Promise<T[]>;
   }
 

@@ -39,10 +39,7 @@ export class ContactInbox extends BaseModel {
    */
   static async withInboxesOf(contactIds: number[], db?: Knex): Promise<Map<number, ContactInboxWithSlimInbox[]>> {
     if (!contactIds.length) return ContactInbox.slimInboxesByContact(contactIds, []);
-    const trip = new Trip(db ?? ContactInbox.knex());
-    const rows = trip.rows<SlimInboxRow>(ContactInbox.slimInboxesSql(contactIds));
-    await trip.run();
-    return ContactInbox.slimInboxesByContact(contactIds, await rows);
+    return ContactInbox.slimInboxesByContact(contactIds, await Trip.rowsOf<SlimInboxRow>(db ?? ContactInbox.knex(), ContactInbox.slimInboxesSql(contactIds)));
   }
 
   /** The rows withInboxesOf reads, for a caller that sends the query itself (in a Trip); written, not built, as GET contact reads it. */

@@ -226,12 +226,10 @@ export async function unreadCounts(db: Knex, viewer: Viewer) {
     `conversations.status = 'open' and exists (select 1 from messages m where m.conversation_id = conversations.id and m.message_type = ${MESSAGE_TYPE.incoming}` +
       ` and m.created_at > coalesce(conversations.agent_last_seen_at, '-infinity'))`,
   );
-  const trip = new Trip(db);
-  const read = trip.rows<Pick<Conversation, "inbox_id" | "labels" | "assignee_id">>(
+  const unread = await Trip.rowsOf<Pick<Conversation, "inbox_id" | "labels" | "assignee_id">>(
+    db,
     sql`select inbox_id, labels, assignee_id from conversations where ${scope}`,
   );
-  await trip.run();
-  const unread = await read;
   const byInbox: Record<string, number> = {};
   const byLabel: Record<string, number> = {};
   const tally = (key: string | number, into: Record<string, number>) => (into[key] = (into[key] ?? 0) + 1);

@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from "ava";
 import knexFactory, { type Knex } from "knex";
 import type { Client, Connection } from "pg";
 import { loadConfig } from "../../src/config";
-import { type Sql, sql, sqlText } from "../../src/db/sql";
+import { Sql, sql, sqlText } from "../../src/db/sql";
 import { Trip, type TripOptions } from "../../src/db/trip";
 import { Inbox } from "../../src/models/Inbox";
 import { createInbox } from "../support/conversationFactories";
@@ -189,12 +189,11 @@ test.serial("a trip takes values for text with ? placeholders, beside statements
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
   const trip = new Trip(h.knex);
-  const named = trip.rows<{ id: number; name: string }>(`select id, name from "inboxes" where account_id = ? and name = any(?::text[])`, [
-    account.id,
-    [inbox.name, "x'; DROP TABLE inboxes; --"],
-  ]);
-  const literal = trip.rows<{ mark: string }>("select '\\?' as mark");
-  const since = trip.rows<{ later: boolean }>("select now() > ? as later", [new Date(Date.now() - 60_000)]);
+  const named = trip.rows<{ id: number; name: string }>(
+    new Sql(`select id, name from "inboxes" where account_id = ? and name = any(?::text[])`, [account.id, [inbox.name, "x'; DROP TABLE inboxes; --"]]),
+  );
+  const literal = trip.rows<{ mark: string }>(new Sql("select '\\?' as mark"));
+  const since = trip.rows<{ later: boolean }>(new Sql("select now() > ? as later", [new Date(Date.now() - 60_000)]));
   const sent = await statementsDuring(() => trip.run());
   t.is(sent.length, 1, "one round trip");
   t.deepEqual(await named, [{ id: inbox.id, name: inbox.name }]);
@@ -202,20 +201,20 @@ test.serial("a trip takes values for text with ? placeholders, beside statements
   t.deepEqual(await since, [{ later: true }]);
 
   const failing = new Trip(h.knex);
-  void failing.rows("select 1 / ? as n", [0]);
-  void failing.rows("select 1 as n");
+  void failing.rows(new Sql("select 1 / ? as n", [0]));
+  void failing.rows(new Sql("select 1 as n"));
   await t.throwsAsync(() => failing.run(), { message: /division by zero/ });
   const after = new Trip(h.knex);
-  const one = after.rows<{ n: number }>("select ?::int as n", [1]);
+  const one = after.rows<{ n: number }>(new Sql("select ?::int as n", [1]));
   await after.run();
   t.deepEqual(await one, [{ n: 1 }], "the pool's connections still answer");
 });
 
 test("a trip's rows have their columns in order, whatever their names, and the same columns keep their own types", async (t) => {
   const trip = new Trip(h.knex);
-  const odd = trip.rows(`select 1 as "__proto__", 'a' as "x""y", null::int as "constructor", 2 as "__proto__2"`);
-  const typed = trip.rows(`select '5'::text as v`);
-  const counted = trip.rows(`select '5'::int as v`);
+  const odd = trip.rows(new Sql(`select 1 as "__proto__", 'a' as "x""y", null::int as "constructor", 2 as "__proto__2"`));
+  const typed = trip.rows(new Sql(`select '5'::text as v`));
+  const counted = trip.rows(new Sql(`select '5'::int as v`));
   await trip.run();
   const [row] = (await odd) as Record<string, unknown>[];
   t.deepEqual(Object.keys(row!), ["__proto__", 'x"y', "constructor", "__proto__2"]);
