@@ -54,6 +54,14 @@ function copyValue(value: unknown): unknown {
 interface QueryEvent {
   sql?: string;
   __knexTxId?: string;
+  /** The connection's id in knex's pool. */
+  __knexUid?: string;
+}
+
+/** What the cache needs of knex's pool (tarn): it says when a connection comes back, so when a transaction has ended. */
+interface ReleasingPool {
+  on(event: "release", listener: (connection: { __knexUid?: string }) => void): void;
+  removeListener(event: "release", listener: (connection: { __knexUid?: string }) => void): void;
 }
 
 /**
@@ -77,7 +85,17 @@ export class AuthCache {
    * every commit here empties the cache, since a savepoint's writes commit with its outer transaction.
    */
   private readonly changing = new Map<string, number>();
-  private readonly watchQueries = (_response: unknown, query: QueryEvent) => this.onQueryDone(query);
+  /**
+   * Connections committing (or rolling back) while such a change was open. Knex announces a COMMIT
+   * before it runs and nothing after; the connection's return to the pool is the first sign that it
+   * is done. Until then a load may read the state before the change, so none is kept.
+   */
+  private readonly committing = new Map<string, number>();
+  private readonly watchWrites = (_response: unknown, query: QueryEvent) => this.onWriteDone(query);
+  private readonly watchEnds = (query: QueryEvent) => this.onQueryStart(query);
+  private readonly watchReleases = ({ __knexUid: connection }: { __knexUid?: string }) => {
+    if (connection && this.committing.delete(connection)) this.clear();
+  };
 
   constructor(
     private readonly knex: Knex,
@@ -94,28 +112,41 @@ export class AuthCache {
   }
 
   async start(): Promise<void> {
-    this.knex.on("query-response", this.watchQueries);
+    this.knex.on("query-response", this.watchWrites);
+    this.knex.on("query", this.watchEnds);
+    this.pool().on("release", this.watchReleases);
     await this.listener.start();
   }
 
   async stop(): Promise<void> {
-    this.knex.off("query-response", this.watchQueries);
+    this.knex.off("query-response", this.watchWrites);
+    this.knex.off("query", this.watchEnds);
+    this.pool().removeListener("release", this.watchReleases);
     await this.listener.stop();
     this.clear();
   }
 
-  /** This process's own changes: forgotten when their transaction commits (or the statement, outside one). */
-  private onQueryDone({ sql, __knexTxId: transaction }: QueryEvent): void {
-    if (!sql) return;
-    if (AUTH_WRITE.test(sql) && !DISPLAY_ID_BUMP.test(sql)) {
-      if (transaction) this.changing.set(transaction, Date.now());
-      else this.clear();
-    } else if (this.changing.size && /^\s*(commit|rollback)\b/i.test(sql)) {
-      this.clear();
-      if (transaction) this.changing.delete(transaction);
-      // A savepoint's id never sees its own commit: let it go once no transaction could still be open.
-      for (const [id, at] of this.changing) if (Date.now() - at > 60_000) this.changing.delete(id);
-    }
+  private pool(): ReleasingPool {
+    return (this.knex.client as { pool: ReleasingPool }).pool;
+  }
+
+  /** This process's own changes: outside a transaction forgotten at once, inside one remembered until it ends. */
+  private onWriteDone({ sql, __knexTxId: transaction }: QueryEvent): void {
+    if (!sql || !AUTH_WRITE.test(sql) || DISPLAY_ID_BUMP.test(sql)) return;
+    if (transaction) this.changing.set(transaction, Date.now());
+    else this.clear();
+  }
+
+  /** A transaction ending while a change is open: forgotten now, and again once the commit is done (watchReleases). */
+  private onQueryStart({ sql, __knexTxId: transaction, __knexUid: connection }: QueryEvent): void {
+    if (!this.changing.size || !sql || !/^\s*(commit|rollback)\b/i.test(sql)) return;
+    if (connection) this.committing.set(connection, Date.now());
+    this.clear();
+    if (transaction) this.changing.delete(transaction);
+    // A savepoint's id never sees its own commit: let it go once no transaction could still be open.
+    for (const [id, at] of this.changing) if (Date.now() - at > 60_000) this.changing.delete(id);
+    // A connection the pool destroyed rather than took back says nothing more: caching resumes after a minute.
+    for (const [id, at] of this.committing) if (Date.now() - at > 60_000) this.committing.delete(id);
   }
 
   /** The value under `key`, loading (and, when it is safe, keeping) it if absent or expired. */
@@ -124,8 +155,9 @@ export class AuthCache {
     const hit = this.entries.get(key);
     if (hit && hit.expires > Date.now()) return hit.value as T;
     const generation = this.generation;
+    const keep = !this.committing.size;
     const value = await load();
-    if (generation === this.generation && this.listener.listening) this.set(key, value);
+    if (keep && generation === this.generation && this.listener.listening) this.set(key, value);
     return value;
   }
 

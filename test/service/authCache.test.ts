@@ -146,3 +146,16 @@ test.serial("while its LISTEN connection is down the cache keeps nothing, so no 
     restoreLogs();
   }
 });
+
+test.serial("a change this process commits is forgotten by the time its transaction has ended, before any notification", async (t) => {
+  const account = await createAccount(h);
+  const key = `probe:${account.id}`;
+  const read = () => h.knex("accounts").where("id", account.id).first("name");
+  t.is((await other.cache.get(key, read)).name, "Test Account");
+  await h.knex.transaction(async (trx) => {
+    // Triggers off for this transaction: no notification is sent, so only the process's own watch can forget.
+    await trx.raw("set local session_replication_role = replica");
+    await trx("accounts").where("id", account.id).update({ name: "Renamed" });
+  });
+  t.is((await other.cache.get(key, read)).name, "Renamed");
+});
