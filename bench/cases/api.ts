@@ -17,7 +17,7 @@ const LONG_MESSAGES = 400;
  * production runs it, so the message case shows whether it keeps up.
  * BENCH_SECONDS sets each read case's length (default 10), BENCH_WRITE_SECONDS the message case's (60),
  * BENCH_API_CASES picks cases (comma-separated: contact, conversation, list, long, message); `long` is the
- * list again once every conversation has 400 messages.
+ * list again once every conversation has 400 messages. BENCH_WORKER=off runs the message case without the worker.
  */
 export async function run() {
   const selected = new Set(process.env.BENCH_API_CASES ? process.env.BENCH_API_CASES.split(",").map((c) => c.trim()) : CASES);
@@ -27,7 +27,8 @@ export async function run() {
   const receiver = await new Receiver().start();
   const bare = await startServer("bare");
   const api = await startServer("api");
-  const worker = selected.has("message") ? await startServer("worker") : undefined;
+  // BENCH_WORKER=off leaves the message case's events in the outbox: the API's own cost of a message.
+  const worker = selected.has("message") && process.env.BENCH_WORKER !== "off" ? await startServer("worker") : undefined;
   try {
     const account = await createAccount(h);
     const token = account.admin.token;
@@ -79,7 +80,7 @@ export async function run() {
       const writeSeconds = Number(process.env.BENCH_WRITE_SECONDS ?? 60);
       const insert = await load(bare, { method: "POST", path: () => "/bench_rows", body: () => ({}), durationSeconds: writeSeconds });
       report("bare Koa + pg: one insert", insert);
-      const workerCpuBefore = worker!.cpuMs();
+      const workerCpuBefore = worker?.cpuMs() ?? 0;
       const machineBefore = machineBusyMs();
       const posted = await load(api, {
         method: "POST",
@@ -91,6 +92,10 @@ export async function run() {
       report(`POST message (${CONVERSATIONS} conversations, webhook on)`, posted, insert);
       const backlog = async () => Number((await h.knex("events").whereNull("dispatched_at").count({ n: "*" }).first())!.n);
       const atEnd = await backlog();
+      if (!worker) {
+        console.log(`worker off: ${atEnd} events left in the outbox; the API's cost alone`);
+        return;
+      }
       // The load generator stops with requests in flight, whose events commit a moment later: drained
       // means empty for a whole second.
       const drainStarted = Date.now();
@@ -105,7 +110,7 @@ export async function run() {
       console.log(
         `outbox backlog when the load stopped: ${atEnd} events (${(atEnd / Math.max(1, posted.requestsPerSecond)).toFixed(1)} s of posting), ` +
           `${left ? `${left} still undispatched after 120 s` : `drained in ${(((emptySince ?? Date.now()) - drainStarted) / 1000).toFixed(1)} s`}; ` +
-          `worker CPU ${((worker!.cpuMs() - workerCpuBefore) / Math.max(1, posted.total)).toFixed(2)} ms per message; ` +
+          `worker CPU ${((worker.cpuMs() - workerCpuBefore) / Math.max(1, posted.total)).toFixed(2)} ms per message; ` +
           `the whole machine (API, worker, PostgreSQL, Temporal, receiver, load generator) ${machineMs.toFixed(2)} ms of CPU per message, so its ${cpus().length} cores carry at most ` +
           `${Math.round((cpus().length * 1000) / machineMs)} messages/s`,
       );
