@@ -61,14 +61,24 @@ export class Trip {
 
   /**
    * Models of the table's rows whose `column` is one of `ids` (and whose columns in `also` have those
-   * values); none without ids, without a statement. The text is written here, not built by knex and
-   * Objection: on the hot reads their building cost more than PostgreSQL's answer.
+   * values, an Sql being a scalar subquery), in `orderBy`'s order; none without ids, without a
+   * statement. The text is written here, not built by knex and Objection: on the hot reads their
+   * building cost more than PostgreSQL's answer.
    */
-  modelsWhere<M extends Model>(modelClass: typeof Model & (new () => M), column: string, ids: InList, also: Record<string, number> = {}): Promise<M[]> {
+  modelsWhere<M extends Model>(
+    modelClass: typeof Model & (new () => M),
+    column: string,
+    ids: InList,
+    also: Record<string, number | Sql> = {},
+    orderBy?: string,
+  ): Promise<M[]> {
     if (!("subquery" in ids) && !ids.length) return Promise.resolve([]);
-    const conditions = Object.entries(also).map(([name, value]) => sql` and ${sqlText(`"${name}"`)} = ${value}`);
+    const conditions = Object.entries(also).map(([name, value]) =>
+      value instanceof Sql ? sql` and ${sqlText(`"${name}"`)} = (${value})` : sql` and ${sqlText(`"${name}"`)} = ${value}`,
+    );
     const where = sql`select * from ${sqlText(`"${modelClass.tableName}"`)} where ${isIn(`"${column}"`, ids)}`;
-    return this.rows(conditions.reduce((text, condition) => sql`${text}${condition}`, where)).then((rows) =>
+    const order = sqlText(orderBy ? ` order by ${orderBy}` : "");
+    return this.rows(sql`${conditions.reduce((text, condition) => sql`${text}${condition}`, where)}${order}`).then((rows) =>
       rows.map((row) => modelClass.fromDatabaseJson(row) as M),
     );
   }

@@ -8,6 +8,7 @@ import { fileStorage } from "../storage";
 import { attachmentKey } from "../storage/keys";
 import { type FileUrlSigner, fileUrlSigner } from "../storage/urls";
 import type { Trip } from "../db/trip";
+import type { InList } from "../db/sql";
 import type { Settings } from "../config";
 import { currentLogger } from "../lib/logger";
 
@@ -127,12 +128,13 @@ function attachmentProblems(files: UploadedFile[], channelType: string, limit: n
 export async function withStagedAttachments<T>(
   { maxUploadBytes }: Pick<Settings, "maxUploadBytes">,
   accountId: number,
-  channelType: string,
+  /** Read only when there are files: most messages have none. */
+  channelTypeOf: () => string | Promise<string>,
   files: UploadedFile[],
   work: (staged: StagedAttachment[]) => Promise<T>,
 ): Promise<T> {
   if (!files.length) return work([]);
-  const problems = attachmentProblems(files, channelType, maxUploadBytes);
+  const problems = attachmentProblems(files, await channelTypeOf(), maxUploadBytes);
   if (problems.length) throw CouldNotProcess(`Validation failed: ${problems.join(", ")}`);
   const storage = fileStorage();
   const staged = files.map((file): StagedAttachment => {
@@ -192,24 +194,23 @@ export function attachmentPushEventData(attachment: Attachment, signer: FileUrlS
 
 export type AttachmentData = ReturnType<typeof attachmentPushEventData>;
 
-/** Puts each message's attachments (as its payloads show them) on `message.attachments`, in one query (queued on `trip` when given). */
-export async function loadAttachments(db: Knex, messages: Message[], trip?: Trip): Promise<void> {
-  if (!messages.length) return;
-  const query = Attachment.query(db)
-    .whereIn(
-      "message_id",
-      messages.map((m) => m.id),
-    )
-    .orderBy("id");
-  const rows = trip ? await trip.models(query) : await query;
-  const signer = rows.length ? await fileUrlSigner(db) : undefined;
-  const byMessage = new Map<number, AttachmentData[]>();
-  for (const row of rows) {
-    const list = byMessage.get(row.message_id) ?? [];
-    list.push(attachmentPushEventData(row, signer!));
-    byMessage.set(row.message_id, list);
-  }
-  for (const message of messages) message.attachments = byMessage.get(message.id) ?? [];
+/**
+ * Queues the attachments of messages (by their ids, or a subquery of ids the same trip reads) on a
+ * trip; once it has run, the returned function puts each message's attachments, as its payloads
+ * show them, on `message.attachments`.
+ */
+export async function queueAttachments(trip: Trip, db: Knex, messageIds: InList): Promise<(messages: Message[]) => Promise<void>> {
+  const rows = await trip.modelsWhere(Attachment, "message_id", messageIds, {}, "id");
+  return async (messages) => {
+    const signer = rows.length ? await fileUrlSigner(db) : undefined;
+    const byMessage = new Map<number, AttachmentData[]>();
+    for (const row of rows) {
+      const list = byMessage.get(row.message_id) ?? [];
+      list.push(attachmentPushEventData(row, signer!));
+      byMessage.set(row.message_id, list);
+    }
+    for (const message of messages) message.attachments = byMessage.get(message.id) ?? [];
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import { Team } from "../models/Team";
 import { User } from "../models/User";
 import type { ConversationGraph, LoadedMessage } from "../presenters/conversation";
 import type { AccountRef, MessageSender } from "../presenters/message";
-import { loadSenders } from "./messageSenders";
+import { loadSenders, queueSenders } from "./messageSenders";
 
 /* Loading a conversation with everything its JSON and webhook payloads show: read-only, shared by routes and changes. */
 
@@ -71,10 +71,10 @@ async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: P
 }
 
 /**
- * Which conversations to load: rows already read, or a condition on conversations that the load's
- * first round trip reads them by, with what they show.
+ * Which conversations to load: rows already read, or a condition on conversations (of one account)
+ * that the load's first round trip reads them by, with what they show.
  */
-export type ConversationsToLoad = Conversation[] | { accountId: number; where: Sql };
+export type ConversationsToLoad = Conversation[] | { accountId?: number; where: Sql };
 
 /** The assignees, bots and teams of the conversations, queued on a trip. */
 function queueAssigned(trip: Trip, accountId: number, conversations: Conversation[]) {
@@ -101,14 +101,22 @@ function queueAssigned(trip: Trip, accountId: number, conversations: Conversatio
  * `known.account` (the request's account, when it is theirs) saves one. Given a condition rather
  * than rows, the conversations are read in the same round trip as their inboxes, contacts, unread
  * counts and newest messages (those look them up by subqueries), and their assignees, bots and
- * teams, which most have none of, in a second only when there are some.
+ * teams, which most have none of, in a second only when there are some; so are the newest messages'
+ * senders, but for those of `known.messages` (a unit's new messages, most likely the newest), which
+ * the first trip reads.
  */
-export async function loadConversationGraphs(db: Knex, toLoad: ConversationsToLoad, known: { account?: AccountRef } = {}): Promise<ConversationGraph[]> {
+export async function loadConversationGraphs(
+  db: Knex,
+  toLoad: ConversationsToLoad,
+  known: { account?: AccountRef; messages?: Message[] } = {},
+): Promise<ConversationGraph[]> {
   const rows = Array.isArray(toLoad) ? toLoad : undefined;
   const where = Array.isArray(toLoad) ? undefined : toLoad.where;
   if (rows && !rows.length) return [];
-  const accountId = Array.isArray(toLoad) ? toLoad[0]!.account_id : toLoad.accountId;
-  const knownAccount = known.account?.id === accountId ? known.account : undefined;
+  const givenAccountId = Array.isArray(toLoad) ? toLoad[0]!.account_id : toLoad.accountId;
+  // Without rows or an account id, the account is the conversations' own, read in the same trip.
+  const accountIdSql = givenAccountId !== undefined ? sql`${givenAccountId}` : sql`(select account_id from conversations where ${where!} limit 1)`;
+  const knownAccount = known.account && known.account.id === givenAccountId ? known.account : undefined;
   const column = (name: keyof Conversation & string, pick: (c: Conversation) => number | null): InList =>
     rows
       ? [...new Set(rows.map(pick).filter((id): id is number => id !== null))]
@@ -118,9 +126,9 @@ export async function loadConversationGraphs(db: Knex, toLoad: ConversationsToLo
   const read = rows
     ? Promise.resolve(rows)
     : trip.rows(sql`select * from conversations where ${where!}`).then((found) => found.map((row) => Conversation.fromDatabaseJson(row)));
-  const assignedWithRows = rows && queueAssigned(trip, accountId, rows);
+  const assignedWithRows = rows && queueAssigned(trip, rows[0]!.account_id, rows);
   const loads = Promise.all([
-    knownAccount ?? trip.rows<AccountRef>(db("accounts").where("id", accountId).select("id", "name")).then((rows) => rows[0]),
+    knownAccount ?? trip.rows<AccountRef>(sql`select id, name from accounts where id = ${accountIdSql}`),
     trip.modelsWhere(
       Inbox,
       "id",
@@ -143,20 +151,34 @@ export async function loadConversationGraphs(db: Knex, toLoad: ConversationsToLo
       column("id", (c) => c.id),
       read,
     ),
+    known.messages?.length ? queueSenders(trip, db, accountIdSql, known.messages) : undefined,
   ] as const);
   await trip.run();
   const conversations = await read;
+  if (!conversations.length) return [];
+  const accountId = conversations[0]!.account_id;
   const assignedTrip = new Trip(db);
   const assigned = assignedWithRows ?? queueAssigned(assignedTrip, accountId, conversations);
   await assignedTrip.run();
-  const [account, inboxes, contacts, contactInboxes, unread, latest] = await loads;
+  const [accountRows, inboxes, contacts, contactInboxes, unread, latest, knownSenders] = await loads;
   const [users, accountUsers, bots, teams] = await assigned;
-  const ids = conversations.map((c) => c.id);
-  const latestLoaded = ids.flatMap((id) => [latest.last.get(id), latest.lastNonActivity(id), latest.lastChat(id)]).filter((m): m is Message => m !== undefined);
+  const account = Array.isArray(accountRows) ? accountRows[0]! : accountRows;
+  const latestLoaded = [
+    ...new Map(
+      conversations
+        .flatMap((c) => [latest.last.get(c.id), latest.lastNonActivity(c.id), latest.lastChat(c.id)])
+        .filter((m): m is Message => m !== undefined)
+        .map((m) => [m.id, m]),
+    ).values(),
+  ];
+  const knownIds = new Set(knownSenders ? known.messages!.map((m) => m.id) : []);
+  const unknown = latestLoaded.filter((m) => !knownIds.has(m.id));
   // Conversations without messages (new ones) need no senders' round trip.
-  const senders = latestLoaded.length
-    ? await loadSenders(db, accountId, [...new Map(latestLoaded.map((m) => [m.id, m])).values()])
-    : new Map<number, MessageSender | null>();
+  const [readFirst, readAfter] = await Promise.all([
+    knownSenders ? knownSenders(latestLoaded.filter((m) => knownIds.has(m.id))) : new Map<number, MessageSender | null>(),
+    unknown.length ? loadSenders(db, accountId, unknown) : new Map<number, MessageSender | null>(),
+  ]);
+  const senders = new Map([...readFirst, ...readAfter]);
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
   const inboxById = byId(inboxes);
   const contactById = byId(contacts);
@@ -172,7 +194,7 @@ export async function loadConversationGraphs(db: Knex, toLoad: ConversationsToLo
     const accountUser = conversation.assignee_id ? accountUserByUser.get(conversation.assignee_id) : undefined;
     return {
       conversation,
-      account: { id: account!.id, name: account!.name },
+      account: { id: account.id, name: account.name },
       inbox: inboxById.get(conversation.inbox_id)!,
       contact: (conversation.contact_id && contactById.get(conversation.contact_id)) || null,
       contactInbox: (conversation.contact_inbox_id && contactInboxById.get(conversation.contact_inbox_id)) || null,

@@ -3,13 +3,15 @@
  * that transaction with payloads built from the state the work leaves.
  */
 import type { Knex } from "knex";
+import { sql } from "../db/sql";
 import { Contact } from "../models/Contact";
 import { Conversation } from "../models/Conversation";
 import { contactWebhookData } from "../presenters/contact";
 import { type ConversationGraph, conversationWebhookData } from "../presenters/conversation";
 import { messageWebhookData } from "../presenters/message";
+import type { Message } from "../models/Message";
 import type { Actor } from "./activityMessages";
-import { loadConversationGraph, loadConversationGraphs, loadMessage } from "./conversationGraph";
+import { loadConversationGraphs, loadMessage } from "./conversationGraph";
 import { type EventRecord, recordEvent } from "./events";
 
 /** `[{attr: {previous_value, current_value}}, ...]` (BaseListener#extract_changed_attributes). */
@@ -29,6 +31,8 @@ type PendingEvent =
 export interface Unit {
   trx: Knex.Transaction;
   events: PendingEvent[];
+  /** The messages the unit wrote: most likely the newest of their conversations, whose graphs then read their senders in their first round trip. */
+  newMessages: Message[];
   /** The automation rule that acted in this unit: its events carry it so that rules skip them. */
   performedByRuleId?: number;
 }
@@ -56,9 +60,9 @@ export async function inUnit<T>(db: Knex, fn: (unit: Unit) => Promise<T>): Promi
 export async function inUnit<T, R>(db: Knex, fn: (unit: Unit) => Promise<T>, view: (result: T, settled: Settled) => Promise<R>): Promise<R>;
 export async function inUnit<T, R>(db: Knex, fn: (unit: Unit) => Promise<T>, view?: (result: T, settled: Settled) => Promise<R>): Promise<T | R> {
   const run = async (trx: Knex.Transaction) => {
-    const unit: Unit = { trx, events: [] };
+    const unit: Unit = { trx, events: [], newMessages: [] };
     const result = await fn(unit);
-    const graphOf = graphsOf(trx);
+    const graphOf = graphsOf(trx, unit.newMessages);
     await recordPending(unit, graphOf);
     return view ? view(result, { trx, graphOf }) : result;
   };
@@ -66,15 +70,17 @@ export async function inUnit<T, R>(db: Knex, fn: (unit: Unit) => Promise<T>, vie
 }
 
 /** GraphOf, and loading several conversations' graphs at once (per account, as loadConversationGraphs takes them). */
-function graphsOf(trx: Knex.Transaction): GraphOf & { preload(conversationIds: number[]): Promise<void> } {
+function graphsOf(trx: Knex.Transaction, newMessages: Message[]): GraphOf & { preload(conversationIds: number[]): Promise<void> } {
   const graphs = new Map<number, Promise<ConversationGraph>>();
+  const newIn = (conversationIds: number[]) => ({ messages: newMessages.filter((message) => conversationIds.includes(message.conversation_id)) });
   const graphOf = (conversationId: number) => {
     let graph = graphs.get(conversationId);
     if (!graph) {
-      graph = Conversation.query(trx)
-        .findById(conversationId)
-        .throwIfNotFound()
-        .then((conversation) => loadConversationGraph(trx, conversation));
+      // The conversation is read in the graph's own round trip.
+      graph = loadConversationGraphs(trx, { where: sql`conversations.id = ${conversationId}` }, newIn([conversationId])).then(([loaded]) => {
+        if (!loaded) throw new Error(`conversation ${conversationId} vanished inside its unit`);
+        return loaded;
+      });
       graphs.set(conversationId, graph);
     }
     return graph;
@@ -87,7 +93,7 @@ function graphsOf(trx: Knex.Transaction): GraphOf & { preload(conversationIds: n
       byAccount.set(conversation.account_id, [...(byAccount.get(conversation.account_id) ?? []), conversation]);
     }
     for (const conversations of byAccount.values()) {
-      const loaded = loadConversationGraphs(trx, conversations);
+      const loaded = loadConversationGraphs(trx, conversations, newIn(conversations.map((conversation) => conversation.id)));
       conversations.forEach((conversation, i) => {
         const graph = loaded.then((all) => all[i]!);
         // The first event to await it fails the unit; the others' copies must not crash the process as unhandled.

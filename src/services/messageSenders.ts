@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import type { Sql } from "../db/sql";
 import { Trip } from "../db/trip";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
@@ -6,26 +7,32 @@ import { Contact } from "../models/Contact";
 import type { Message, SenderType } from "../models/Message";
 import { User } from "../models/User";
 import type { MessageSender } from "../presenters/message";
-import { loadAttachments } from "./attachments";
+import { queueAttachments } from "./attachments";
 
-/** The senders of messages with what their payloads show, by message id; loads the messages' attachments on the way. */
-export async function loadSenders(db: Knex, accountId: number, messages: Message[]): Promise<Map<number, MessageSender | null>> {
-  const idsOf = (type: SenderType) => [...new Set(messages.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id!))];
-  const contactIds = idsOf("Contact");
+/** Once its trip has run: the sender of each of these messages, by message id, their attachments set on them. */
+export type SendersOf = (messages: Message[]) => Promise<Map<number, MessageSender | null>>;
+
+/**
+ * Queues the lookups of the messages' senders (with what their payloads show) and of their
+ * attachments on a trip. `accountId` may be a scalar subquery when the account is only known from
+ * rows the same trip reads.
+ */
+export async function queueSenders(trip: Trip, db: Knex, accountId: number | Sql, of: Message[]): Promise<SendersOf> {
+  const idsOf = (type: SenderType) => [...new Set(of.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id!))];
   const userIds = idsOf("User");
-  const botIds = idsOf("AgentBot");
-  // The lookups that have ids to look up, in one round trip.
-  const trip = new Trip(db);
   const loads = Promise.all([
-    trip.modelsWhere(Contact, "id", contactIds),
+    trip.modelsWhere(Contact, "id", idsOf("Contact")),
     trip.modelsWhere(User, "id", userIds),
     trip.modelsWhere(AccountUser, "user_id", userIds, { account_id: accountId }),
-    trip.modelsWhere(AgentBot, "id", botIds),
+    trip.modelsWhere(AgentBot, "id", idsOf("AgentBot")),
     // Not a sender, but every payload that shows a message's sender shows its attachments too.
-    loadAttachments(db, messages, trip),
+    queueAttachments(
+      trip,
+      db,
+      of.map((m) => m.id),
+    ),
   ] as const);
-  await trip.run();
-  const [contacts, users, accountUsers, bots] = await loads;
+  const [contacts, users, accountUsers, bots, attach] = await loads;
   const contactById = new Map(contacts.map((c) => [c.id, c]));
   const userById = new Map(users.map((u) => [u.id, u]));
   const availabilityOf = new Map(accountUsers.map((au) => [au.user_id, au.availability]));
@@ -50,5 +57,16 @@ export async function loadSenders(db: Knex, accountId: number, messages: Message
         return null;
     }
   };
-  return new Map(messages.map((message) => [message.id, senderOf(message)]));
+  return async (messages) => {
+    await attach(messages);
+    return new Map(messages.map((message) => [message.id, senderOf(message)]));
+  };
+}
+
+/** The senders of messages with what their payloads show, by message id, in one round trip; loads the messages' attachments on the way. */
+export async function loadSenders(db: Knex, accountId: number, messages: Message[]): Promise<Map<number, MessageSender | null>> {
+  const trip = new Trip(db);
+  const senders = queueSenders(trip, db, accountId, messages);
+  await trip.run();
+  return (await senders)(messages);
 }

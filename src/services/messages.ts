@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { sql } from "../db/sql";
 import { Trip } from "../db/trip";
 import { CouldNotProcess } from "../errors";
 import { jsonEqual } from "../lib/jsonEqual";
@@ -203,35 +204,33 @@ export async function insertMessage(unit: Unit, conversation: Conversation, inpu
   const valid = validate(input);
   noteActor(unit, actor);
   const { trx } = unit;
-  // The lock and the flood check in one round trip; the count runs once the lock is held, so it sees every message before this one.
+  // One round trip: the lock, then the message, written only below the flood limit (counted once
+  // the lock is held, so it sees every message before this one), and the conversation's activity.
   const trip = new Trip(trx);
-  const locked = trip.models(Conversation.query(trx).where("id", conversation.id).forUpdate());
-  const counted = trip.rows<{ recent: string }>(
-    trx("messages").where("conversation_id", conversation.id).where("created_at", ">", trx.raw("now() - interval '1 minute'")).count("* as recent"),
-  );
+  const locked = trip.rows(sql`select * from conversations where id = ${conversation.id} for update`);
+  const inserted = trip.rows(sql`with message as (
+      insert into messages (account_id, inbox_id, conversation_id, content, message_type, content_type, content_attributes,
+        additional_attributes, private, source_id, sender_type, sender_id)
+      select c.account_id, c.inbox_id, c.id, ${valid.content}, ${valid.messageType}, ${valid.contentType}, ${JSON.stringify(valid.contentAttributes)}::jsonb,
+        ${JSON.stringify(valid.additionalAttributes)}::jsonb, ${input.private ?? false}, ${input.source_id ?? null}, ${sender?.type ?? null}, ${sender?.id ?? null}
+      from conversations c
+      where c.id = ${conversation.id}
+        and (select count(*) from messages where conversation_id = c.id and created_at > now() - interval '1 minute') < ${MESSAGES_PER_MINUTE}
+      returning *
+    ), touched as (
+      update conversations set last_activity_at = message.created_at, updated_at = now() from message where conversations.id = message.conversation_id
+    )
+    select * from message`);
   await trip.run();
-  const [current] = await locked;
-  if (!current) throw new Error(`conversation ${conversation.id} vanished inside its transaction`);
-  if (Number((await counted)[0]!.recent) >= MESSAGES_PER_MINUTE) throw CouldNotProcess("Validation failed: Too many messages");
-
-  const message = await Message.query(trx)
-    .insert({
-      account_id: current.account_id,
-      inbox_id: current.inbox_id,
-      conversation_id: current.id,
-      content: valid.content,
-      message_type: valid.messageType,
-      content_type: valid.contentType,
-      content_attributes: valid.contentAttributes,
-      additional_attributes: valid.additionalAttributes,
-      private: input.private ?? false,
-      source_id: input.source_id ?? null,
-      sender_type: sender?.type ?? null,
-      sender_id: sender?.id ?? null,
-    })
-    .returning("*");
+  const [lockedRow] = await locked;
+  if (!lockedRow) throw new Error(`conversation ${conversation.id} vanished inside its transaction`);
+  const [messageRow] = await inserted;
+  if (!messageRow) throw CouldNotProcess("Validation failed: Too many messages");
+  // The row as it was locked, before this statement's update: what the reply clocks and the reopen read.
+  const current = Conversation.fromDatabaseJson(lockedRow);
+  const message = Message.fromDatabaseJson(messageRow) as Message;
+  unit.newMessages.push(message);
   await insertAttachments(trx, message, input.attachments ?? []);
-  await trx("conversations").where("id", current.id).update({ last_activity_at: message.created_at, updated_at: trx.fn.now() });
 
   // The reply clocks read waiting_since and first_reply_created_at, which only the reopen may have moved since the lock: its row serves without a re-read.
   const reopened = message.message_type === MESSAGE_TYPE.incoming && !current.muted ? await reopenFor(unit, current, actor) : current;

@@ -64,7 +64,7 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
       } = await withStagedAttachments(
         ctx.deps.settings,
         conversation.account_id,
-        ctx.state.apiInbox!.inbox.channel_type,
+        () => ctx.state.apiInbox!.inbox.channel_type,
         body.attachments ?? [],
         (attachments) => createMessage(ctx.deps.knex, conversation, { content: body.content, message_type: "incoming", attachments }, sender, null),
       );

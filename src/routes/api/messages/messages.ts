@@ -81,9 +81,9 @@ export function registerMessageRoutes(router: ApiRouter) {
       const conversation = await findConversation(ctx, params.conversation_id);
       const actor = actorOf(ctx);
       const sender = await senderFor(conversation, body.message_type, actor, botSenderId(body));
-      const inbox = await Inbox.query().findById(conversation.inbox_id).throwIfNotFound();
       const { attachments: files = [], ...input } = body;
-      const { graph, ...created } = await withStagedAttachments(ctx.deps.settings, conversation.account_id, inbox.channel_type, files, (attachments) =>
+      const channelTypeOf = async () => (await Inbox.query().findById(conversation.inbox_id).throwIfNotFound()).channel_type;
+      const { graph, ...created } = await withStagedAttachments(ctx.deps.settings, conversation.account_id, channelTypeOf, files, (attachments) =>
         createMessage(ctx.deps.knex, conversation, { ...input, attachments }, sender, actor),
       );
       ctx.body = conversationMessage(graph, created);
