@@ -235,3 +235,33 @@ test("an incoming message reopens a resolved or snoozed conversation", async (t)
     "Conversation was marked resolved by Agent Person",
   ]);
 });
+
+test("a conversation takes 200 messages a minute: of 50 sent at once past 180, 20 are written and 30 refused, and its activity moves with the last", async (t) => {
+  const world = await conversationWorld(h);
+  const conversation = await createConversation(h, world);
+  const row = await conversationRow(world, conversation.id);
+  await h.knex("messages").insert(
+    Array.from({ length: 180 }, (_, i) => ({
+      account_id: row.account_id,
+      inbox_id: row.inbox_id,
+      conversation_id: row.id,
+      message_type: 1,
+      content: `earlier ${i}`,
+    })),
+  );
+  const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => postMessage(h, world, conversation.id, { content: `burst ${i}` })));
+  t.is(answers.filter((answer) => answer.status === 200).length, 20);
+  const refused = answers.filter((answer) => answer.status !== 200);
+  t.is(refused.length, 30);
+  for (const answer of refused) t.deepEqual([answer.status, answer.body], [422, { error: "Validation failed: Too many messages" }]);
+  t.is(Number((await h.knex("messages").where("conversation_id", row.id).count({ n: "*" }).first())!.n), 200);
+  const newest = await h
+    .knex("messages")
+    .where("conversation_id", row.id)
+    .orderBy([
+      { column: "created_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ])
+    .first();
+  t.deepEqual((await conversationRow(world, conversation.id)).last_activity_at, newest.created_at);
+});
