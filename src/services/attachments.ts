@@ -8,7 +8,6 @@ import { fileStorage } from "../storage";
 import { attachmentKey } from "../storage/keys";
 import { type FileUrlSigner, fileUrlSigner } from "../storage/urls";
 import type { Trip } from "../db/trip";
-import type { InList } from "../db/sql";
 import type { Settings } from "../config";
 import { currentLogger } from "../lib/logger";
 
@@ -195,11 +194,10 @@ export function attachmentPushEventData(attachment: Attachment, signer: FileUrlS
 export type AttachmentData = ReturnType<typeof attachmentPushEventData>;
 
 /**
- * Queues the attachments of messages (by their ids, or a subquery of ids the same trip reads) on a
- * trip; once it has run, the returned function puts each message's attachments, as its payloads
- * show them, on `message.attachments`.
+ * Queues the attachments of messages on a trip; once it has run, the returned function puts each
+ * message's attachments, as its payloads show them, on `message.attachments`.
  */
-export async function queueAttachments(trip: Trip, db: Knex, messageIds: InList): Promise<(messages: Message[]) => Promise<void>> {
+export async function queueAttachments(trip: Trip, db: Knex, messageIds: readonly number[]): Promise<(messages: Message[]) => Promise<void>> {
   const rows = await trip.modelsWhere(Attachment, "message_id", messageIds, {}, "id");
   return async (messages) => {
     const signer = rows.length ? await fileUrlSigner(db) : undefined;

@@ -128,7 +128,7 @@ export async function loadConversationGraphs(
     : trip.rows(sql`select * from conversations where ${where!}`).then((found) => found.map((row) => Conversation.fromDatabaseJson(row)));
   const assignedWithRows = rows && queueAssigned(trip, rows[0]!.account_id, rows);
   const loads = Promise.all([
-    knownAccount ?? trip.rows<AccountRef>(sql`select id, name from accounts where id = ${accountIdSql}`),
+    knownAccount ?? trip.rows<AccountRef>(sql`select id, name from accounts where id = ${accountIdSql}`).then((rows) => rows[0]),
     trip.modelsWhere(
       Inbox,
       "id",
@@ -160,9 +160,8 @@ export async function loadConversationGraphs(
   const assignedTrip = new Trip(db);
   const assigned = assignedWithRows ?? queueAssigned(assignedTrip, accountId, conversations);
   await assignedTrip.run();
-  const [accountRows, inboxes, contacts, contactInboxes, unread, latest, knownSenders] = await loads;
+  const [account, inboxes, contacts, contactInboxes, unread, latest, knownSenders] = await loads;
   const [users, accountUsers, bots, teams] = await assigned;
-  const account = Array.isArray(accountRows) ? accountRows[0]! : accountRows;
   const latestLoaded = [
     ...new Map(
       conversations
@@ -194,7 +193,7 @@ export async function loadConversationGraphs(
     const accountUser = conversation.assignee_id ? accountUserByUser.get(conversation.assignee_id) : undefined;
     return {
       conversation,
-      account: { id: account.id, name: account.name },
+      account: { id: account!.id, name: account!.name },
       inbox: inboxById.get(conversation.inbox_id)!,
       contact: (conversation.contact_id && contactById.get(conversation.contact_id)) || null,
       contactInbox: (conversation.contact_inbox_id && contactInboxById.get(conversation.contact_inbox_id)) || null,
