@@ -62,6 +62,14 @@ export class Conversation extends BaseModel {
     return trip.rows(sql`select conversations.* from conversations where ${where}`).then((rows) => rows.map((row) => Conversation.fromDatabaseJson(row)));
   }
 
+  /**
+   * What last_activity_at becomes when a message stamped `at` is written: never earlier than it was,
+   * since a message stamped when its transaction began may commit after a newer one.
+   */
+  static activityAfter(at: Sql): Sql {
+    return sql`greatest(conversations.last_activity_at, ${at})`;
+  }
+
   /** findByDisplayId's condition as text, for a trip that reads the conversation with what it shows. */
   static byDisplayIdSql(accountId: number, displayId: number): Sql {
     return sql`conversations.account_id = ${accountId} and conversations.display_id = ${displayId}`;

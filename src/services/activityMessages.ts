@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { AgentBot } from "../models/AgentBot";
-import type { Conversation, ConversationStatus, Priority } from "../models/Conversation";
+import { sql } from "../db/sql";
+import { Conversation, type ConversationStatus, type Priority } from "../models/Conversation";
 import { MESSAGE_TYPE, Message } from "../models/Message";
 import type { User } from "../models/User";
 
@@ -92,6 +93,9 @@ export async function insertActivityMessage(trx: Knex.Transaction, conversation:
       content,
     })
     .returning("*");
-  await trx("conversations").where("id", conversation.id).update({ last_activity_at: message.created_at });
+  const moved = Conversation.activityAfter(sql`${message.created_at}`);
+  await trx("conversations")
+    .where("id", conversation.id)
+    .update({ last_activity_at: trx.raw(moved.text, moved.values as Knex.RawBinding[]) });
   return message;
 }

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { sql } from "../db/sql";
+import { sql, sqlText } from "../db/sql";
 import { Trip } from "../db/trip";
 import { CouldNotProcess } from "../errors";
 import { jsonEqual } from "../lib/jsonEqual";
@@ -205,8 +205,7 @@ export async function insertMessage(unit: Unit, conversation: Conversation, inpu
   noteActor(unit, actor);
   const { trx } = unit;
   // One round trip: the lock, then the message, written only below the flood limit (counted once
-  // the lock is held, so it sees every message before this one), and the conversation's activity,
-  // which never moves back: a message stamped when its transaction began may commit after a newer one.
+  // the lock is held, so it sees every message before this one), and the conversation's activity.
   const trip = new Trip(trx);
   const locked = trip.rows(sql`select * from conversations where id = ${conversation.id} for update`);
   const inserted = trip.rows(sql`with message as (
@@ -219,7 +218,7 @@ export async function insertMessage(unit: Unit, conversation: Conversation, inpu
         and (select count(*) from messages where conversation_id = c.id and created_at > now() - interval '1 minute') < ${MESSAGES_PER_MINUTE}
       returning *
     ), touched as (
-      update conversations set last_activity_at = greatest(conversations.last_activity_at, message.created_at), updated_at = now() from message where conversations.id = message.conversation_id
+      update conversations set last_activity_at = ${Conversation.activityAfter(sqlText("message.created_at"))}, updated_at = now() from message where conversations.id = message.conversation_id
     )
     select * from message`);
   await trip.run();
