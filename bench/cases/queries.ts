@@ -51,6 +51,8 @@ export async function run() {
     await h.knex("events").whereNull("dispatched_at").update({ dispatched_at: h.knex.fn.now() });
     relay = new EventRelay(h.deps, { consumers: eventConsumers() });
     await relay.start();
+    // Its start-up drains (which find nothing) are not the event's either.
+    await quiet(h);
     const [name, method, path, body] = cases.at(-1)!;
     const statements = await counted(h, async () => {
       await expectOk(h.request(method, path, { token, body }), name);
