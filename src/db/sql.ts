@@ -1,3 +1,5 @@
+import type { Knex } from "knex";
+
 /**
  * SQL text with knex's `?` placeholders and the values they take, assembled from fragments (a scope,
  * a range, a condition) that never splice a value into the text. The hot reads and the reports write
@@ -10,6 +12,11 @@ export class Sql {
     readonly text: string,
     readonly values: readonly unknown[] = [],
   ) {}
+
+  /** As knex's raw SQL, for a statement or a value (`update({ column: ... })`) knex sends itself. */
+  raw(knex: Knex): Knex.Raw {
+    return knex.raw(this.text, this.values as Knex.RawBinding[]);
+  }
 }
 
 /** sql`... ${value} ...`: each value becomes a `?` placeholder, an Sql is written in with its values. */

@@ -93,9 +93,8 @@ export async function insertActivityMessage(trx: Knex.Transaction, conversation:
       content,
     })
     .returning("*");
-  const moved = Conversation.activityAfter(sql`${message.created_at}`);
   await trx("conversations")
     .where("id", conversation.id)
-    .update({ last_activity_at: trx.raw(moved.text, moved.values as Knex.RawBinding[]) });
+    .update({ last_activity_at: Conversation.activityAfter(sql`${message.created_at}`).raw(trx) });
   return message;
 }

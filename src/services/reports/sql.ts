@@ -6,6 +6,6 @@ import type { Sql } from "../../db/sql";
  * a report's plan should follow the range it is given, not be the generic plan of every range).
  */
 export async function rows<T>(knex: Knex, query: Sql): Promise<T[]> {
-  const result = await knex.raw(query.text, query.values as Knex.RawBinding[]);
+  const result = await query.raw(knex);
   return result.rows as T[];
 }
