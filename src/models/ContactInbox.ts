@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { ValidationError } from "../errors";
 import { secureToken, uuid } from "../lib/tokens";
-import { Sql, sql } from "../db/sql";
+import { isIn, Sql, sql } from "../db/sql";
 import { Trip } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 import { Inbox } from "./Inbox";
@@ -45,7 +45,7 @@ export class ContactInbox extends BaseModel {
   /** The rows withInboxesOf reads, for a caller that sends the query itself (in a Trip); written, not built, as GET contact reads it. */
   static slimInboxesSql(contactIds: number[]): Sql {
     return sql`select ci.contact_id, ci.source_id, i.id, i.avatar_url, i.channel_id, i.name, i.channel_type
-      from contact_inboxes ci join inboxes i on i.id = ci.inbox_id where ci.contact_id = any(${contactIds}) order by ci.id`;
+      from contact_inboxes ci join inboxes i on i.id = ci.inbox_id where ${isIn("ci.contact_id", contactIds)} order by ci.id`;
   }
 
   static slimInboxesByContact(contactIds: number[], rows: SlimInboxRow[]): Map<number, ContactInboxWithSlimInbox[]> {

@@ -5,6 +5,7 @@ import { loadConfig } from "../../src/config";
 import { Sql, sql, sqlText } from "../../src/db/sql";
 import { Trip, type TripOptions } from "../../src/db/trip";
 import { Inbox } from "../../src/models/Inbox";
+import { User } from "../../src/models/User";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
 import { useHarness } from "../support/harness";
@@ -118,6 +119,25 @@ test("a statement that recurs is prepared once per connection, and a table chang
 
   await db.raw("deallocate all");
   t.deepEqual(await read(), [{ id: 1, note: "added", more: "more" }], "a connection that lost its statements prepares them again");
+});
+
+test("a lookup of one id reuses its statement's plan, as PostgreSQL does not for `= any` of one", async (t) => {
+  const db = oneConnection(t);
+  const { admin } = await createAccount(h);
+  for (let i = 0; i < 10; i++) {
+    const trip = new Trip(db);
+    const found = trip.modelsWhere(User, "id", [admin.id]);
+    await trip.run();
+    t.deepEqual(
+      (await found).map((row) => row.id),
+      [admin.id],
+    );
+  }
+  // PostgreSQL plans a prepared statement's first five runs for their values, then keeps one plan if
+  // it costs no more; `= any($1)` of one id never passed that test and was planned on every run.
+  const [plans] = await db("pg_prepared_statements").where("statement", "like", 'select * from "users" where "id" %').select("generic_plans", "custom_plans");
+  t.truthy(plans, "the lookup is a prepared statement of the connection");
+  t.true(Number(plans!.generic_plans) > 0, `planned once and reused (custom ${plans!.custom_plans}, generic ${plans!.generic_plans})`);
 });
 
 /** The round trips (ReadyForQuery answers) PostgreSQL gives the one connection of `db` while fn runs. */
