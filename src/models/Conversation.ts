@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { type InList, isIn, Sql, sql } from "../db/sql";
-import type { Trip } from "../db/trip";
+import { Trip } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 
 export const CONVERSATION_STATUSES = ["open", "resolved", "pending", "snoozed"] as const;
@@ -10,8 +10,6 @@ export type Priority = (typeof PRIORITIES)[number];
 
 /** Chatwoot shows at most this many unread incoming messages per conversation (unread_incoming_messages). */
 const UNREAD_CAP = 10;
-
-const BY_DISPLAY_ID = "select * from conversations where account_id = ? and display_id = ?";
 
 /** `id` is the database id; clients address conversations by the per-account `display_id`. */
 export class Conversation extends BaseModel {
@@ -48,10 +46,13 @@ export class Conversation extends BaseModel {
     return Conversation.query(db).where("conversations.account_id", accountId);
   }
 
-  /** Every request on one conversation starts here, so its text is written once rather than built by Objection each time. */
+  /**
+   * Every request on one conversation starts here: a trip's statement, so PostgreSQL plans it once
+   * per connection rather than on every request, as it did for knex's unnamed statement.
+   */
   static async findByDisplayId(accountId: number, displayId: number, db?: Knex): Promise<Conversation | undefined> {
-    const { rows } = (await (db ?? Conversation.knex()).raw(BY_DISPLAY_ID, [accountId, displayId])) as { rows: object[] };
-    return rows[0] && Conversation.fromDatabaseJson(rows[0]);
+    const [row] = await Trip.rowsOf(db ?? Conversation.knex(), sql`select * from conversations where ${Conversation.byDisplayIdSql(accountId, displayId)}`);
+    return row && Conversation.fromDatabaseJson(row);
   }
 
   /**
