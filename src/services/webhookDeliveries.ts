@@ -330,8 +330,9 @@ export async function attemptDeliveries(
            last_response_code = v.last_response_code, last_error = v.last_error,
            attempts = d.attempts + 1, last_attempt_at = now(), updated_at = now()
        FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, delivered boolean, last_response_code integer, last_error text)
-       WHERE d.id = v.id`,
-      [JSON.stringify(records)],
+       WHERE d.id = v.id AND d.id = ANY(?::uuid[])`,
+      // The ids again as an array: without them PostgreSQL joins the recordset to every delivery by a sequential scan.
+      [JSON.stringify(records), records.map((record) => record.id)],
     );
   }
   return outcomes;
