@@ -164,21 +164,16 @@ export class EventRelay {
     }
   }
 
-  /** Leases a batch of due events: no other drain or relay takes them while the lease lasts. */
+  /**
+   * Leases a batch of due events: no other drain or relay takes them while the lease lasts. The
+   * function (migration 20261126000201) takes the first due ids of the order along the index.
+   */
   private async claim(order: Order): Promise<EventRow[]> {
-    const { rows } = await this.deps.knex.raw<{ rows: EventRow[] }>(
-      `UPDATE events SET claimed_until = now() + make_interval(secs => ?)
-       WHERE id IN (
-         SELECT id FROM events
-         WHERE dispatched_at IS NULL
-           AND (dispatch_after IS NULL OR dispatch_after <= now())
-           AND (claimed_until IS NULL OR claimed_until < now())
-         ORDER BY id ${order === "oldest" ? "ASC" : "DESC"}
-         LIMIT ?
-         FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
-      [CLAIM_SECONDS, this.batchSize],
-    );
+    const { rows } = await this.deps.knex.raw<{ rows: EventRow[] }>("SELECT * FROM claim_due_events(?, ?, ?)", [
+      CLAIM_SECONDS,
+      this.batchSize,
+      order === "newest",
+    ]);
     return rows.sort((a, b) => a.id - b.id);
   }
 
