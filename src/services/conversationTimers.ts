@@ -106,7 +106,7 @@ export interface TimerDue {
 export async function writeTimerDues(trx: Knex.Transaction, dues: TimerDue[]): Promise<void> {
   if (!dues.length) return;
   const rows = dues.map(({ id, at }) => ({ id, due: at === null ? null : new Date(at).toISOString() }));
-  // The ids again as an array: PostgreSQL takes a recordset for a hundred rows and, without them,
+  // The ids again as an array: PostgreSQL estimates a recordset at a hundred rows and, without them,
   // joins it to every conversation by a sequential scan.
   await trx.raw(
     "UPDATE conversations c SET timer_due_at = v.due FROM jsonb_to_recordset(?::jsonb) AS v(id bigint, due timestamptz) WHERE c.id = v.id AND c.id = ANY(?::bigint[])",
