@@ -409,6 +409,15 @@ test("unread counts, update_last_seen and a contact's conversations", async (t) 
 
   const counts = await h.request("GET", `${world.base}/conversations/unread_counts`, { token: world.account.agent.token });
   t.deepEqual(counts.body, { by_inbox: { [world.inbox.id]: 2 }, by_label: { vip: 1 }, by_status: { all: 2, mine: 0, unassigned: 2 }, total: 2 });
+  const admin = world.account.admin.token;
+  await h.request("POST", `${world.base}/conversations/${b.id}/labels`, { token: admin, body: { labels: ["vip", "billing"] } });
+  await h.request("POST", `${world.base}/conversations/${b.id}/assignments`, { token: admin, body: { assignee_id: world.account.agent.id } });
+  t.deepEqual((await h.request("GET", `${world.base}/conversations/unread_counts`, { token: world.account.agent.token })).body, {
+    by_inbox: { [world.inbox.id]: 2 },
+    by_label: { vip: 2, billing: 1 },
+    by_status: { all: 2, mine: 1, unassigned: 1 },
+    total: 2,
+  });
   t.is((await h.request("GET", `${world.base}/conversations/${a.id}`, { token: world.account.agent.token })).body.unread_count, 2);
 
   const seen = await h.request("POST", `${world.base}/conversations/${a.id}/update_last_seen`, { token: world.account.agent.token });
