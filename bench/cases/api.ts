@@ -1,6 +1,6 @@
 import { cpus } from "node:os";
-import { createContact, createInbox } from "../../test/support/conversationFactories";
-import { createAccount } from "../../test/support/factories";
+import { createContact } from "../../test/support/conversationFactories";
+import { benchAccount } from "../account";
 import { expectOk, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
 import { load, machineBusyMs, report, startServer } from "../load";
@@ -30,11 +30,7 @@ export async function run() {
   // BENCH_WORKER=off leaves the message case's events in the outbox: the API's own cost of a message.
   const worker = selected.has("message") && process.env.BENCH_WORKER !== "off" ? await startServer("worker") : undefined;
   try {
-    const account = await createAccount(h);
-    const token = account.admin.token;
-    const base = `/api/v1/accounts/${account.id}`;
-    const inbox = await createInbox(h, account);
-    const { contact } = await createContact(h, account, { inbox_id: inbox.id });
+    const { account, token, base, inbox, contact } = await benchAccount(h);
     // Each conversation made below gives `contact` a contact inbox of its own (as Chatwoot does), and
     // GET contact lists them all; the contact case reads one as most are, with its one inbox.
     const { contact: typical } = await createContact(h, account, { inbox_id: inbox.id });

@@ -1,7 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Knex } from "knex";
-import { createContact, createInbox } from "../../test/support/conversationFactories";
-import { createAccount } from "../../test/support/factories";
+import { benchAccount } from "../account";
 import { expectOk, startHarness } from "../../test/support/harness";
 import { startServer } from "../load";
 import { formatMs, percentile } from "../stats";
@@ -20,11 +19,7 @@ export async function run() {
   const h = await startHarness();
   const server = await startServer("api");
   try {
-    const account = await createAccount(h);
-    const token = account.admin.token;
-    const base = `/api/v1/accounts/${account.id}`;
-    const inbox = await createInbox(h, account);
-    const { contact } = await createContact(h, account, { inbox_id: inbox.id });
+    const { account, token, base, inbox, contact } = await benchAccount(h);
     const first = await expectOk(h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation");
     const conversations = Number(process.env.BENCH_LARGE_CONVERSATIONS ?? 100_000);
     const contacts = Math.max(1, Math.floor(conversations / 2));

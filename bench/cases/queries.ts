@@ -1,5 +1,4 @@
-import { createContact, createInbox } from "../../test/support/conversationFactories";
-import { createAccount } from "../../test/support/factories";
+import { benchAccount } from "../account";
 import { type Harness, expectOk, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
 import { eventConsumers } from "../../src/runtime";
@@ -17,11 +16,7 @@ export async function run() {
   const receiver = await new Receiver().start();
   let relay: EventRelay | undefined;
   try {
-    const account = await createAccount(h);
-    const token = account.admin.token;
-    const base = `/api/v1/accounts/${account.id}`;
-    const inbox = await createInbox(h, account);
-    const { contact } = await createContact(h, account, { inbox_id: inbox.id });
+    const { token, base, inbox, contact } = await benchAccount(h);
     const conversation = await expectOk(
       h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }),
       "conversation",
