@@ -180,7 +180,8 @@ export async function conversationCounts(db: Knex, viewer: Viewer, filters: List
  * value, so a client walking through a thousand pages leaves one prepared statement, not a thousand.
  */
 function pageOf(page: number): Sql {
-  return page === 1 ? sqlText(` limit ${PER_PAGE}`) : sql` limit ${sqlText(String(PER_PAGE))} offset ${(page - 1) * PER_PAGE}`;
+  const limit = sqlText(` limit ${PER_PAGE}`);
+  return page === 1 ? limit : sql`${limit} offset ${(page - 1) * PER_PAGE}`;
 }
 
 /** A page of the list (25 by sort_by, or everything updated within the last updated_within seconds) and its counts. */
