@@ -46,8 +46,8 @@ export const CONVERSATION_TYPES = ["mention", "participating", "unattended"] as 
 export interface Viewer {
   account: AccountRef;
   userId: number;
-  /** The ids of the inboxes they may see, as a subquery. */
-  inboxIds: Sql;
+  /** The ids of the inboxes they may see, as a subquery; undefined when they see every inbox of the account. */
+  inboxIds: Sql | undefined;
 }
 
 /** The list's filters, as its query string gives them. */
@@ -82,7 +82,8 @@ export interface ListCounts {
  * cost more than PostgreSQL's answer.
  */
 function inViewersInboxes(viewer: Viewer): ConversationsWhere {
-  return sql`conversations.account_id = ${viewer.account.id} and conversations.inbox_id in (${viewer.inboxIds})`;
+  const ofAccount = sql`conversations.account_id = ${viewer.account.id}`;
+  return viewer.inboxIds ? sql`${ofAccount} and conversations.inbox_id in (${viewer.inboxIds})` : ofAccount;
 }
 
 /** The conversations of `scope` that also pass `condition` (knex raw's `?` placeholders, taking `values`). */

@@ -157,6 +157,22 @@ test("other accounts' users and ids never reach a conversation", async (t) => {
   t.is((await h.request("POST", `${world.base}/conversations`, { token: world.account.admin.token, body: { source_id: foreign.sourceId } })).status, 404);
 });
 
+test("a conversation's inbox is its own account's: the database refuses one moved into another account's inbox", async (t) => {
+  // The lists show an administrator every conversation of the account without looking at inboxes, so
+  // this must hold whatever path writes a conversation.
+  const world = await conversationWorld(h);
+  const foreign = await conversationWorld(h, "Foreign");
+  const conversation = await createConversation(h, world);
+  const moved = h.knex("conversations").where({ account_id: world.account.id, display_id: conversation.id }).update({ inbox_id: foreign.inbox.id });
+  const refused = await t.throwsAsync(moved);
+  t.regex(refused!.message, /conversations_inbox_in_account/);
+  const list = await h.request("GET", `${world.base}/conversations`, { token: world.account.admin.token });
+  t.deepEqual(
+    list.body.data.payload.map((c: { inbox_id: number }) => c.inbox_id),
+    [world.inbox.id],
+  );
+});
+
 test("the list filters by status, assignee type and labels, counts before the assignee filter, and pages by 25", async (t) => {
   const world = await conversationWorld(h);
   const admin = world.account.admin;
