@@ -1,5 +1,5 @@
 import { cpus } from "node:os";
-import { createContact } from "../../test/support/conversationFactories";
+import { createContact, noteRawMessages } from "../../test/support/conversationFactories";
 import { benchAccount } from "../account";
 import { expectOk, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
@@ -63,6 +63,7 @@ export async function run() {
            where c.account_id = ?`,
           [LONG_MESSAGES, account.id],
         );
+        await noteRawMessages(h.knex, account.id);
         await h.knex.raw("analyze messages");
         report(
           `GET conversation list, ${LONG_MESSAGES} messages a conversation`,

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Knex } from "knex";
 import { benchAccount } from "../account";
+import { noteRawMessages } from "../../test/support/conversationFactories";
 import { expectOk, startHarness } from "../../test/support/harness";
 import { startServer } from "../load";
 import { formatMs, percentile } from "../stats";
@@ -98,6 +99,7 @@ async function seed(knex: Knex, accountId: number, inboxId: number, conversation
      from conversations c, generate_series(1, 4) g where c.account_id = ? and c.display_id > 1000`,
     [accountId],
   );
+  await noteRawMessages(knex, accountId);
   // As autovacuum leaves a table in service: the trigram index's pending entries merged, the statistics fresh.
   await knex.raw("vacuum analyze");
 }

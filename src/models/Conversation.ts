@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { type InList, isIn, Sql, sql } from "../db/sql";
+import { type InList, isIn, Sql, sql, sqlText } from "../db/sql";
 import { Trip } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 
@@ -39,6 +39,8 @@ export class Conversation extends BaseModel {
   agent_last_seen_at!: Date | null;
   assignee_last_seen_at!: Date | null;
   contact_last_seen_at!: Date | null;
+  /** The newest incoming message's created_at, written with each message (services/messages.ts): unread while after agent_last_seen_at. */
+  last_incoming_at!: Date | null;
   /** Written by conversation timer planning only (services/conversationTimers.ts). */
   timer_due_at!: Date | null;
 
@@ -114,14 +116,21 @@ export class Conversation extends BaseModel {
     await db("conversations").where("id", id).update({ agent_last_seen_at: seenAt, assignee_last_seen_at: seenAt });
   }
 
+  /** Whether the conversation (its row named `table`) has an incoming message the agents have not seen: a comparison on the row. */
+  static hasUnread(table: string): string {
+    return `${table}.last_incoming_at > coalesce(${table}.agent_last_seen_at, '-infinity')`;
+  }
+
   /**
    * Incoming messages since the agent last looked, by conversation id, counted only up to the cap
    * Chatwoot shows (along the messages' (conversation_id, message_type, created_at) index, however
-   * long the conversation); written rather than built: every conversation shown reads them.
+   * long the conversation), and only in conversations that have one; written rather than built:
+   * every conversation shown reads them.
    */
   static unreadCountsSql(conversationIds: InList): Sql {
-    return sql`select c.id as conversation_id, (select count(*) from (select from messages m where m.conversation_id = c.id and m.message_type = 0
-      and m.created_at > coalesce(c.agent_last_seen_at, '-infinity') limit ${UNREAD_CAP}) unread) as count from conversations c where ${isIn("c.id", conversationIds)}`;
+    return sql`select c.id as conversation_id, case when ${sqlText(Conversation.hasUnread("c"))} then (select count(*) from (select from messages m
+      where m.conversation_id = c.id and m.message_type = 0 and m.created_at > coalesce(c.agent_last_seen_at, '-infinity') limit ${UNREAD_CAP}) unread) else 0 end as count
+      from conversations c where ${isIn("c.id", conversationIds)}`;
   }
 
   static unreadCountsOf(this: void, rows: UnreadRow[]): Map<number, number> {

@@ -234,11 +234,7 @@ export async function contactConversations(db: Knex, viewer: Viewer, contactId: 
  * count them here held the event loop (and every other request) for 40 ms at 20,000.
  */
 export async function unreadCounts(db: Knex, viewer: Viewer) {
-  const scope = and(
-    inViewersInboxes(viewer),
-    `conversations.status = 'open' and exists (select 1 from messages m where m.conversation_id = conversations.id and m.message_type = ${MESSAGE_TYPE.incoming}` +
-      ` and m.created_at > coalesce(conversations.agent_last_seen_at, '-infinity'))`,
-  );
+  const scope = and(inViewersInboxes(viewer), `conversations.status = 'open' and ${Conversation.hasUnread("conversations")}`);
   const tallies = await Trip.rowsOf<{ kind: "inbox" | "label" | "status"; key: string; n: number }>(
     db,
     sql`with unread as materialized (select inbox_id, labels, assignee_id from conversations where ${scope})

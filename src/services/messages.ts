@@ -218,7 +218,10 @@ export async function insertMessage(unit: Unit, conversation: Conversation, inpu
         and (select count(*) from messages where conversation_id = c.id and created_at > now() - interval '1 minute') < ${MESSAGES_PER_MINUTE}
       returning *
     ), touched as (
-      update conversations set last_activity_at = ${Conversation.activityAfter(sqlText("message.created_at"))}, updated_at = now() from message where conversations.id = message.conversation_id
+      update conversations set last_activity_at = ${Conversation.activityAfter(sqlText("message.created_at"))},
+        last_incoming_at = case when message.message_type = ${MESSAGE_TYPE.incoming} then greatest(conversations.last_incoming_at, message.created_at) else conversations.last_incoming_at end,
+        updated_at = now()
+      from message where conversations.id = message.conversation_id
     )
     select * from message`);
   await trip.run();

@@ -1,6 +1,6 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
-import { createContact, createInbox } from "../support/conversationFactories";
+import { createContact, createInbox, noteRawMessages } from "../support/conversationFactories";
 import { accountApi, expectOk, useHarness } from "../support/harness";
 import { activityTexts, conversationWorld, createConversation, postMessage } from "./setup";
 
@@ -387,6 +387,7 @@ test("a long conversation shows its newest message and unread_count stops at 10,
      select ?, ?, ?, g % 3, 'old ' || g, now() - g * interval '1 second' - interval '1 hour' from generate_series(1, 300) g`,
     [world.account.id, world.inbox.id, id],
   );
+  await noteRawMessages(h.knex, world.account.id);
   const newest = await expectOk(postMessage(h, world, conversation.id, { content: "newest", message_type: "outgoing" }), "newest");
   const oldest = "old 300";
 
@@ -441,6 +442,12 @@ test("unread counts, update_last_seen and a contact's conversations", async (t) 
   t.is(seen.body.unread_count, 0);
   t.true(seen.body.agent_last_seen_at > 0);
   t.is((await h.request("GET", `${world.base}/conversations/unread_counts`, { token: world.account.agent.token })).body.total, 1);
+  // An agent's reply leaves a seen conversation read; the contact's next message makes it unread again.
+  await postMessage(h, world, a.id, { content: "on it", message_type: "outgoing" });
+  t.is((await h.request("GET", `${world.base}/conversations/unread_counts`, { token: world.account.agent.token })).body.total, 1);
+  await postMessage(h, world, a.id, { content: "thanks", message_type: "incoming" });
+  t.is((await h.request("GET", `${world.base}/conversations/unread_counts`, { token: world.account.agent.token })).body.total, 2);
+  t.is((await h.request("GET", `${world.base}/conversations/${a.id}`, { token: world.account.agent.token })).body.unread_count, 1);
 
   const ofContact = await h.request("GET", `${world.base}/contacts/${world.contact.id}/conversations`, { token: world.account.agent.token });
   t.is(ofContact.status, 200);

@@ -1,3 +1,4 @@
+import type { Knex } from "knex";
 import { accountApi, expectOk, type Harness } from "./harness";
 import type { TestAccount } from "./factories";
 
@@ -36,5 +37,18 @@ export async function defineAttribute(
       attribute_display_type: displayType,
     }),
     "define custom attribute",
+  );
+}
+
+/**
+ * Messages written straight into the table (long histories for tests and benchmarks) leave their
+ * conversations as the service's own insert would: the newest incoming message's time noted on the row.
+ */
+export async function noteRawMessages(knex: Knex, accountId: number): Promise<void> {
+  await knex.raw(
+    `update conversations c set last_incoming_at = m.newest
+     from (select conversation_id, max(created_at) as newest from messages where account_id = ? and message_type = 0 group by conversation_id) m
+     where c.id = m.conversation_id and c.last_incoming_at is distinct from m.newest`,
+    [accountId],
   );
 }
