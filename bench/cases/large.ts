@@ -38,6 +38,7 @@ export async function run() {
       "/conversations?status=open&assignee_type=unassigned",
       "/conversations?status=resolved&sort_by=created_at_desc",
       "/conversations?status=all&page=1",
+      "/conversations?status=all&page=40",
       "/conversations/meta?status=open",
       "/conversations/unread_counts",
       `/conversations/${newest!.id}`,

@@ -4,10 +4,10 @@
  * validate the query and present the conversations.
  */
 import type { Knex } from "knex";
-import { Sql, sql, sqlText } from "../db/sql";
+import { joinSql, Sql, sql, sqlText } from "../db/sql";
 import { Trip } from "../db/trip";
 import { NotFound } from "../errors";
-import { Conversation, type ConversationStatus, type ConversationsWhere } from "../models/Conversation";
+import { CONVERSATION_STATUSES, Conversation, type ConversationStatus, type ConversationsWhere } from "../models/Conversation";
 import { MESSAGE_TYPE } from "../models/Message";
 import { Team, TeamMember } from "../models/Team";
 import type { ConversationGraph } from "../presenters/conversation";
@@ -193,13 +193,35 @@ export async function listConversations(db: Knex, viewer: Viewer, filters: ListP
   if (filters.assignee_type === "unassigned") list = and(list, "conversations.assignee_id is null");
   if (filters.assignee_type === "assigned") list = and(list, "conversations.assignee_id is not null");
   if (filters.updated_within !== undefined) list = and(list, "conversations.updated_at > ?", new Date(Date.now() - filters.updated_within * 1000));
-  const page = filters.updated_within !== undefined ? sqlText("") : pageOf(filters.page);
   // The counts and the page in one round trip.
   const trip = new Trip(db);
   const counts = listCounts(trip, viewer, scope);
-  const conversations = Conversation.selectWhere(trip, sql`${list} order by ${sqlText(sortClause(filters.sort_by))}${page}`);
+  const conversations = trip.rows(pageSql(list, filters)).then((rows) => rows.map((row) => Conversation.fromDatabaseJson(row)));
   await trip.run();
   return { counts: await counts, conversations: await conversations };
+}
+
+/** Sorts the list's index serves within each status: by activity, either way. */
+const BY_ACTIVITY: readonly SortOption[] = ["last_activity_at_asc", "last_activity_at_desc", "latest"];
+
+/**
+ * The list's page. Without a status to narrow it, a page by activity is each status's first rows
+ * along the (account_id, status, last_activity_at, id) index, merged: there is no index by activity
+ * alone (it would cost every message's write one more index entry), and PostgreSQL sorted every
+ * conversation of the account instead (18 ms at 100,000, 0.3 ms merged). The statuses are all there
+ * are: the database holds the column to them.
+ */
+function pageSql(list: ConversationsWhere, filters: ListPage): Sql {
+  const order = sqlText(` order by ${sortClause(filters.sort_by)}`);
+  if (filters.updated_within !== undefined) return sql`select conversations.* from conversations where ${list}${order}`;
+  const everyStatus = filters.status === "all" || filters.q !== undefined;
+  if (!everyStatus || !BY_ACTIVITY.includes(filters.sort_by))
+    return sql`select conversations.* from conversations where ${list}${order}${pageOf(filters.page)}`;
+  const upToPage = filters.page === 1 ? sqlText(` limit ${PER_PAGE}`) : sql` limit ${filters.page * PER_PAGE}`;
+  const ofEachStatus = CONVERSATION_STATUSES.map(
+    (status) => sql`(select conversations.* from conversations where ${list} and conversations.status = ${status}${order}${upToPage})`,
+  );
+  return sql`select * from (${joinSql(ofEachStatus, " union all ")}) as conversations${order}${pageOf(filters.page)}`;
 }
 
 /** Chatwoot's conversations/filter: conversations of any status matching the conditions, 25 a page by latest activity, with counts. */

@@ -173,6 +173,46 @@ test("a conversation's inbox is its own account's: the database refuses one move
   );
 });
 
+test("every status at once pages by activity across the statuses, either way, as one ordered list", async (t) => {
+  const world = await conversationWorld(h);
+  const admin = world.account.admin;
+  for (let i = 0; i < 32; i++) await createConversation(h, world);
+  // Statuses and activity times interleaved, with ties that the id breaks.
+  await h.knex.raw(
+    `update conversations set status = (array['open','resolved','pending','snoozed'])[1 + display_id % 4],
+       last_activity_at = timestamptz '2026-01-01' + (display_id % 11) * interval '1 minute'
+     where account_id = ?`,
+    [world.account.id],
+  );
+  const expected = async (direction: "asc" | "desc", where: Record<string, unknown> = {}) =>
+    (
+      await h
+        .knex("conversations")
+        .where({ account_id: world.account.id, ...where })
+        .orderBy([
+          { column: "last_activity_at", order: direction },
+          { column: "id", order: direction },
+        ])
+    ).map((row: { display_id: number }) => row.display_id);
+  const walk = async (query: string) => {
+    const ids: number[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const answer = await h.request("GET", `${world.base}/conversations?${query}&page=${page}`, { token: admin.token });
+      t.is(answer.status, 200);
+      ids.push(...answer.body.data.payload.map((c: { id: number }) => c.id));
+    }
+    return ids;
+  };
+  t.deepEqual(await walk("status=all"), await expected("desc"));
+  t.deepEqual(await walk("status=all&sort_by=last_activity_at_asc"), await expected("asc"));
+  t.deepEqual(await walk("status=all&assignee_type=unassigned&sort_by=latest"), await expected("desc", { assignee_id: null }));
+  t.is((await walk("status=all")).length, 32);
+  // The database holds the statuses to those four, so the merge of them shows every conversation.
+  await t.throwsAsync(h.knex("conversations").where({ account_id: world.account.id, display_id: 1 }).update({ status: "closed" }), {
+    message: /conversations_status_known/,
+  });
+});
+
 test("the list filters by status, assignee type and labels, counts before the assignee filter, and pages by 25", async (t) => {
   const world = await conversationWorld(h);
   const admin = world.account.admin;
