@@ -56,13 +56,13 @@ export function idsOf(list: InList): Sql {
 }
 
 /**
- * `column = any(?)` for ids (one text whatever their number), `column = ?` for one, `column in
+ * `column = any(?)` for ids, numbers or uuids (one text whatever their number), `column = ?` for one, `column in
  * (subquery)` for a subquery. One id has a text of its own because PostgreSQL costs a prepared
  * `= any($1)` as if the array held ten: against that, the plan for one id always looks cheaper, so
  * it planned every such call afresh instead of reusing the statement's plan (on GET one contact,
  * planning took PostgreSQL five times as long as running the statement).
  */
-export function isIn(column: string, list: InList): Sql {
+export function isIn(column: string, list: InList | readonly string[]): Sql {
   if ("subquery" in list) return sql`${sqlText(column)} in (${list.subquery})`;
   return list.length === 1 ? sql`${sqlText(column)} = ${list[0]}` : sql`${sqlText(column)} = any(${list})`;
 }

@@ -1,5 +1,7 @@
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
+import { sql, sqlText } from "../db/sql";
+import { Trip } from "../db/trip";
 import type { AppDeps } from "../deps";
 import type { AccountSettings } from "../models/Account";
 import type { Conversation } from "../models/Conversation";
@@ -50,16 +52,19 @@ export function timerPlan(conversation: TimerConversation, settings: AccountSett
 
 type PlanRow = TimerConversation & { id: number; uuid: string; timer_due_at: Date | null; settings: AccountSettings | null; live: boolean };
 
-/** What planning reads of each conversation: its row, its deadline as written, and its account's settings. */
+/**
+ * What planning reads of each conversation: its row, its deadline as written, and its account's
+ * settings. A trip's statement, so PostgreSQL plans it once per connection (as knex's unnamed
+ * statement it was planned on every batch, for longer than it ran).
+ */
 async function planRows(db: Knex, conversationIds: number[], { lock }: { lock: boolean }): Promise<PlanRow[]> {
-  const { rows } = await db.raw<{ rows: PlanRow[] }>(
-    `SELECT c.id, c.uuid, c.status, c.contact_id, c.snoozed_until, c.last_activity_at, c.waiting_since, c.timer_due_at,
+  return Trip.rowsOf<PlanRow>(
+    db,
+    sql`SELECT c.id, c.uuid, c.status, c.contact_id, c.snoozed_until, c.last_activity_at, c.waiting_since, c.timer_due_at,
             a.settings, a.deletion_requested_at IS NULL AS live
      FROM conversations c JOIN accounts a ON a.id = c.account_id
-     WHERE c.id = ANY(?::bigint[]) ORDER BY c.id ${lock ? "FOR UPDATE OF c" : ""}`,
-    [conversationIds],
+     WHERE c.id = ANY(${conversationIds}::bigint[]) ORDER BY c.id${sqlText(lock ? " FOR UPDATE OF c" : "")}`,
   );
-  return rows;
 }
 
 /** A conversation of an account being deleted waits for nothing. */
@@ -80,6 +85,11 @@ export async function loadTimerPlan(db: Knex, conversationId: number, conversati
  */
 export async function planTimers(deps: AppDeps, conversationIds: number[]): Promise<void> {
   if (!conversationIds.length) return;
+  // Most conversations wait for nothing and never did (their account does not auto-resolve): a read
+  // tells, and they need no locks and no transaction. Skipping writes nothing, so it can leave no
+  // older plan behind; a change that makes one wait raises an event of its own.
+  const nothingWaits = (row: PlanRow) => row.timer_due_at === null && planOf(row) === null;
+  if ((await planRows(deps.knex, conversationIds, { lock: false })).every(nothingWaits)) return;
   // The earliest deadline when it comes before the sweep's wake-up, else null.
   const wakeAt = await deps.knex.transaction(async (trx) => {
     const rows = await planRows(trx, conversationIds, { lock: true });

@@ -1,4 +1,6 @@
 import type { Knex } from "knex";
+import { isIn, sql } from "../db/sql";
+import { Trip } from "../db/trip";
 import type { AppDeps } from "../deps";
 import { EVENTS_CHANNEL, type EventConsumer, type EventRow } from "./events";
 import { logger } from "../lib/logger";
@@ -209,13 +211,13 @@ export class EventRelay {
 
   private async dispatch(events: EventRow[]): Promise<void> {
     await Promise.all(this.options.consumers.map((consumer) => consumer.dispatch(this.deps, events)));
-    await this.deps
-      .knex("events")
-      .whereIn(
+    await Trip.rowsOf(
+      this.deps.knex,
+      sql`update events set dispatched_at = now(), claimed_until = null where ${isIn(
         "id",
         events.map((e) => e.id),
-      )
-      .update({ dispatched_at: new Date(), claimed_until: null });
+      )}`,
+    );
   }
 
   /** Gives back events this drain will not get to, so the sweep need not wait for their lease. */

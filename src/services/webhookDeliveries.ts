@@ -1,6 +1,8 @@
 import { createHmac } from "node:crypto";
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
+import { isIn, sql, sqlText } from "../db/sql";
+import { Trip } from "../db/trip";
 import type { DeliveryConfig } from "../config";
 import type { AppDeps } from "../deps";
 import { CouldNotProcess } from "../errors";
@@ -181,13 +183,13 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: HandedDelive
         staticSummary: `Deliveries to ${target}`,
       });
     }
-    await WebhookDelivery.query(deps.knex)
-      .patch({ workflow_started_at: new Date() })
-      .whereIn(
+    await Trip.rowsOf(
+      deps.knex,
+      sql`update webhook_deliveries set workflow_started_at = now() where ${isIn(
         "id",
         group.map((d) => d.id),
-      )
-      .whereNull("workflow_started_at");
+      )} and workflow_started_at is null`,
+    );
   });
 }
 
@@ -305,10 +307,10 @@ export async function attemptDeliveries(
   ids: readonly string[],
   { timeoutMs, parallel = ids.length }: { timeoutMs: number; parallel?: number },
 ): Promise<Map<string, AttemptOutcome>> {
-  const rows: LoadedDelivery[] = await db("webhook_deliveries as d")
-    .join("events as e", "e.id", "d.event_id")
-    .whereIn("d.id", ids)
-    .select("d.*", "e.payload", db.raw(`${deliverySecretSql("d")} AS secret`));
+  const rows = await Trip.rowsOf<LoadedDelivery>(
+    db,
+    sql`select d.*, e.payload, ${sqlText(deliverySecretSql("d"))} as secret from webhook_deliveries d join events e on e.id = d.event_id where ${isIn("d.id", ids)}`,
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   const outcomes = new Map<string, AttemptOutcome>();
   const records: AttemptRecord[] = [];
@@ -323,17 +325,20 @@ export async function attemptDeliveries(
     }
   });
   if (records.length) {
-    await db.raw(
-      `UPDATE webhook_deliveries d
+    // The ids again: PostgreSQL estimates a recordset at a hundred rows and, without them, joins it to
+    // every delivery by a sequential scan.
+    await Trip.rowsOf(
+      db,
+      sql`UPDATE webhook_deliveries d
        SET status = CASE WHEN v.delivered THEN 'delivered' ELSE d.status END,
            delivered_at = CASE WHEN v.delivered THEN now() ELSE d.delivered_at END,
            last_response_code = v.last_response_code, last_error = v.last_error,
            attempts = d.attempts + 1, last_attempt_at = now(), updated_at = now()
-       FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, delivered boolean, last_response_code integer, last_error text)
-       WHERE d.id = v.id AND d.id = ANY(?::uuid[])`,
-      // The ids again as an array: PostgreSQL estimates a recordset at a hundred rows and, without them,
-      // joins it to every delivery by a sequential scan.
-      [JSON.stringify(records), records.map((record) => record.id)],
+       FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS v(id uuid, delivered boolean, last_response_code integer, last_error text)
+       WHERE d.id = v.id AND ${isIn(
+         "d.id",
+         records.map((record) => record.id),
+       )}`,
     );
   }
   return outcomes;

@@ -1,6 +1,8 @@
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { AppDeps } from "../../deps";
-import { AutomationRule } from "../../models/AutomationRule";
+import type { AutomationRule } from "../../models/AutomationRule";
+import { isIn, sql } from "../../db/sql";
+import { Trip } from "../../db/trip";
 import { startOnce } from "../../temporal/client";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../../lib/inParallel";
@@ -89,12 +91,13 @@ export function automationConsumer(): EventConsumer {
         return name ? [{ event, name }] : [];
       });
       if (!triggered.length) return;
-      const rules = await AutomationRule.query(deps.knex)
-        .where("active", true)
-        .whereIn("account_id", [...new Set(triggered.map((t) => t.event.account_id))])
-        .whereIn("event_name", [...new Set(triggered.map((t) => t.name))])
-        .orderBy("id")
-        .select("id", "account_id", "event_name", "name");
+      // A trip's statement, planned once per connection: every batch of events reads the rules.
+      const rules = await Trip.rowsOf<Pick<AutomationRule, "id" | "account_id" | "event_name" | "name">>(
+        deps.knex,
+        sql`select id, account_id, event_name, name from automation_rules where active and ${isIn("account_id", [
+          ...new Set(triggered.map((t) => t.event.account_id)),
+        ])} and ${isIn("event_name", [...new Set(triggered.map((t) => t.name))])} order by id`,
+      );
       const runs = triggered
         .map((t) => ({ ...t, rules: rules.filter((rule) => rule.account_id === t.event.account_id && rule.event_name === t.name) }))
         .filter((run) => run.rules.length);
