@@ -116,6 +116,15 @@ export class Conversation extends BaseModel {
     await db("conversations").where("id", id).update({ agent_last_seen_at: seenAt, assignee_last_seen_at: seenAt });
   }
 
+  /**
+   * False when the conversation has no incoming message the agents have not seen, as hasUnread
+   * decides it; true when it may have (a Date keeps milliseconds, the row microseconds, so within
+   * one millisecond only PostgreSQL can tell).
+   */
+  mayHaveUnread(): boolean {
+    return this.last_incoming_at !== null && this.last_incoming_at.getTime() >= (this.agent_last_seen_at?.getTime() ?? -Infinity);
+  }
+
   /** Whether the conversation (its row named `table`) has an incoming message the agents have not seen: a comparison on the row. */
   static hasUnread(table: string): string {
     return `${table}.last_incoming_at > coalesce(${table}.agent_last_seen_at, '-infinity')`;

@@ -70,6 +70,12 @@ async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: P
   };
 }
 
+/** The unread counts of the conversations, queued on a trip; none without ids, without a statement. */
+function unreadCountsOn(trip: Trip, of: InList): Promise<Map<number, number>> {
+  if (!("subquery" in of) && !of.length) return Promise.resolve(new Map());
+  return trip.rows<UnreadRow>(Conversation.unreadCountsSql(of)).then(Conversation.unreadCountsOf);
+}
+
 /**
  * Which conversations to load: rows already read, or a condition on conversations (of one account)
  * that the load's first round trip reads them by, with what they show.
@@ -144,7 +150,8 @@ export async function loadConversationGraphs(
       "id",
       column("contact_inbox_id", (c) => c.contact_inbox_id),
     ),
-    trip.rows<UnreadRow>(Conversation.unreadCountsSql(column("id", (c) => c.id))).then(Conversation.unreadCountsOf),
+    // Rows already read count only the conversations that may have unread messages: most have none.
+    unreadCountsOn(trip, rows ? rows.filter((c) => c.mayHaveUnread()).map((c) => c.id) : column("id", (c) => c.id)),
     latestMessages(
       db,
       trip,
