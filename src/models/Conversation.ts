@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { type InList, isIn, Sql, sql, sqlText } from "../db/sql";
+import { isIn, Sql, sql, sqlText } from "../db/sql";
 import { Trip } from "../db/trip";
 import { BaseModel } from "./BaseModel";
 
@@ -131,15 +131,31 @@ export class Conversation extends BaseModel {
   }
 
   /**
-   * Incoming messages since the agent last looked, by conversation id, counted only up to the cap
-   * Chatwoot shows (along the messages' (conversation_id, message_type, created_at) index, however
-   * long the conversation), and only in conversations that have one; written rather than built:
-   * every conversation shown reads them.
+   * Incoming messages since the agent last looked in the conversation (its row named `table`),
+   * counted only up to the cap Chatwoot shows (along the messages' (conversation_id, message_type,
+   * created_at) index, however long the conversation), and only when it has one; written rather than
+   * built: every conversation shown reads it.
    */
-  static unreadCountsSql(conversationIds: InList): Sql {
-    return sql`select c.id as conversation_id, case when ${sqlText(Conversation.hasUnread("c"))} then (select count(*) from (select from messages m
-      where m.conversation_id = c.id and m.message_type = 0 and m.created_at > coalesce(c.agent_last_seen_at, '-infinity') limit ${UNREAD_CAP}) unread) else 0 end as count
-      from conversations c where ${isIn("c.id", conversationIds)}`;
+  private static unreadCountSql(table: string): Sql {
+    return sql`case when ${sqlText(Conversation.hasUnread(table))} then (select count(*) from (select from messages m
+      where m.conversation_id = ${sqlText(table)}.id and m.message_type = 0 and m.created_at > coalesce(${sqlText(table)}.agent_last_seen_at, '-infinity')
+      limit ${UNREAD_CAP}) unread) else 0 end`;
+  }
+
+  /** The unread counts of the conversations with these ids (UnreadRow). */
+  static unreadCountsSql(conversationIds: readonly number[]): Sql {
+    return sql`select c.id as conversation_id, ${Conversation.unreadCountSql("c")} as count from conversations c where ${isIn("c.id", conversationIds)}`;
+  }
+
+  /** The conversations `where` selects, each with its unread count as the column unread_count (rowWithUnread reads them). */
+  static withUnreadCountsSql(where: ConversationsWhere): Sql {
+    return sql`select conversations.*, ${Conversation.unreadCountSql("conversations")} as unread_count from conversations where ${where}`;
+  }
+
+  /** A row of withUnreadCountsSql as the conversation and its unread count. */
+  static rowWithUnread(this: void, { unread_count, ...row }: Record<string, unknown>): { conversation: Conversation; unread: UnreadRow } {
+    const conversation = Conversation.fromDatabaseJson(row);
+    return { conversation, unread: { conversation_id: conversation.id, count: unread_count as number | string } };
   }
 
   static unreadCountsOf(this: void, rows: UnreadRow[]): Map<number, number> {

@@ -70,10 +70,10 @@ async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: P
   };
 }
 
-/** The unread counts of the conversations, queued on a trip; none without ids, without a statement. */
-function unreadCountsOn(trip: Trip, of: InList): Promise<Map<number, number>> {
-  if (!("subquery" in of) && !of.length) return Promise.resolve(new Map());
-  return trip.rows<UnreadRow>(Conversation.unreadCountsSql(of)).then(Conversation.unreadCountsOf);
+/** The unread counts of conversations already read, queued on a trip; none without ids, without a statement. */
+function unreadCountsOn(trip: Trip, ids: readonly number[]): Promise<Map<number, number>> {
+  if (!ids.length) return Promise.resolve(new Map());
+  return trip.rows<UnreadRow>(Conversation.unreadCountsSql(ids)).then(Conversation.unreadCountsOf);
 }
 
 /**
@@ -129,9 +129,10 @@ export async function loadConversationGraphs(
       : { subquery: sql`select ${sqlText(name)} from conversations where ${where!}` };
   // Every lookup that needs only the conversations' own columns goes in one round trip.
   const trip = new Trip(db);
-  const read = rows
-    ? Promise.resolve(rows)
-    : trip.rows(sql`select * from conversations where ${where!}`).then((found) => found.map((row) => Conversation.fromDatabaseJson(row)));
+  // Conversations read here carry their unread counts; rows already read count only those that may
+  // have unread messages (most have none).
+  const readWithUnread = where && trip.rows(Conversation.withUnreadCountsSql(where)).then((found) => found.map(Conversation.rowWithUnread));
+  const read = readWithUnread ? readWithUnread.then((found) => found.map((row) => row.conversation)) : Promise.resolve(rows!);
   const assignedWithRows = rows && queueAssigned(trip, rows[0]!.account_id, rows);
   const loads = Promise.all([
     knownAccount ?? trip.rows<AccountRef>(sql`select id, name from accounts where id = ${accountIdSql}`).then((rows) => rows[0]),
@@ -150,8 +151,12 @@ export async function loadConversationGraphs(
       "id",
       column("contact_inbox_id", (c) => c.contact_inbox_id),
     ),
-    // Rows already read count only the conversations that may have unread messages: most have none.
-    unreadCountsOn(trip, rows ? rows.filter((c) => c.mayHaveUnread()).map((c) => c.id) : column("id", (c) => c.id)),
+    readWithUnread
+      ? readWithUnread.then((found) => Conversation.unreadCountsOf(found.map((row) => row.unread)))
+      : unreadCountsOn(
+          trip,
+          rows!.filter((c) => c.mayHaveUnread()).map((c) => c.id),
+        ),
     latestMessages(
       db,
       trip,
