@@ -4,7 +4,7 @@
  *   The suite gets a fresh database, convo_sched_test, migrated once here.
  * - Temporal: TEMPORAL_ADDRESS, else an in-memory dev server started here.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { bundleWorkflowCode, DefaultLogger } from "@temporalio/worker";
@@ -76,8 +76,15 @@ export async function withTestServices<T>(fn: (services: TestServices) => Promis
 
     let temporalAddress = process.env.TEMPORAL_ADDRESS;
     if (!temporalAddress) {
-      const temporal = await startTemporalDevServer({ port: Number(process.env.TEST_TEMPORAL_PORT ?? 7243), namespace: "default" });
-      stops.push(temporal.stop);
+      // On a file rather than in memory: the dev server's in-memory SQLite is gone once its pool has
+      // closed every connection (after a query cancelled under load, say), and the run's namespace with it.
+      const temporalDir = mkdtempSync(path.join(tmpdir(), "convo-sched-temporal-"));
+      const temporal = await startTemporalDevServer({
+        port: Number(process.env.TEST_TEMPORAL_PORT ?? 7243),
+        namespace: "default",
+        dbFile: path.join(temporalDir, "temporal.db"),
+      });
+      stops.push(async () => rmSync(temporalDir, { recursive: true, force: true }), temporal.stop);
       temporalAddress = temporal.address;
     }
 
