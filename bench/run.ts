@@ -19,14 +19,17 @@ async function main() {
   if (unknown.length) throw new Error(`Unknown bench case(s): ${unknown.join(", ")}; available: ${available.join(", ")}`);
   const selected = wanted.length ? wanted : available;
 
-  await withTestServices(async (services) => {
-    Object.assign(process.env, servicesEnv(services));
-    for (const name of selected) {
-      console.log(`\n== ${name}`);
-      const { run } = (await import(path.join(casesDir, `${name}.ts`))) as { run: () => Promise<void> };
-      await run();
-    }
-  });
+  await withTestServices(
+    async (services) => {
+      Object.assign(process.env, servicesEnv(services));
+      for (const name of selected) {
+        console.log(`\n== ${name}`);
+        const { run } = (await import(path.join(casesDir, `${name}.ts`))) as { run: () => Promise<void> };
+        await run();
+      }
+    },
+    { temporalInMemory: true },
+  );
 }
 
 main().then(

@@ -59,7 +59,7 @@ export function servicesEnv(services: TestServices): Record<string, string> {
 }
 
 /** Starts (or finds) PostgreSQL and Temporal, runs fn, then stops whatever it started. */
-export async function withTestServices<T>(fn: (services: TestServices) => Promise<T>): Promise<T> {
+export async function withTestServices<T>(fn: (services: TestServices) => Promise<T>, { temporalInMemory = false } = {}): Promise<T> {
   const stops: (() => Promise<void>)[] = [];
   try {
     let serverUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -77,14 +77,16 @@ export async function withTestServices<T>(fn: (services: TestServices) => Promis
     let temporalAddress = process.env.TEMPORAL_ADDRESS;
     if (!temporalAddress) {
       // On a file rather than in memory: the dev server's in-memory SQLite is gone once its pool has
-      // closed every connection (after a query cancelled under load, say), and the run's namespace with it.
-      const temporalDir = mkdtempSync(path.join(tmpdir(), "convo-sched-temporal-"));
+      // closed every connection (after a query cancelled under load, say), and the run's namespace with
+      // it. The benchmarks keep it in memory, as all their figures were taken.
+      const temporalDir = temporalInMemory ? undefined : mkdtempSync(path.join(tmpdir(), "convo-sched-temporal-"));
       const temporal = await startTemporalDevServer({
         port: Number(process.env.TEST_TEMPORAL_PORT ?? 7243),
         namespace: "default",
-        dbFile: path.join(temporalDir, "temporal.db"),
+        ...(temporalDir ? { dbFile: path.join(temporalDir, "temporal.db") } : {}),
       });
-      stops.push(async () => rmSync(temporalDir, { recursive: true, force: true }), temporal.stop);
+      if (temporalDir) stops.push(async () => rmSync(temporalDir, { recursive: true, force: true }));
+      stops.push(temporal.stop);
       temporalAddress = temporal.address;
     }
 
