@@ -1,6 +1,6 @@
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
-import { sql, sqlText } from "../db/sql";
+import { isIn, sql, sqlText } from "../db/sql";
 import { Trip } from "../db/trip";
 import type { AppDeps } from "../deps";
 import type { AccountSettings } from "../models/Account";
@@ -63,7 +63,7 @@ async function planRows(db: Knex, conversationIds: number[], { lock }: { lock: b
     sql`SELECT c.id, c.uuid, c.status, c.contact_id, c.snoozed_until, c.last_activity_at, c.waiting_since, c.timer_due_at,
             a.settings, a.deletion_requested_at IS NULL AS live
      FROM conversations c JOIN accounts a ON a.id = c.account_id
-     WHERE c.id = ANY(${conversationIds}::bigint[]) ORDER BY c.id${sqlText(lock ? " FOR UPDATE OF c" : "")}`,
+     WHERE ${isIn("c.id", conversationIds)} ORDER BY c.id${sqlText(lock ? " FOR UPDATE OF c" : "")}`,
   );
 }
 
