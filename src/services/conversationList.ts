@@ -217,7 +217,8 @@ function pageSql(list: ConversationsWhere, filters: ListPage): Sql {
   const everyStatus = filters.status === "all" || filters.q !== undefined;
   if (!everyStatus || !BY_ACTIVITY.includes(filters.sort_by))
     return sql`select conversations.* from conversations where ${list}${order}${pageOf(filters.page)}`;
-  const upToPage = filters.page === 1 ? sqlText(` limit ${PER_PAGE}`) : sql` limit ${filters.page * PER_PAGE}`;
+  // Each status's rows up to the page's end; on the first page that is the page itself (pageOf's text).
+  const upToPage = filters.page === 1 ? pageOf(1) : sql` limit ${filters.page * PER_PAGE}`;
   const ofEachStatus = CONVERSATION_STATUSES.map(
     (status) => sql`(select conversations.* from conversations where ${list} and conversations.status = ${status}${order}${upToPage})`,
   );

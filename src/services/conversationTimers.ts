@@ -86,13 +86,15 @@ export async function loadTimerPlan(db: Knex, conversationId: number, conversati
 export async function planTimers(deps: AppDeps, conversationIds: number[]): Promise<void> {
   if (!conversationIds.length) return;
   // Most conversations wait for nothing and never did (their account does not auto-resolve): a read
-  // tells, and they need no locks and no transaction. Skipping writes nothing, so it can leave no
-  // older plan behind; a change that makes one wait raises an event of its own.
-  const nothingWaits = (row: PlanRow) => row.timer_due_at === null && planOf(row) === null;
-  if ((await planRows(deps.knex, conversationIds, { lock: false })).every(nothingWaits)) return;
+  // tells, and only the others are locked and planned, in a transaction only when there are some.
+  // Skipping one writes nothing, so it can leave no older plan behind; a change that makes it wait
+  // raises an event of its own.
+  const unlocked = await planRows(deps.knex, conversationIds, { lock: false });
+  const mayWait = unlocked.filter((row) => row.timer_due_at !== null || planOf(row) !== null).map((row) => row.id);
+  if (!mayWait.length) return;
   // The earliest deadline when it comes before the sweep's wake-up, else null.
   const wakeAt = await deps.knex.transaction(async (trx) => {
-    const rows = await planRows(trx, conversationIds, { lock: true });
+    const rows = await planRows(trx, mayWait, { lock: true });
     const changes: TimerDue[] = [];
     let earliest: number | null = null;
     for (const row of rows) {
