@@ -171,40 +171,33 @@ export class EventRelay {
    * function (migration 20261126000201) takes the first due ids of the order along the index.
    */
   private async claim(order: Order): Promise<EventRow[]> {
-    const { rows } = await this.deps.knex.raw<{ rows: EventRow[] }>("SELECT * FROM claim_due_events(?, ?, ?)", [
-      CLAIM_SECONDS,
-      this.batchSize,
-      order === "newest",
-    ]);
+    const rows = await Trip.rowsOf<EventRow>(this.deps.knex, sql`select * from claim_due_events(${CLAIM_SECONDS}, ${this.batchSize}, ${order === "newest"})`);
     return rows.sort((a, b) => a.id - b.id);
   }
 
   /**
-   * Lets consumers plan the whole batch in one transaction. If that fails, each event is planned
-   * alone in a savepoint: an event whose planning fails is postponed alone, the rest go on.
+   * Lets consumers plan the whole batch. If that fails, each event is planned alone: an event whose
+   * planning fails is postponed alone, the rest go on. No transaction: a planner writes in one
+   * statement and planning again adds nothing (EventConsumer), so a BEGIN and a COMMIT would only
+   * cost every batch two more round trips.
    */
   private async plan(events: EventRow[]): Promise<EventRow[]> {
     const planners = this.options.consumers.filter((consumer) => consumer.plan);
     if (!events.length || !planners.length) return events;
+    const { knex } = this.deps;
     try {
-      await this.deps.knex.transaction(async (trx) => {
-        for (const consumer of planners) await consumer.plan!(trx, events);
-      });
+      for (const consumer of planners) await consumer.plan!(knex, events);
       return events;
     } catch {
       const planned: EventRow[] = [];
-      await this.deps.knex.transaction(async (trx) => {
-        for (const event of events) {
-          try {
-            await trx.transaction(async (savepoint) => {
-              for (const consumer of planners) await consumer.plan!(savepoint, [event]);
-            });
-            planned.push(event);
-          } catch (err) {
-            await this.postpone(trx, event, err);
-          }
+      for (const event of events) {
+        try {
+          for (const consumer of planners) await consumer.plan!(knex, [event]);
+          planned.push(event);
+        } catch (err) {
+          await this.postpone(knex, event, err);
         }
-      });
+      }
       return planned;
     }
   }

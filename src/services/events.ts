@@ -96,11 +96,15 @@ export interface EventRow {
 
 /**
  * Something that acts on committed events (webhook deliveries, timers, automation, ...): it may plan
- * rows for a batch in one transaction, then hands the whole batch to Temporal, so it can run calls
- * side by side and skip repeats within the batch. The relay (eventRelay.ts) runs every consumer on
- * every event; src/runtime.ts says which consumers there are.
+ * rows for a batch, then hands the whole batch to Temporal, so it can run calls side by side and
+ * skip repeats within the batch. The relay (eventRelay.ts) runs every consumer on every event;
+ * src/runtime.ts says which consumers there are.
  */
 export interface EventConsumer {
-  plan?(trx: Knex.Transaction, events: EventRow[]): Promise<void>;
+  /**
+   * Runs outside a transaction, and again for events whose hand-over failed: it writes its rows in
+   * one statement, and planning an event again writes nothing new.
+   */
+  plan?(db: Knex, events: EventRow[]): Promise<void>;
   dispatch(deps: AppDeps, events: EventRow[]): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
-import { isIn, sql, sqlText } from "../db/sql";
+import { isIn, type Sql, sql, sqlText } from "../db/sql";
 import { Trip } from "../db/trip";
 import type { DeliveryConfig } from "../config";
 import type { AppDeps } from "../deps";
@@ -32,43 +32,39 @@ export function scheduleFor(config: DeliveryConfig, type: DeliveryTargetType): R
 /**
  * Writes one delivery row per target of each event; planning an event again adds nothing. Answers
  * the events' deliveries not yet handed to a lane, read back in the same statement (a row planned
- * before comes back through a no-op update), so the hand-over needs no read of its own.
+ * before comes back through a no-op update), so the hand-over needs no read of its own. The rows go
+ * as one array per column, so every batch sends the same text, prepared once per connection.
  */
 export async function planDeliveries(db: Knex, events: EventRow[]): Promise<HandedDelivery[]> {
   const targets = await targetsOfEvents(db, events);
-  const rows = events.flatMap((event) =>
-    (targets.get(event.id) ?? []).map((target) => ({
-      id: deliveryIdFor(event.uid, target),
-      account_id: event.account_id,
-      event_id: event.id,
-      event_name: target.eventName,
-      target_type: target.type,
-      target_id: target.id,
-      webhook_id: target.webhookId,
-      url: target.url,
-    })),
-  );
+  const rows = events.flatMap((event) => (targets.get(event.id) ?? []).map((target) => ({ event, target })));
   if (!rows.length) return [];
+  const column = <T>(value: (row: (typeof rows)[number]) => T) => rows.map(value);
   return unhanded(
     db,
-    db("webhook_deliveries").insert(rows).onConflict(["event_id", "target_type", "target_id", "event_name"]).merge(["event_id"]).returning("*"),
+    sql`insert into webhook_deliveries (id, account_id, event_id, event_name, target_type, target_id, webhook_id, url)
+      select * from unnest(${column(({ event, target }) => deliveryIdFor(event.uid, target))}::uuid[], ${column(({ event }) => event.account_id)}::bigint[],
+        ${column(({ event }) => event.id)}::bigint[], ${column(({ target }) => target.eventName)}::text[], ${column(({ target }) => target.type)}::text[],
+        ${column(({ target }) => target.id)}::bigint[], ${column(({ target }) => target.webhookId)}::bigint[], ${column(({ target }) => target.url)}::text[])
+      on conflict (event_id, target_type, target_id, event_name) do update set event_id = excluded.event_id
+      returning *`,
   );
 }
 
 /**
- * The rows of `deliveries` (a query answering webhook_deliveries rows) not yet handed to a lane, in
- * event order, with each one's conversation number, which the Temporal UI shows beside it, and when
- * its event's transaction began, which tells a bulk change's events from the others.
+ * The rows `deliveries` (a statement answering webhook_deliveries rows) names that are not yet
+ * handed to a lane, in event order, with each one's conversation number, which the Temporal UI
+ * shows beside it, and when its event's transaction began, which tells a bulk change's events from
+ * the others.
  */
-function unhanded(db: Knex, deliveries: Knex.QueryBuilder): Promise<HandedDelivery[]> {
-  return db
-    .with("planned", deliveries)
-    .from("planned")
-    .join("events", "events.id", "planned.event_id")
-    .leftJoin("conversations", "conversations.id", "events.conversation_id")
-    .whereNull("planned.workflow_started_at")
-    .orderBy("planned.event_id")
-    .select("planned.*", "conversations.display_id as conversation_display_id", "events.created_at as event_created_at");
+function unhanded(db: Knex, deliveries: Sql): Promise<HandedDelivery[]> {
+  return Trip.rowsOf<HandedDelivery>(
+    db,
+    sql`with planned as (${deliveries})
+      select planned.*, conversations.display_id as conversation_display_id, events.created_at as event_created_at
+      from planned join events on events.id = planned.event_id left join conversations on conversations.id = events.conversation_id
+      where planned.workflow_started_at is null order by planned.event_id`,
+  );
 }
 
 /**
@@ -86,9 +82,9 @@ export function webhookConsumer(): EventConsumer {
   // What planning answered for each event of the batch in hand, taken by its first hand-over.
   const planned = new WeakMap<EventRow, HandedDelivery[]>();
   return {
-    async plan(trx, events) {
+    async plan(db, events) {
       const byEvent = new Map<number, HandedDelivery[]>(events.map((event) => [event.id, []]));
-      for (const delivery of await planDeliveries(trx, events)) byEvent.get(delivery.event_id)?.push(delivery);
+      for (const delivery of await planDeliveries(db, events)) byEvent.get(delivery.event_id)?.push(delivery);
       for (const event of events) planned.set(event, byEvent.get(event.id)!);
     },
     async dispatch(deps, events) {
@@ -98,10 +94,10 @@ export function webhookConsumer(): EventConsumer {
         ? events.flatMap((event) => planned.get(event)!)
         : await unhanded(
             deps.knex,
-            deps.knex("webhook_deliveries").whereIn(
+            sql`select * from webhook_deliveries where ${isIn(
               "event_id",
               events.map((event) => event.id),
-            ),
+            )}`,
           );
       for (const event of events) planned.delete(event);
       await handOverDeliveries(deps, deliveries, deps.settings.delivery);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
+import { isIn, sql } from "../db/sql";
 import { Trip } from "../db/trip";
 import type { DeliveryTargetType } from "../models/WebhookDelivery";
 import { statusTransitionEventOf, type EventRow } from "./events";
@@ -40,38 +41,31 @@ export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map
   const accountIds = [...new Set(events.map((e) => e.account_id))];
   const inboxIds = [...new Set(events.flatMap((e) => (e.inbox_id ? [e.inbox_id] : [])))];
   const conversationIds = [...new Set(events.flatMap((e) => (e.conversation_id ? [e.conversation_id] : [])))];
-  // One round trip for the whole batch (the relay plans inside a transaction, whose connection takes one
-  // statement at a time); ids as one array each, so a batch's size does not change a statement's text.
+  // One round trip for the whole batch, its statements prepared: id lists by isIn, so a batch's size
+  // does not change a text, and a batch of one reuses its statement's plan.
   const trip = new Trip(db);
   const none = Promise.resolve([]);
   const loads = Promise.all([
     trip.rows<{ id: number; account_id: number; url: string; subscriptions: string[] }>(
-      db("webhooks").whereRaw("account_id = any(?)", [accountIds]).orderBy("id").select("id", "account_id", "url", "subscriptions"),
+      sql`select id, account_id, url, subscriptions from webhooks where ${isIn("account_id", accountIds)} order by id`,
     ),
     inboxIds.length
       ? trip.rows<{ id: number; account_id: number; webhook_url: string }>(
-          db("inboxes")
-            .join("channel_api", "channel_api.id", "inboxes.channel_id")
-            .whereRaw("inboxes.id = any(?)", [inboxIds])
-            .whereRaw("inboxes.channel_type = 'Channel::Api' AND coalesce(channel_api.webhook_url, '') <> ''")
-            .select("inboxes.id", "inboxes.account_id", "channel_api.webhook_url"),
+          sql`select inboxes.id, inboxes.account_id, channel_api.webhook_url from inboxes join channel_api on channel_api.id = inboxes.channel_id
+            where ${isIn("inboxes.id", inboxIds)} and inboxes.channel_type = 'Channel::Api' and coalesce(channel_api.webhook_url, '') <> ''`,
         )
       : none,
     inboxIds.length
       ? trip.rows<{ inbox_id: number; agent_bot_id: number; outgoing_url: string | null }>(
-          db("agent_bot_inboxes")
-            .join("agent_bots", "agent_bots.id", "agent_bot_inboxes.agent_bot_id")
-            .whereRaw("agent_bot_inboxes.inbox_id = any(?)", [inboxIds])
-            .whereRaw("agent_bot_inboxes.status = 'active'")
-            .select("agent_bot_inboxes.inbox_id", "agent_bot_inboxes.agent_bot_id", "agent_bots.outgoing_url"),
+          sql`select agent_bot_inboxes.inbox_id, agent_bot_inboxes.agent_bot_id, agent_bots.outgoing_url
+            from agent_bot_inboxes join agent_bots on agent_bots.id = agent_bot_inboxes.agent_bot_id
+            where ${isIn("agent_bot_inboxes.inbox_id", inboxIds)} and agent_bot_inboxes.status = 'active'`,
         )
       : none,
     conversationIds.length
       ? trip.rows<{ id: number; assignee_agent_bot_id: number; outgoing_url: string | null }>(
-          db("conversations")
-            .join("agent_bots", "agent_bots.id", "conversations.assignee_agent_bot_id")
-            .whereRaw("conversations.id = any(?)", [conversationIds])
-            .select("conversations.id", "conversations.assignee_agent_bot_id", "agent_bots.outgoing_url"),
+          sql`select conversations.id, conversations.assignee_agent_bot_id, agent_bots.outgoing_url
+            from conversations join agent_bots on agent_bots.id = conversations.assignee_agent_bot_id where ${isIn("conversations.id", conversationIds)}`,
         )
       : none,
   ] as const);
