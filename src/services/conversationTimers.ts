@@ -1,6 +1,6 @@
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
-import { isIn, sql, sqlText } from "../db/sql";
+import { isIn, type Sql, sql, sqlText } from "../db/sql";
 import { Trip } from "../db/trip";
 import type { AppDeps } from "../deps";
 import type { AccountSettings } from "../models/Account";
@@ -9,7 +9,7 @@ import { startOnce } from "../temporal/client";
 import { accountTimersWorkflowId, adoptTimersWorkflowId, timerSweepWorkflowId, WAKE_SIGNAL, type TimerSweepInput } from "../temporal/contracts";
 import { AccountIdAttribute } from "../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
-import type { EventConsumer, EventRow } from "./events";
+import { BatchReads, type EventConsumer, type EventRow } from "./events";
 
 /** What a conversation's timer waits for: resolving an idle open conversation, or reopening a snoozed one. */
 export interface TimerPlan {
@@ -57,15 +57,14 @@ type PlanRow = TimerConversation & { id: number; uuid: string; timer_due_at: Dat
  * settings. A trip's statement, so PostgreSQL plans it once per connection (as knex's unnamed
  * statement it was planned on every batch, for longer than it ran).
  */
-async function planRows(db: Knex, conversationIds: number[], { lock }: { lock: boolean }): Promise<PlanRow[]> {
-  return Trip.rowsOf<PlanRow>(
-    db,
-    sql`SELECT c.id, c.uuid, c.status, c.contact_id, c.snoozed_until, c.last_activity_at, c.waiting_since, c.timer_due_at,
+function planRowsSql(conversationIds: number[], { lock }: { lock: boolean }): Sql {
+  return sql`SELECT c.id, c.uuid, c.status, c.contact_id, c.snoozed_until, c.last_activity_at, c.waiting_since, c.timer_due_at,
             a.settings, a.deletion_requested_at IS NULL AS live
      FROM conversations c JOIN accounts a ON a.id = c.account_id
-     WHERE ${isIn("c.id", conversationIds)} ORDER BY c.id${sqlText(lock ? " FOR UPDATE OF c" : "")}`,
-  );
+     WHERE ${isIn("c.id", conversationIds)} ORDER BY c.id${sqlText(lock ? " FOR UPDATE OF c" : "")}`;
 }
+
+const planRows = (db: Knex, conversationIds: number[], options: { lock: boolean }) => Trip.rowsOf<PlanRow>(db, planRowsSql(conversationIds, options));
 
 /** A conversation of an account being deleted waits for nothing. */
 const planOf = (row: PlanRow): TimerPlan | null => (row.live ? timerPlan(row, row.settings ?? {}) : null);
@@ -84,12 +83,16 @@ export async function loadTimerPlan(db: Knex, conversationId: number, conversati
  * after a failed signal signals again.
  */
 export async function planTimers(deps: AppDeps, conversationIds: number[]): Promise<void> {
-  if (!conversationIds.length) return;
-  // Most conversations wait for nothing and never did (their account does not auto-resolve): a read
-  // tells, and only the others are locked and planned, in a transaction only when there are some.
-  // Skipping one writes nothing, so it can leave no older plan behind; a change that makes it wait
-  // raises an event of its own.
-  const unlocked = await planRows(deps.knex, conversationIds, { lock: false });
+  if (conversationIds.length) await planTimersOf(deps, await planRows(deps.knex, conversationIds, { lock: false }));
+}
+
+/**
+ * planTimers from the conversations' rows read without locks. Most conversations wait for nothing and
+ * never did (their account does not auto-resolve): the read tells, and only the others are locked and
+ * planned, in a transaction only when there are some. Skipping one writes nothing, so it can leave no
+ * older plan behind; a change that makes it wait raises an event of its own.
+ */
+async function planTimersOf(deps: AppDeps, unlocked: PlanRow[]): Promise<void> {
   const mayWait = unlocked.filter((row) => row.timer_due_at !== null || planOf(row) !== null).map((row) => row.id);
   if (!mayWait.length) return;
   // The earliest deadline when it comes before the sweep's wake-up, else null.
@@ -195,12 +198,26 @@ export async function touchAccountTimers(deps: AppDeps, accountId: number, onPag
  * relay retry that repeats a batch changes nothing.
  */
 export function timerConsumer(): EventConsumer {
+  const rowsRead = new BatchReads<PlanRow[]>();
+  const conversationsOf = (events: EventRow[]) => [
+    ...new Set(events.filter((e) => e.conversation_id && CONVERSATION_EVENTS.has(e.name)).map((e) => e.conversation_id!)),
+  ];
   return {
+    read(trip, events) {
+      const conversationIds = conversationsOf(events);
+      if (conversationIds.length) rowsRead.keep(events, trip.rows<PlanRow>(planRowsSql(conversationIds, { lock: false })));
+    },
     async dispatch(deps, events: EventRow[]) {
       const settingsChanges = events.filter((event) => event.name === "account_auto_resolve_changed");
       await inParallel(settingsChanges, DISPATCH_CONCURRENCY, (event) => replanAccount(deps, event));
-      const conversationIds = new Set(events.filter((e) => e.conversation_id && CONVERSATION_EVENTS.has(e.name)).map((e) => e.conversation_id!));
-      await planTimers(deps, [...conversationIds]);
+      const conversationIds = conversationsOf(events);
+      if (!conversationIds.length) return;
+      // An event retried alone plans its own conversation, out of the batch's rows.
+      const rows = await rowsRead.of(events, () => planRows(deps.knex, conversationIds, { lock: false }));
+      await planTimersOf(
+        deps,
+        rows.filter((row) => conversationIds.includes(row.id)),
+      );
     },
   };
 }

@@ -130,6 +130,7 @@ export class EventRelay {
       const claimed = await this.claim(order);
       if (!claimed.length) return total;
       try {
+        await this.read(claimed);
         total += await this.handOver(await this.plan(claimed));
       } catch (err) {
         // Whatever is left of the batch goes back at once rather than when its lease runs out.
@@ -173,6 +174,13 @@ export class EventRelay {
   private async claim(order: Order): Promise<EventRow[]> {
     const rows = await Trip.rowsOf<EventRow>(this.deps.knex, sql`select * from claim_due_events(${CLAIM_SECONDS}, ${this.batchSize}, ${order === "newest"})`);
     return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /** Sends every consumer's reads of the batch (EventConsumer.read) in one round trip. */
+  private async read(events: EventRow[]): Promise<void> {
+    const trip = new Trip(this.deps.knex);
+    for (const consumer of this.options.consumers) consumer.read?.(trip, events);
+    await trip.run();
   }
 
   /**

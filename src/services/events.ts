@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
+import type { Trip } from "../db/trip";
 
 /** The event names webhooks subscribe to (spec "Events"). */
 export const EVENT_NAMES = [
@@ -102,9 +103,34 @@ export interface EventRow {
  */
 export interface EventConsumer {
   /**
+   * Queues what the consumer reads of a batch on a trip the relay then sends for every consumer at
+   * once, so a batch's reads cost one round trip however many consumers read; the consumer keeps the
+   * answers (BatchReads) for the batch's plan and dispatch.
+   */
+  read?(trip: Trip, events: EventRow[]): void;
+  /**
    * Runs outside a transaction, and again for events whose hand-over failed: it writes its rows in
    * one statement, and planning an event again writes nothing new.
    */
   plan?(db: Knex, events: EventRow[]): Promise<void>;
   dispatch(deps: AppDeps, events: EventRow[]): Promise<void>;
+}
+
+/**
+ * What a consumer read of a batch in the relay's trip, for the batch's plan and dispatch, or for an
+ * event of it retried alone (the batch's read covers it). An event claimed again later is a new row,
+ * read again.
+ */
+export class BatchReads<T> {
+  private readonly ofEvent = new WeakMap<EventRow, Promise<T>>();
+
+  keep(events: EventRow[], read: Promise<T>): void {
+    for (const event of events) this.ofEvent.set(event, read);
+  }
+
+  /** The read that covered all of these events, if one did; else what `fresh` reads now. */
+  of(events: EventRow[], fresh: () => Promise<T>): Promise<T> {
+    const read = events.length ? this.ofEvent.get(events[0]!) : undefined;
+    return read && events.every((event) => this.ofEvent.get(event) === read) ? read : fresh();
+  }
 }

@@ -22,8 +22,8 @@ import {
 } from "../temporal/contracts";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../temporal/searchAttributes";
-import type { EventConsumer, EventRow } from "./events";
-import { deliveryIdFor, deliverySecretSql, targetsOfEvents } from "./webhookTargets";
+import { BatchReads, type EventConsumer, type EventRow } from "./events";
+import { type DeliveryTarget, deliveryIdFor, deliverySecretSql, queueTargets, targetsOfEvents } from "./webhookTargets";
 
 export function scheduleFor(config: DeliveryConfig, type: DeliveryTargetType): RetrySchedule {
   return type === "api_inbox" ? config.apiInbox : config.standard;
@@ -35,8 +35,7 @@ export function scheduleFor(config: DeliveryConfig, type: DeliveryTargetType): R
  * before comes back through a no-op update), so the hand-over needs no read of its own. The rows go
  * as one array per column, so every batch sends the same text, prepared once per connection.
  */
-export async function planDeliveries(db: Knex, events: EventRow[]): Promise<HandedDelivery[]> {
-  const targets = await targetsOfEvents(db, events);
+async function planDeliveries(db: Knex, events: EventRow[], targets: Map<number, DeliveryTarget[]>): Promise<HandedDelivery[]> {
   const rows = events.flatMap((event) => (targets.get(event.id) ?? []).map((target) => ({ event, target })));
   if (!rows.length) return [];
   const column = <T>(value: (row: (typeof rows)[number]) => T) => rows.map(value);
@@ -79,12 +78,17 @@ export function privateNetworkNotice(config: Pick<DeliveryConfig, "allowPrivateN
 
 /** Account webhooks, API inbox webhooks and agent bots: plans the deliveries, then hands them to their lanes. */
 export function webhookConsumer(): EventConsumer {
+  const targetsRead = new BatchReads<Map<number, DeliveryTarget[]>>();
   // What planning answered for each event of the batch in hand, taken by its first hand-over.
   const planned = new WeakMap<EventRow, HandedDelivery[]>();
   return {
+    read(trip, events) {
+      targetsRead.keep(events, queueTargets(trip, events));
+    },
     async plan(db, events) {
+      const targets = await targetsRead.of(events, () => targetsOfEvents(db, events));
       const byEvent = new Map<number, HandedDelivery[]>(events.map((event) => [event.id, []]));
-      for (const delivery of await planDeliveries(db, events)) byEvent.get(delivery.event_id)?.push(delivery);
+      for (const delivery of await planDeliveries(db, events, targets)) byEvent.get(delivery.event_id)?.push(delivery);
       for (const event of events) planned.set(event, byEvent.get(event.id)!);
     },
     async dispatch(deps, events) {

@@ -35,15 +35,15 @@ function botEventNames(event: EventRow): string[] {
 /**
  * Where each event of a batch goes, per reference/chatwoot.md sections 1.1 and 2: subscribed account
  * webhooks, the API inbox's webhook_url, and the inbox's or the conversation's agent bot. A few
- * set-based queries for the whole batch, so a burst costs one round trip per batch, not per event.
+ * set-based statements for the whole batch, queued on `trip` (the relay's, shared by every
+ * consumer's reads); the answer comes once the trip has run.
  */
-export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
+export async function queueTargets(trip: Trip, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
   const accountIds = [...new Set(events.map((e) => e.account_id))];
   const inboxIds = [...new Set(events.flatMap((e) => (e.inbox_id ? [e.inbox_id] : [])))];
   const conversationIds = [...new Set(events.flatMap((e) => (e.conversation_id ? [e.conversation_id] : [])))];
-  // One round trip for the whole batch, its statements prepared: id lists by isIn, so a batch's size
-  // does not change a text, and a batch of one reuses its statement's plan.
-  const trip = new Trip(db);
+  // Prepared statements: id lists by isIn, so a batch's size does not change a text, and a batch of
+  // one reuses its statement's plan.
   const none = Promise.resolve([]);
   const loads = Promise.all([
     trip.rows<{ id: number; account_id: number; url: string; subscriptions: string[] }>(
@@ -69,7 +69,6 @@ export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map
         )
       : none,
   ] as const);
-  await trip.run();
   const [webhooks, apiInboxes, inboxBots, conversationBots] = await loads;
   const botUrl = new Map([
     ...inboxBots.map((b) => [b.agent_bot_id, b.outgoing_url] as const),
@@ -104,6 +103,14 @@ export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map
     }
     targets.set(event.id, list);
   }
+  return targets;
+}
+
+/** queueTargets in a trip of its own: a batch whose reads the relay's trip did not cover. */
+export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
+  const trip = new Trip(db);
+  const targets = queueTargets(trip, events);
+  await trip.run();
   return targets;
 }
 

@@ -1,13 +1,12 @@
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { AppDeps } from "../../deps";
 import type { AutomationRule } from "../../models/AutomationRule";
-import { isIn, sql } from "../../db/sql";
+import { isIn, type Sql, sql } from "../../db/sql";
 import { Trip } from "../../db/trip";
 import { startOnce } from "../../temporal/client";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../../lib/inParallel";
-import { statusTransitionEventOf } from "../events";
-import type { EventConsumer, EventRow } from "../events";
+import { BatchReads, statusTransitionEventOf, type EventConsumer, type EventRow } from "../events";
 import { automationEventWorkflowId } from "../../temporal/contracts";
 
 /** The events AutomationRuleListener handles. */
@@ -78,26 +77,39 @@ async function startAutomationEventWorkflow(deps: AppDeps, input: AutomationEven
   });
 }
 
+type AutomationRuleRow = Pick<AutomationRule, "id" | "account_id" | "event_name" | "name">;
+
+/** The batch's events that raise a rule event, with its name. */
+function triggeredBy(events: EventRow[]): { event: EventRow; name: AutomationEventName }[] {
+  return events.flatMap((event) => {
+    const name = automationEventOf(event);
+    return name ? [{ event, name }] : [];
+  });
+}
+
+/** The active rules of the triggering events' accounts and rule events: a prepared statement, as every batch reads them. */
+function rulesSql(triggered: { event: EventRow; name: AutomationEventName }[]): Sql {
+  return sql`select id, account_id, event_name, name from automation_rules where active and ${isIn("account_id", [
+    ...new Set(triggered.map((t) => t.event.account_id)),
+  ])} and ${isIn("event_name", [...new Set(triggered.map((t) => t.name))])} order by id`;
+}
+
 /**
  * Runs the active rules of the event's account whose event_name it raises: one workflow per event
  * (a relay retry is absorbed by its deterministic id) that runs the rules one after another, as
  * Chatwoot's listener does, so a rule's conditions see what the rules before it changed.
  */
 export function automationConsumer(): EventConsumer {
+  const rulesRead = new BatchReads<AutomationRuleRow[]>();
   return {
+    read(trip, events) {
+      const triggered = triggeredBy(events);
+      if (triggered.length) rulesRead.keep(events, trip.rows(rulesSql(triggered)));
+    },
     async dispatch(deps, events: EventRow[]) {
-      const triggered = events.flatMap((event) => {
-        const name = automationEventOf(event);
-        return name ? [{ event, name }] : [];
-      });
+      const triggered = triggeredBy(events);
       if (!triggered.length) return;
-      // A trip's statement, planned once per connection: every batch of events reads the rules.
-      const rules = await Trip.rowsOf<Pick<AutomationRule, "id" | "account_id" | "event_name" | "name">>(
-        deps.knex,
-        sql`select id, account_id, event_name, name from automation_rules where active and ${isIn("account_id", [
-          ...new Set(triggered.map((t) => t.event.account_id)),
-        ])} and ${isIn("event_name", [...new Set(triggered.map((t) => t.name))])} order by id`,
-      );
+      const rules = await rulesRead.of(events, () => Trip.rowsOf(deps.knex, rulesSql(triggered)));
       const runs = triggered
         .map((t) => ({ ...t, rules: rules.filter((rule) => rule.account_id === t.event.account_id && rule.event_name === t.name) }))
         .filter((run) => run.rules.length);
