@@ -2,6 +2,7 @@ import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { Model } from "objection";
 import pg from "pg";
+import { PgClient } from "./pgClient";
 import { timestamptzParser } from "./timestamps";
 import type { TripOptions } from "./trip";
 
@@ -12,7 +13,7 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, timestamptzParser(pg.types
 export type Database = Knex;
 
 export function connectDatabase(connectionString: string, pool = { min: 0, max: 10 }, options: TripOptions = {}): Database {
-  const knex = knexFactory({ client: "pg", connection: connectionString, pool, ...options } as Knex.Config);
+  const knex = knexFactory({ client: PgClient, connection: connectionString, pool, ...options } as Knex.Config);
   Model.knex(knex);
   return knex;
 }

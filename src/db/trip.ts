@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import type { Model, QueryBuilder } from "objection";
 import pg, { type Client, type Connection, type FieldDef, type Submittable } from "pg";
 import { prepareValue } from "pg/lib/utils";
+import { takePendingBegin } from "./pgClient";
 import { type InList, isIn, Sql, sql, sqlText } from "./sql";
 
 type Row = Record<string, unknown>;
@@ -102,7 +103,8 @@ export class Trip {
     let sets: Row[][];
     try {
       const prepare = client.config.tripPreparedStatements !== false;
-      const send = () => new Promise<Row[][]>((resolve, reject) => connection.query(new TripAnswer(statements, prepare, resolve, reject)));
+      const send = () =>
+        new Promise<Row[][]>((resolve, reject) => connection.query(new TripAnswer(statements, prepare, takePendingBegin(connection), resolve, reject)));
       sets = await send().catch((error: unknown) => {
         // A table changed under a prepared statement (a migration added a column to a `select *`),
         // or the connection lost its statements (DEALLOCATE, a pooler): PostgreSQL refuses the trip;
@@ -244,12 +246,18 @@ class TripAnswer implements Submittable {
   /** Each statement's prepared name ("" for none) and its rows' columns when known before its answer. */
   private readonly described: { statement: string; shape?: RowShape }[] = [];
 
+  /** Answers still to come that are not a statement's: its transaction's BEGIN (src/db/pgClient.ts). */
+  private unlisted: number;
+
   constructor(
     private readonly statements: Statement[],
     private readonly prepare: boolean,
+    begin: boolean,
     private readonly resolve: (sets: Row[][]) => void,
     private readonly reject: (error: unknown) => void,
-  ) {}
+  ) {
+    this.unlisted = begin ? 1 : 0;
+  }
 
   submit(connection: Connection): void {
     const known = prepared(connection);
@@ -258,6 +266,12 @@ class TripAnswer implements Submittable {
     // Corked, the messages leave in one write.
     connection.stream.cork();
     try {
+      if (this.unlisted) {
+        connection.parse({ text: "BEGIN", name: "", types: [] }, false);
+        parsing.push("");
+        connection.bind({ statement: "", values: [] }, false);
+        connection.execute({}, false);
+      }
       for (const { text, values } of this.statements) {
         const name = this.prepare ? preparedName(text) : undefined;
         const statement = name ? `${name}_${known.generation}` : "";
@@ -305,6 +319,10 @@ class TripAnswer implements Submittable {
   }
 
   handleCommandComplete(): void {
+    if (this.unlisted) {
+      this.unlisted--;
+      return;
+    }
     this.sets.push(this.rows);
     this.rows = [];
   }

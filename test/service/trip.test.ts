@@ -2,6 +2,7 @@ import test, { type ExecutionContext } from "ava";
 import knexFactory, { type Knex } from "knex";
 import type { Client, Connection } from "pg";
 import { loadConfig } from "../../src/config";
+import { PgClient } from "../../src/db/pgClient";
 import { Sql, sql, sqlText } from "../../src/db/sql";
 import { Trip, type TripOptions } from "../../src/db/trip";
 import { Inbox } from "../../src/models/Inbox";
@@ -88,10 +89,57 @@ test("a trip sends values apart from its text: a value that reads as SQL is only
 
 /** A pool of one connection, so every trip lands where the earlier ones prepared their statements. */
 function oneConnection(t: ExecutionContext, options: TripOptions = {}): Knex {
-  const db = knexFactory({ client: "pg", connection: process.env.DATABASE_URL, pool: { min: 0, max: 1 }, ...options } as Knex.Config);
+  const db = knexFactory({ client: PgClient, connection: process.env.DATABASE_URL, pool: { min: 0, max: 1 }, ...options } as Knex.Config);
   t.teardown(() => db.destroy());
   return db;
 }
+
+test("a transaction's BEGIN goes with its first trip, whose writes are the transaction's; a statement of knex's first sends it ahead", async (t) => {
+  const db = oneConnection(t);
+  const table = `trip_begin_${process.pid}`;
+  await db.schema.dropTableIfExists(table);
+  await db.schema.createTable(table, (columns) => columns.integer("id"));
+  t.teardown(() => h.knex.schema.dropTableIfExists(table));
+  // Every round trip ends with the server's ReadyForQuery, on the pool's one connection.
+  const client = (await db.client.acquireConnection()) as Client & { connection: Connection };
+  let roundTrips = 0;
+  const counted = () => roundTrips++;
+  client.connection.on("readyForQuery", counted);
+  t.teardown(() => client.connection.off("readyForQuery", counted));
+  await db.client.releaseConnection(client);
+  const insert = async (trx: Knex.Transaction, id: number) => {
+    const trip = new Trip(trx);
+    const rows = trip.rows(sql`insert into ${sqlText(table)} values (${id}) returning id`);
+    await trip.run();
+    return rows;
+  };
+  const ids = async () => (await db(table).orderBy("id")).map((row: { id: number }) => row.id);
+
+  t.deepEqual(await db.transaction((trx) => insert(trx, 1)), [{ id: 1 }]);
+  t.is(roundTrips, 2, "the trip with its BEGIN, then COMMIT");
+  const undo = new Error("undo");
+  await t.throwsAsync(
+    db.transaction(async (trx) => {
+      await insert(trx, 2);
+      throw undo;
+    }),
+    { is: undo },
+  );
+  t.deepEqual(await ids(), [1], "the first trip's write is rolled back with its transaction");
+  await t.throwsAsync(
+    db.transaction(async (trx) => {
+      await trx(table).insert({ id: 3 });
+      await insert(trx, 4);
+      throw undo;
+    }),
+    { is: undo },
+  );
+  t.deepEqual(await ids(), [1], "so is a knex statement's, and a trip's after it");
+  await db.transaction(async (trx) => {
+    await trx(table).insert({ id: 5 });
+  });
+  t.deepEqual(await ids(), [1, 5]);
+});
 
 test("a statement that recurs is prepared once per connection, and a table changed under it is read afresh", async (t) => {
   const db = oneConnection(t);
