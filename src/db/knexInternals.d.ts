@@ -15,5 +15,9 @@ declare module "knex/lib/dialects/postgres/execution/pg-transaction" {
     isolationLevel?: string;
     readOnly?: boolean;
     begin(connection: Client): Promise<unknown>;
+    commit(connection: Client, value: unknown): Promise<unknown>;
+    /** Settles the transaction's promise with the handler's value (knex's commit does, once PostgreSQL has answered). */
+    _resolver(value: unknown): void;
+    _completed: boolean;
   }
 }

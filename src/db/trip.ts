@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import type { Model, QueryBuilder } from "objection";
 import pg, { type Client, type Connection, type FieldDef, type Submittable } from "pg";
 import { prepareValue } from "pg/lib/utils";
-import { takePendingBegin } from "./pgClient";
+import { noteCommittedByTrip, takePendingBegin } from "./pgClient";
 import { type InList, isIn, Sql, sql, sqlText } from "./sql";
 
 type Row = Record<string, unknown>;
@@ -26,8 +26,11 @@ interface KnexClient {
   config: TripOptions;
   acquireConnection(): Promise<Client>;
   releaseConnection(connection: Client): Promise<void>;
-  emit(event: "query", query: { method: "raw"; sql: string; bindings: unknown[] }): boolean;
+  emit(event: "query", query: { method: "raw"; sql: string; bindings: unknown[]; __knexUid?: string; __knexTxId?: string }): boolean;
 }
+
+/** The ids knex gives a connection of its pool and the transaction holding it. */
+type KnexConnection = Client & { __knexUid?: string; __knexTxId?: string };
 
 /**
  * Independent SELECTs sent to PostgreSQL at once and answered in one round trip, one result set
@@ -90,21 +93,37 @@ export class Trip {
     return this.rows(query.toKnexQuery()).then((rows) => rows.map((row) => modelClass.fromDatabaseJson(row) as M));
   }
 
-  /** Sends every queued statement at once. */
-  async run(): Promise<void> {
+  /**
+   * Sends every queued statement at once. With `commit`, the trip's transaction (a top-level one)
+   * commits with them, in the same round trip: the caller has nothing left to send in it, and knex's
+   * commit then sends nothing.
+   */
+  async run({ commit = false }: { commit?: boolean } = {}): Promise<void> {
     const statements = this.statements.splice(0);
     if (!statements.length) return;
     // A transaction's connection goes back to the pool when it ends: a trip must not run on it after.
     if (this.db.isTransaction && (this.db as Knex.Transaction).isCompleted()) throw new Error("A trip on a transaction that has ended");
+    if (commit && (!this.db.isTransaction || (this.db as { parentTransaction?: unknown }).parentTransaction)) {
+      throw new Error("A trip commits only a top-level transaction");
+    }
     const client = this.db.client as KnexClient;
-    // Listeners of knex's query event (statement counts) see the trip as the one query it is.
-    client.emit("query", { method: "raw", sql: statements.map((s) => s.text).join(";\n"), bindings: statements.flatMap((s) => s.values) });
     const connection = await client.acquireConnection();
+    // Listeners of knex's query event (statement counts, the auth cache's watch on commits) see the
+    // trip as the one query it is, and its COMMIT as knex's own, on the same connection and transaction.
+    const { __knexUid, __knexTxId } = connection as KnexConnection;
+    const announce = (sql: string, bindings: unknown[]) => client.emit("query", { method: "raw", sql, bindings, __knexUid, __knexTxId });
+    announce(
+      statements.map((s) => s.text).join(";\n"),
+      statements.flatMap((s) => s.values),
+    );
+    if (commit) announce("COMMIT;", []);
     let sets: Row[][];
     try {
       const prepare = client.config.tripPreparedStatements !== false;
       const send = () =>
-        new Promise<Row[][]>((resolve, reject) => connection.query(new TripAnswer(statements, prepare, takePendingBegin(connection), resolve, reject)));
+        new Promise<Row[][]>((resolve, reject) =>
+          connection.query(new TripAnswer(statements, { prepare, begin: takePendingBegin(connection), commit }, resolve, reject)),
+        );
       sets = await send().catch((error: unknown) => {
         // A table changed under a prepared statement (a migration added a column to a `select *`),
         // or the connection lost its statements (DEALLOCATE, a pooler): PostgreSQL refuses the trip;
@@ -115,6 +134,7 @@ export class Trip {
         if (this.db.isTransaction) throw error;
         return send();
       });
+      if (commit) noteCommittedByTrip(connection);
     } finally {
       await client.releaseConnection(connection);
     }
@@ -246,17 +266,27 @@ class TripAnswer implements Submittable {
   /** Each statement's prepared name ("" for none) and its rows' columns when known before its answer. */
   private readonly described: { statement: string; shape?: RowShape }[] = [];
 
-  /** Answers still to come that are not a statement's: its transaction's BEGIN (src/db/pgClient.ts). */
-  private unlisted: number;
+  /** Whether the transaction's BEGIN (src/db/pgClient.ts) goes ahead of the statements, its answer still to come. */
+  private begin: boolean;
+  private readonly prepare: boolean;
+  /** Whether the transaction's COMMIT follows the statements. */
+  private readonly commit: boolean;
 
   constructor(
     private readonly statements: Statement[],
-    private readonly prepare: boolean,
-    begin: boolean,
+    options: { prepare: boolean; begin: boolean; commit: boolean },
     private readonly resolve: (sets: Row[][]) => void,
     private readonly reject: (error: unknown) => void,
   ) {
-    this.unlisted = begin ? 1 : 0;
+    ({ prepare: this.prepare, begin: this.begin, commit: this.commit } = options);
+  }
+
+  /** A statement of no values and no rows, unnamed (BEGIN, COMMIT). */
+  private static sendPlain(connection: Connection, text: string, parsing: string[]): void {
+    connection.parse({ text, name: "", types: [] }, false);
+    parsing.push("");
+    connection.bind({ statement: "", values: [] }, false);
+    connection.execute({}, false);
   }
 
   submit(connection: Connection): void {
@@ -266,12 +296,7 @@ class TripAnswer implements Submittable {
     // Corked, the messages leave in one write.
     connection.stream.cork();
     try {
-      if (this.unlisted) {
-        connection.parse({ text: "BEGIN", name: "", types: [] }, false);
-        parsing.push("");
-        connection.bind({ statement: "", values: [] }, false);
-        connection.execute({}, false);
-      }
+      if (this.begin) TripAnswer.sendPlain(connection, "BEGIN", parsing);
       for (const { text, values } of this.statements) {
         const name = this.prepare ? preparedName(text) : undefined;
         const statement = name ? `${name}_${known.generation}` : "";
@@ -286,6 +311,7 @@ class TripAnswer implements Submittable {
         connection.execute({}, false);
         this.described.push({ statement, shape });
       }
+      if (this.commit) TripAnswer.sendPlain(connection, "COMMIT", parsing);
       connection.sync();
     } finally {
       connection.stream.uncork();
@@ -319,10 +345,12 @@ class TripAnswer implements Submittable {
   }
 
   handleCommandComplete(): void {
-    if (this.unlisted) {
-      this.unlisted--;
+    // BEGIN's and COMMIT's answers are no statement's.
+    if (this.begin) {
+      this.begin = false;
       return;
     }
+    if (this.sets.length === this.statements.length) return;
     this.sets.push(this.rows);
     this.rows = [];
   }

@@ -52,21 +52,26 @@ export interface Settled {
 }
 
 /**
- * Runs fn in a unit (a new transaction unless db already is one) and records its events in the same
- * transaction; then view, if given, reads the result there too. Graphs are loaded only once the work
- * is done, so the events and the view share one per conversation and nothing can make it stale.
+ * Runs fn in a unit (a new transaction unless db already is one); then view, if given, reads the
+ * result there too (it must not write), and the unit's events are recorded in the same transaction.
+ * Graphs are loaded only once the work is done, so the events and the view share one per
+ * conversation and nothing can make it stale.
  */
 export async function inUnit<T>(db: Knex, fn: (unit: Unit) => Promise<T>): Promise<T>;
 export async function inUnit<T, R>(db: Knex, fn: (unit: Unit) => Promise<T>, view: (result: T, settled: Settled) => Promise<R>): Promise<R>;
 export async function inUnit<T, R>(db: Knex, fn: (unit: Unit) => Promise<T>, view?: (result: T, settled: Settled) => Promise<R>): Promise<T | R> {
+  const ownTransaction = !db.isTransaction;
   const run = async (trx: Knex.Transaction) => {
     const unit: Unit = { trx, events: [], newMessages: [] };
     const result = await fn(unit);
     const graphOf = graphsOf(trx, unit.newMessages);
-    await recordPending(unit, graphOf);
-    return view ? view(result, { trx, graphOf }) : result;
+    // The view reads before the events are written, so that in a transaction of the unit's own the
+    // events' statement is the last and commits it in the same round trip.
+    const viewed = view ? await view(result, { trx, graphOf }) : result;
+    await recordPending(unit, graphOf, { commit: ownTransaction });
+    return viewed;
   };
-  return db.isTransaction ? run(db as Knex.Transaction) : db.transaction(run);
+  return ownTransaction ? db.transaction(run) : run(db as Knex.Transaction);
 }
 
 /** GraphOf, and loading several conversations' graphs at once (per account, as loadConversationGraphs takes them). */
@@ -105,7 +110,7 @@ function graphsOf(trx: Knex.Transaction, newMessages: Message[]): GraphOf & { pr
   return Object.assign(graphOf, { preload });
 }
 
-async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: ReturnType<typeof graphsOf>): Promise<void> {
+async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: ReturnType<typeof graphsOf>, { commit }: { commit: boolean }): Promise<void> {
   // A unit that changed many conversations (a timer sweep) loads their graphs in a few queries, not a few each.
   await graphOf.preload([...new Set(events.map((event) => event.conversationId))]);
   const records: EventRecord[] = [];
@@ -114,7 +119,7 @@ async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: 
     const scope = { accountId: graph.conversation.account_id, inboxId: graph.conversation.inbox_id, conversationId: graph.conversation.id, performedByRuleId };
     records.push({ ...scope, name: event.name, payload: { ...(await payloadOf(trx, event, graph)), event: event.name } });
   }
-  await recordEvent(trx, records);
+  await recordEvent(trx, records, { commit });
 }
 
 async function payloadOf(trx: Knex.Transaction, event: PendingEvent, graph: ConversationGraph): Promise<Record<string, unknown>> {

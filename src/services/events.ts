@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
-import type { Trip } from "../db/trip";
+import { joinSql, sql } from "../db/sql";
+import { Trip } from "../db/trip";
 
 /** The event names webhooks subscribe to (spec "Events"). */
 export const EVENT_NAMES = [
@@ -57,25 +58,22 @@ export interface EventRecord {
 /**
  * Records events in the caller's transaction, in order, and wakes the relay, in one statement. Pass
  * the transaction of the change itself: the events then exist exactly when the change does, and are
- * never lost or invented by a rollback.
+ * never lost or invented by a rollback. With `commit`, the transaction (the caller's own, with
+ * nothing left to do) commits in the same round trip.
  */
-export async function recordEvent(trx: Knex.Transaction, events: EventRecord | EventRecord[]): Promise<void> {
+export async function recordEvent(trx: Knex.Transaction, events: EventRecord | EventRecord[], { commit = false } = {}): Promise<void> {
   const list = Array.isArray(events) ? events : [events];
   if (!list.length) return;
-  const rows = list.map((event) => ({
-    account_id: event.accountId,
-    name: event.name,
-    payload: JSON.stringify(event.payload),
-    inbox_id: event.inboxId ?? null,
-    conversation_id: event.conversationId ?? null,
-    performed_by_rule_id: event.performedByRuleId ?? null,
-  }));
+  const rows = list.map(
+    (event) =>
+      sql`(${event.accountId}, ${event.name}, ${JSON.stringify(event.payload)}::jsonb, ${event.inboxId ?? null}, ${event.conversationId ?? null}, ${event.performedByRuleId ?? null})`,
+  );
+  const trip = new Trip(trx);
   // A data-modifying CTE runs to completion whatever the outer query reads; NOTIFY goes out at commit.
-  await trx
-    .with("recorded", trx("events").insert(rows).returning("id"))
-    .select(trx.raw("pg_notify(?, '')", [EVENTS_CHANNEL]))
-    .from("recorded")
-    .limit(1);
+  void trip.rows(sql`with recorded as (
+      insert into events (account_id, name, payload, inbox_id, conversation_id, performed_by_rule_id) values ${joinSql(rows, ", ")} returning id
+    ) select pg_notify(${EVENTS_CHANNEL}, '') from recorded limit 1`);
+  await trip.run({ commit });
 }
 
 /** An event row as the relay reads it. */

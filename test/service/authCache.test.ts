@@ -3,6 +3,8 @@ import test from "ava";
 import { createApp } from "../../src/app";
 import type { AppDeps } from "../../src/deps";
 import { closeServer } from "../../src/runtime";
+import { sql } from "../../src/db/sql";
+import { Trip } from "../../src/db/trip";
 import { AuthCache } from "../../src/services/authCache";
 import { eventually } from "../support/eventually";
 import { addToAccount, createAccount, createUser } from "../support/factories";
@@ -158,4 +160,30 @@ test.serial("a change this process commits is forgotten by the time its transact
     await trx("accounts").where("id", account.id).update({ name: "Renamed" });
   });
   t.is((await other.cache.get(key, read)).name, "Renamed");
+});
+
+test.serial("a change whose transaction a trip commits (a unit's events) is forgotten too, and caching goes on after it", async (t) => {
+  const account = await createAccount(h);
+  const key = `probe-trip:${account.id}`;
+  let loads = 0;
+  const read = () => {
+    loads++;
+    return h.knex("accounts").where("id", account.id).first("name");
+  };
+  t.is((await other.cache.get(key, read)).name, "Test Account");
+  await h.knex.transaction(async (trx) => {
+    await trx.raw("set local session_replication_role = replica");
+    await trx("accounts").where("id", account.id).update({ name: "Renamed by a unit" });
+    const trip = new Trip(trx);
+    void trip.rows(sql`select 1`);
+    await trip.run({ commit: true });
+  });
+  t.is((await other.cache.get(key, read)).name, "Renamed by a unit");
+  const loadsOfTwoReads = async () => {
+    const before = loads;
+    await other.cache.get(key, read);
+    await other.cache.get(key, read);
+    return loads - before;
+  };
+  t.true((await eventually(loadsOfTwoReads, (count) => count <= 1, "the cache to keep what it loads again", 5000)) <= 1);
 });

@@ -139,6 +139,27 @@ test("a transaction's BEGIN goes with its first trip, whose writes are the trans
     await trx(table).insert({ id: 5 });
   });
   t.deepEqual(await ids(), [1, 5]);
+
+  roundTrips = 0;
+  const committing = async (trx: Knex.Transaction, id: number) => {
+    const trip = new Trip(trx);
+    const rows = trip.rows(sql`insert into ${sqlText(table)} values (${id}) returning id`);
+    await trip.run({ commit: true });
+    return rows;
+  };
+  t.deepEqual(await db.transaction((trx) => committing(trx, 6)), [{ id: 6 }], "knex's transaction answers the handler's value");
+  t.is(roundTrips, 1, "BEGIN, the statement and COMMIT in one round trip; knex sends no COMMIT of its own");
+  await t.throwsAsync(
+    db.transaction((trx) => committing(trx, Number.NaN)),
+    { message: /invalid input syntax/ },
+  );
+  t.deepEqual(await ids(), [1, 5, 6], "a trip whose statement fails commits nothing, and knex rolls back");
+  t.deepEqual(await db.transaction((trx) => insert(trx, 7)), [{ id: 7 }], "the connection is whole again");
+  await t.throwsAsync(
+    db.transaction((trx) => trx.transaction((nested) => committing(nested, 8))),
+    { message: "A trip commits only a top-level transaction" },
+  );
+  t.deepEqual(await ids(), [1, 5, 6, 7]);
 });
 
 test("a statement that recurs is prepared once per connection, and a table changed under it is read afresh", async (t) => {
