@@ -54,14 +54,18 @@ export class PgClient extends ClientPg {
     return new PipelinedBeginTransaction(this, container, config, outerTx) as unknown as Knex.Transaction;
   }
 
-  // A statement knex sends itself (not a trip) sends a pending BEGIN first, in a round trip of its own.
   override async _query(connection: Client, obj: unknown): Promise<unknown> {
-    if (takePendingBegin(connection)) await connection.query("BEGIN");
+    await sendPendingBegin(connection);
     return super._query(connection, obj);
   }
 
   override async _stream(connection: Client, obj: unknown, stream: unknown, options: unknown): Promise<unknown> {
-    if (takePendingBegin(connection)) await connection.query("BEGIN");
+    await sendPendingBegin(connection);
     return super._stream(connection, obj, stream, options);
   }
+}
+
+/** Ahead of a statement knex sends itself (not a trip): a pending BEGIN, in a round trip of its own. */
+async function sendPendingBegin(connection: Client): Promise<void> {
+  if (takePendingBegin(connection)) await connection.query("BEGIN");
 }

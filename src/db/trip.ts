@@ -266,19 +266,17 @@ class TripAnswer implements Submittable {
   /** Each statement's prepared name ("" for none) and its rows' columns when known before its answer. */
   private readonly described: { statement: string; shape?: RowShape }[] = [];
 
-  /** Whether the transaction's BEGIN (src/db/pgClient.ts) goes ahead of the statements, its answer still to come. */
-  private begin: boolean;
-  private readonly prepare: boolean;
-  /** Whether the transaction's COMMIT follows the statements. */
-  private readonly commit: boolean;
+  /** The transaction's BEGIN (src/db/pgClient.ts) goes ahead of the statements, its answer still to come. */
+  private awaitingBegin: boolean;
 
+  /** `commit`: the transaction's COMMIT follows the statements. */
   constructor(
     private readonly statements: Statement[],
-    options: { prepare: boolean; begin: boolean; commit: boolean },
+    private readonly options: { prepare: boolean; begin: boolean; commit: boolean },
     private readonly resolve: (sets: Row[][]) => void,
     private readonly reject: (error: unknown) => void,
   ) {
-    ({ prepare: this.prepare, begin: this.begin, commit: this.commit } = options);
+    this.awaitingBegin = options.begin;
   }
 
   /** A statement of no values and no rows, unnamed (BEGIN, COMMIT). */
@@ -296,9 +294,9 @@ class TripAnswer implements Submittable {
     // Corked, the messages leave in one write.
     connection.stream.cork();
     try {
-      if (this.begin) TripAnswer.sendPlain(connection, "BEGIN", parsing);
+      if (this.options.begin) TripAnswer.sendPlain(connection, "BEGIN", parsing);
       for (const { text, values } of this.statements) {
-        const name = this.prepare ? preparedName(text) : undefined;
+        const name = this.options.prepare ? preparedName(text) : undefined;
         const statement = name ? `${name}_${known.generation}` : "";
         if (!statement || !(known.names.has(statement) || parsing.includes(statement))) {
           connection.parse({ text, name: statement, types: [] }, false);
@@ -311,7 +309,7 @@ class TripAnswer implements Submittable {
         connection.execute({}, false);
         this.described.push({ statement, shape });
       }
-      if (this.commit) TripAnswer.sendPlain(connection, "COMMIT", parsing);
+      if (this.options.commit) TripAnswer.sendPlain(connection, "COMMIT", parsing);
       connection.sync();
     } finally {
       connection.stream.uncork();
@@ -346,8 +344,8 @@ class TripAnswer implements Submittable {
 
   handleCommandComplete(): void {
     // BEGIN's and COMMIT's answers are no statement's.
-    if (this.begin) {
-      this.begin = false;
+    if (this.awaitingBegin) {
+      this.awaitingBegin = false;
       return;
     }
     if (this.sets.length === this.statements.length) return;

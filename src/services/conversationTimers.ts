@@ -214,9 +214,10 @@ export function timerConsumer(): EventConsumer {
       if (!conversationIds.length) return;
       // An event retried alone plans its own conversation, out of the batch's rows.
       const rows = await rowsRead.of(events, () => planRows(deps.knex, conversationIds, { lock: false }));
+      const named = new Set(conversationIds);
       await planTimersOf(
         deps,
-        rows.filter((row) => conversationIds.includes(row.id)),
+        rows.filter((row) => named.has(row.id)),
       );
     },
   };

@@ -38,7 +38,7 @@ function botEventNames(event: EventRow): string[] {
  * set-based statements for the whole batch, queued on `trip` (the relay's, shared by every
  * consumer's reads); the answer comes once the trip has run.
  */
-export async function queueTargets(trip: Trip, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
+export function queueTargets(trip: Trip, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
   const accountIds = [...new Set(events.map((e) => e.account_id))];
   const inboxIds = [...new Set(events.flatMap((e) => (e.inbox_id ? [e.inbox_id] : [])))];
   const conversationIds = [...new Set(events.flatMap((e) => (e.conversation_id ? [e.conversation_id] : [])))];
@@ -69,41 +69,42 @@ export async function queueTargets(trip: Trip, events: EventRow[]): Promise<Map<
         )
       : none,
   ] as const);
-  const [webhooks, apiInboxes, inboxBots, conversationBots] = await loads;
-  const botUrl = new Map([
-    ...inboxBots.map((b) => [b.agent_bot_id, b.outgoing_url] as const),
-    ...conversationBots.map((c) => [c.assignee_agent_bot_id, c.outgoing_url] as const),
-  ]);
-  const apiInbox = new Map(apiInboxes.map((inbox) => [inbox.id, inbox]));
-  const inboxBot = new Map(inboxBots.map((b) => [b.inbox_id, b.agent_bot_id]));
-  const conversationBot = new Map(conversationBots.map((c) => [c.id, c.assignee_agent_bot_id]));
+  return loads.then(([webhooks, apiInboxes, inboxBots, conversationBots]) => {
+    const botUrl = new Map([
+      ...inboxBots.map((b) => [b.agent_bot_id, b.outgoing_url] as const),
+      ...conversationBots.map((c) => [c.assignee_agent_bot_id, c.outgoing_url] as const),
+    ]);
+    const apiInbox = new Map(apiInboxes.map((inbox) => [inbox.id, inbox]));
+    const inboxBot = new Map(inboxBots.map((b) => [b.inbox_id, b.agent_bot_id]));
+    const conversationBot = new Map(conversationBots.map((c) => [c.id, c.assignee_agent_bot_id]));
 
-  const targets = new Map<number, DeliveryTarget[]>();
-  for (const event of events) {
-    const list: DeliveryTarget[] = [];
-    for (const webhook of webhooks) {
-      if (webhook.account_id === event.account_id && webhook.subscriptions.includes(event.name)) {
-        list.push({ type: "account_webhook", id: webhook.id, url: webhook.url, webhookId: webhook.id, eventName: event.name });
+    const targets = new Map<number, DeliveryTarget[]>();
+    for (const event of events) {
+      const list: DeliveryTarget[] = [];
+      for (const webhook of webhooks) {
+        if (webhook.account_id === event.account_id && webhook.subscriptions.includes(event.name)) {
+          list.push({ type: "account_webhook", id: webhook.id, url: webhook.url, webhookId: webhook.id, eventName: event.name });
+        }
       }
-    }
-    const inbox = event.inbox_id && INBOX_EVENTS.has(event.name) ? apiInbox.get(event.inbox_id) : undefined;
-    if (inbox && inbox.account_id === event.account_id)
-      list.push({ type: "api_inbox", id: inbox.id, url: inbox.webhook_url, webhookId: null, eventName: event.name });
-    if (event.inbox_id && BOT_EVENTS.has(event.name)) {
-      const ids = new Set<number>();
-      const ofInbox = inboxBot.get(event.inbox_id);
-      if (ofInbox) ids.add(ofInbox);
-      const ofConversation = event.conversation_id && event.name !== "webwidget_triggered" ? conversationBot.get(event.conversation_id) : undefined;
-      if (ofConversation) ids.add(ofConversation);
-      for (const botId of [...ids].sort((a, b) => a - b)) {
-        const url = botUrl.get(botId);
-        if (!url) continue;
-        for (const eventName of botEventNames(event)) list.push({ type: "agent_bot", id: botId, url, webhookId: null, eventName });
+      const inbox = event.inbox_id && INBOX_EVENTS.has(event.name) ? apiInbox.get(event.inbox_id) : undefined;
+      if (inbox && inbox.account_id === event.account_id)
+        list.push({ type: "api_inbox", id: inbox.id, url: inbox.webhook_url, webhookId: null, eventName: event.name });
+      if (event.inbox_id && BOT_EVENTS.has(event.name)) {
+        const ids = new Set<number>();
+        const ofInbox = inboxBot.get(event.inbox_id);
+        if (ofInbox) ids.add(ofInbox);
+        const ofConversation = event.conversation_id && event.name !== "webwidget_triggered" ? conversationBot.get(event.conversation_id) : undefined;
+        if (ofConversation) ids.add(ofConversation);
+        for (const botId of [...ids].sort((a, b) => a - b)) {
+          const url = botUrl.get(botId);
+          if (!url) continue;
+          for (const eventName of botEventNames(event)) list.push({ type: "agent_bot", id: botId, url, webhookId: null, eventName });
+        }
       }
+      targets.set(event.id, list);
     }
-    targets.set(event.id, list);
-  }
-  return targets;
+    return targets;
+  });
 }
 
 /** queueTargets in a trip of its own: a batch whose reads the relay's trip did not cover. */

@@ -2,7 +2,8 @@
  * What the test suite and the benchmarks need, brought up for the length of one run:
  * - PostgreSQL: DATABASE_URL's server, else 127.0.0.1:5432 (user postgres), else an embedded one.
  *   The suite gets a fresh database, convo_sched_test, migrated once here.
- * - Temporal: TEMPORAL_ADDRESS, else an in-memory dev server started here.
+ * - Temporal: TEMPORAL_ADDRESS, else a dev server started here (its state in a temporary file; the
+ *   benchmarks keep it in memory).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
