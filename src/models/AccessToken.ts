@@ -8,9 +8,9 @@ export type TokenOwnerType = "User" | "AgentBot" | "PlatformApp";
 export class AccessToken extends BaseModel {
   static tableName = "access_tokens";
 
-  owner_type!: TokenOwnerType;
-  owner_id!: number;
-  token!: string;
+  declare owner_type: TokenOwnerType;
+  declare owner_id: number;
+  declare token: string;
 
   static async issue(ownerType: TokenOwnerType, ownerId: number, trx?: Knex, token = secureToken()): Promise<AccessToken> {
     return AccessToken.query(trx).insert({ owner_type: ownerType, owner_id: ownerId, token });

@@ -15,16 +15,16 @@ export class Account extends BaseModel {
   static tableName = "accounts";
   static jsonAttributes = ["settings", "custom_attributes", "limits"];
 
-  name!: string;
-  locale!: string;
-  domain!: string | null;
-  support_email!: string | null;
-  status!: AccountStatus;
-  features!: string[];
-  settings!: AccountSettings;
-  custom_attributes!: Record<string, unknown>;
-  limits!: Record<string, unknown>;
-  deletion_requested_at!: Date | null;
+  declare name: string;
+  declare locale: string;
+  declare domain: string | null;
+  declare support_email: string | null;
+  declare status: AccountStatus;
+  declare features: string[];
+  declare settings: AccountSettings;
+  declare custom_attributes: Record<string, unknown>;
+  declare limits: Record<string, unknown>;
+  declare deletion_requested_at: Date | null;
 
   /** Accounts whose deletion was requested are gone as far as the API is concerned. */
   static live(trx?: Knex) {

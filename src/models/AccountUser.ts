@@ -9,13 +9,13 @@ export const ROLES: readonly Role[] = ["agent", "administrator"];
 export class AccountUser extends BaseModel {
   static tableName = "account_users";
 
-  account_id!: number;
-  user_id!: number;
-  role!: Role;
-  inviter_id!: number | null;
-  availability!: string;
-  auto_offline!: boolean;
-  active_at!: Date | null;
+  declare account_id: number;
+  declare user_id: number;
+  declare role: Role;
+  declare inviter_id: number | null;
+  declare availability: string;
+  declare auto_offline: boolean;
+  declare active_at: Date | null;
 
   /**
    * Chatwoot's find_or_initialize_by(user_id).update!(role): a new member gets the role (agent by

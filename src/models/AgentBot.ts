@@ -10,18 +10,18 @@ export class AgentBot extends BaseModel {
   static tableName = "agent_bots";
   static jsonAttributes = ["bot_config"];
 
-  name!: string | null;
-  description!: string | null;
-  outgoing_url!: string | null;
-  avatar_url!: string | null;
+  declare name: string | null;
+  declare description: string | null;
+  declare outgoing_url: string | null;
+  declare avatar_url: string | null;
   /** The stored avatar image (an uploaded file or the fetched avatar_url), when there is one. */
-  avatar_key!: string | null;
+  declare avatar_key: string | null;
   /** The avatar_url last fetched (successfully or not). */
-  avatar_fetched_url!: string | null;
-  bot_type!: number;
-  bot_config!: Record<string, unknown>;
-  account_id!: number | null;
-  secret!: string;
+  declare avatar_fetched_url: string | null;
+  declare bot_type: number;
+  declare bot_config: Record<string, unknown>;
+  declare account_id: number | null;
+  declare secret: string;
 
   get systemBot(): boolean {
     return this.account_id === null;

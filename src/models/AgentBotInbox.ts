@@ -5,10 +5,10 @@ import { BaseModel } from "./BaseModel";
 export class AgentBotInbox extends BaseModel {
   static tableName = "agent_bot_inboxes";
 
-  account_id!: number;
-  inbox_id!: number;
-  agent_bot_id!: number;
-  status!: "active" | "inactive";
+  declare account_id: number;
+  declare inbox_id: number;
+  declare agent_bot_id: number;
+  declare status: "active" | "inactive";
 
   /** Attaches the bot to the inbox, replacing any bot attached before; null detaches. */
   static async setBot(trx: Knex.Transaction, accountId: number, inboxId: number, agentBotId: number | null): Promise<void> {

@@ -21,19 +21,19 @@ export type FileType = (typeof FILE_TYPES)[number];
 export class Attachment extends BaseModel {
   static tableName = "attachments";
 
-  account_id!: number;
-  message_id!: number;
-  file_type!: number;
-  extension!: string | null;
-  content_type!: string;
-  filename!: string;
+  declare account_id: number;
+  declare message_id: number;
+  declare file_type: number;
+  declare extension: string | null;
+  declare content_type: string;
+  declare filename: string;
   /** bigint: pg hands it over as a string. */
-  file_size!: number | string;
-  width!: number | null;
-  height!: number | null;
-  storage_key!: string;
-  thumb_key!: string | null;
-  analyzed_at!: Date | null;
+  declare file_size: number | string;
+  declare width: number | null;
+  declare height: number | null;
+  declare storage_key: string;
+  declare thumb_key: string | null;
+  declare analyzed_at: Date | null;
 
   get fileTypeName(): FileType {
     return FILE_TYPES[this.file_type] ?? "file";

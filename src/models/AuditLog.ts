@@ -6,22 +6,22 @@ export class AuditLog extends Model {
   static tableName = "audit_logs";
   static jsonAttributes = ["audited_changes"];
 
-  id!: number;
-  account_id!: number;
-  auditable_type!: string;
-  auditable_id!: number | null;
-  associated_type!: string | null;
-  associated_id!: number | null;
-  user_id!: number | null;
-  user_type!: string | null;
-  username!: string | null;
-  action!: AuditAction;
-  audited_changes!: Record<string, unknown>;
-  version!: number;
-  comment!: string | null;
-  request_uuid!: string | null;
-  remote_address!: string | null;
-  created_at!: Date;
+  declare id: number;
+  declare account_id: number;
+  declare auditable_type: string;
+  declare auditable_id: number | null;
+  declare associated_type: string | null;
+  declare associated_id: number | null;
+  declare user_id: number | null;
+  declare user_type: string | null;
+  declare username: string | null;
+  declare action: AuditAction;
+  declare audited_changes: Record<string, unknown>;
+  declare version: number;
+  declare comment: string | null;
+  declare request_uuid: string | null;
+  declare remote_address: string | null;
+  declare created_at: Date;
 
   /** One page of the account's entries, newest first, with the total. */
   static async pageOf(accountId: number, page: number, perPage: number): Promise<{ entries: AuditLog[]; total: number }> {

@@ -91,13 +91,13 @@ export class AutomationRule extends BaseModel {
   static tableName = "automation_rules";
   static jsonAttributes = ["conditions", "actions"];
 
-  account_id!: number;
-  name!: string;
-  description!: string | null;
-  event_name!: string;
-  conditions!: AutomationCondition[];
-  actions!: AutomationAction[];
-  active!: boolean;
+  declare account_id: number;
+  declare name: string;
+  declare description: string | null;
+  declare event_name: string;
+  declare conditions: AutomationCondition[];
+  declare actions: AutomationAction[];
+  declare active: boolean;
 
   /**
    * Chatwoot's validations of a rule as it would be saved, in its order and words. The presence checks

@@ -4,7 +4,7 @@ import { BaseModel } from "./BaseModel";
 export class CannedResponse extends BaseModel {
   static tableName = "canned_responses";
 
-  account_id!: number;
-  short_code!: string;
-  content!: string;
+  declare account_id: number;
+  declare short_code: string;
+  declare content: string;
 }

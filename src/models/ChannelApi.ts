@@ -6,13 +6,13 @@ export class ChannelApi extends BaseModel {
   static tableName = "channel_api";
   static jsonAttributes = ["additional_attributes"];
 
-  account_id!: number;
-  webhook_url!: string | null;
-  identifier!: string;
-  hmac_token!: string;
-  hmac_mandatory!: boolean;
-  secret!: string;
-  additional_attributes!: Record<string, unknown>;
+  declare account_id: number;
+  declare webhook_url: string | null;
+  declare identifier: string;
+  declare hmac_token: string;
+  declare hmac_mandatory: boolean;
+  declare secret: string;
+  declare additional_attributes: Record<string, unknown>;
 
   /** Tokens are generated here, as Chatwoot's has_secure_token does. */
   static generatedColumns() {

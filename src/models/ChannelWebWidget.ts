@@ -5,20 +5,20 @@ export class ChannelWebWidget extends BaseModel {
   static tableName = "channel_web_widgets";
   static jsonAttributes = ["pre_chat_form_options", "selected_feature_flags"];
 
-  account_id!: number;
-  website_url!: string | null;
-  widget_color!: string;
-  website_token!: string;
-  welcome_title!: string | null;
-  welcome_tagline!: string | null;
-  reply_time!: string;
-  hmac_token!: string;
-  hmac_mandatory!: boolean;
-  pre_chat_form_enabled!: boolean;
-  pre_chat_form_options!: Record<string, unknown>;
-  continuity_via_email!: boolean;
-  selected_feature_flags!: string[];
-  allowed_domains!: string | null;
+  declare account_id: number;
+  declare website_url: string | null;
+  declare widget_color: string;
+  declare website_token: string;
+  declare welcome_title: string | null;
+  declare welcome_tagline: string | null;
+  declare reply_time: string;
+  declare hmac_token: string;
+  declare hmac_mandatory: boolean;
+  declare pre_chat_form_enabled: boolean;
+  declare pre_chat_form_options: Record<string, unknown>;
+  declare continuity_via_email: boolean;
+  declare selected_feature_flags: string[];
+  declare allowed_domains: string | null;
 
   static generatedColumns() {
     return { website_token: secureToken(), hmac_token: secureToken() };

@@ -35,25 +35,25 @@ export class Contact extends BaseModel {
   static tableName = "contacts";
   static jsonAttributes = ["additional_attributes", "custom_attributes"];
 
-  account_id!: number;
-  name!: string;
-  email!: string | null;
-  phone_number!: string | null;
-  identifier!: string | null;
-  blocked!: boolean;
-  avatar_url!: string | null;
+  declare account_id: number;
+  declare name: string;
+  declare email: string | null;
+  declare phone_number: string | null;
+  declare identifier: string | null;
+  declare blocked: boolean;
+  declare avatar_url: string | null;
   /** The stored avatar image (an uploaded file or the fetched avatar_url), when there is one. */
-  avatar_key!: string | null;
+  declare avatar_key: string | null;
   /** The avatar_url last fetched (successfully or not). */
-  avatar_fetched_url!: string | null;
-  contact_type!: ContactType;
-  location!: string | null;
-  country_code!: string | null;
-  additional_attributes!: Record<string, unknown>;
-  custom_attributes!: Record<string, unknown>;
-  last_activity_at!: Date | null;
+  declare avatar_fetched_url: string | null;
+  declare contact_type: ContactType;
+  declare location: string | null;
+  declare country_code: string | null;
+  declare additional_attributes: Record<string, unknown>;
+  declare custom_attributes: Record<string, unknown>;
+  declare last_activity_at: Date | null;
   /** Label titles (Chatwoot tags contacts with acts_as_taggable). */
-  labels!: string[];
+  declare labels: string[];
 
   static async findInAccount(accountId: number, id: number, db?: Knex): Promise<Contact | undefined> {
     return Contact.query(db).findOne({ id, account_id: accountId });

@@ -10,12 +10,12 @@ import { Inbox } from "./Inbox";
 export class ContactInbox extends BaseModel {
   static tableName = "contact_inboxes";
 
-  account_id!: number;
-  contact_id!: number;
-  inbox_id!: number;
-  source_id!: string;
-  hmac_verified!: boolean;
-  pubsub_token!: string | null;
+  declare account_id: number;
+  declare contact_id: number;
+  declare inbox_id: number;
+  declare source_id: string;
+  declare hmac_verified: boolean;
+  declare pubsub_token: string | null;
 
   /**
    * Chatwoot's ContactInboxBuilder for the API and web widget channels: the given source_id, or a

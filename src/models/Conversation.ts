@@ -16,33 +16,33 @@ export class Conversation extends BaseModel {
   static tableName = "conversations";
   static jsonAttributes = ["additional_attributes", "custom_attributes"];
 
-  account_id!: number;
-  display_id!: number;
-  uuid!: string;
-  inbox_id!: number;
-  contact_id!: number | null;
-  contact_inbox_id!: number | null;
-  status!: ConversationStatus;
-  priority!: Priority | null;
-  assignee_id!: number | null;
-  assignee_agent_bot_id!: number | null;
-  team_id!: number | null;
-  campaign_id!: number | null;
-  muted!: boolean;
-  labels!: string[];
-  additional_attributes!: Record<string, unknown>;
-  custom_attributes!: Record<string, unknown>;
-  snoozed_until!: Date | null;
-  waiting_since!: Date | null;
-  first_reply_created_at!: Date | null;
-  last_activity_at!: Date;
-  agent_last_seen_at!: Date | null;
-  assignee_last_seen_at!: Date | null;
-  contact_last_seen_at!: Date | null;
+  declare account_id: number;
+  declare display_id: number;
+  declare uuid: string;
+  declare inbox_id: number;
+  declare contact_id: number | null;
+  declare contact_inbox_id: number | null;
+  declare status: ConversationStatus;
+  declare priority: Priority | null;
+  declare assignee_id: number | null;
+  declare assignee_agent_bot_id: number | null;
+  declare team_id: number | null;
+  declare campaign_id: number | null;
+  declare muted: boolean;
+  declare labels: string[];
+  declare additional_attributes: Record<string, unknown>;
+  declare custom_attributes: Record<string, unknown>;
+  declare snoozed_until: Date | null;
+  declare waiting_since: Date | null;
+  declare first_reply_created_at: Date | null;
+  declare last_activity_at: Date;
+  declare agent_last_seen_at: Date | null;
+  declare assignee_last_seen_at: Date | null;
+  declare contact_last_seen_at: Date | null;
   /** The newest incoming message's created_at, written with each message (services/messages.ts): unread while after agent_last_seen_at. */
-  last_incoming_at!: Date | null;
+  declare last_incoming_at: Date | null;
   /** Written by conversation timer planning only (services/conversationTimers.ts). */
-  timer_due_at!: Date | null;
+  declare timer_due_at: Date | null;
 
   static ofAccount(accountId: number, db?: Knex) {
     return Conversation.query(db).where("conversations.account_id", accountId);

@@ -7,9 +7,9 @@ import { InboxMember, loadMembers, type Member } from "./InboxMember";
 export class ConversationParticipant extends BaseModel {
   static tableName = "conversation_participants";
 
-  account_id!: number;
-  conversation_id!: number;
-  user_id!: number;
+  declare account_id: number;
+  declare conversation_id: number;
+  declare user_id: number;
 
   /** The participants as agents, in the order they joined. */
   static async membersOf(accountId: number, conversationId: number, db?: Knex): Promise<Member[]> {

@@ -44,16 +44,16 @@ export class CustomAttributeDefinition extends BaseModel {
   static tableName = "custom_attribute_definitions";
   static jsonAttributes = ["attribute_values"];
 
-  account_id!: number;
-  attribute_display_name!: string;
-  attribute_key!: string;
-  attribute_display_type!: number;
-  attribute_model!: number;
-  attribute_description!: string | null;
-  attribute_values!: string[];
-  regex_pattern!: string | null;
-  regex_cue!: string | null;
-  default_value!: number | null;
+  declare account_id: number;
+  declare attribute_display_name: string;
+  declare attribute_key: string;
+  declare attribute_display_type: number;
+  declare attribute_model: number;
+  declare attribute_description: string | null;
+  declare attribute_values: string[];
+  declare regex_pattern: string | null;
+  declare regex_cue: string | null;
+  declare default_value: number | null;
 
   static ofAccount(accountId: number, db?: Knex) {
     return CustomAttributeDefinition.query(db).where("account_id", accountId).orderBy("id");

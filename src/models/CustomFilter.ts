@@ -14,11 +14,11 @@ export class CustomFilter extends BaseModel {
   static tableName = "custom_filters";
   static jsonAttributes = ["query"];
 
-  account_id!: number;
-  user_id!: number;
-  name!: string;
-  filter_type!: number;
-  query!: Record<string, unknown>;
+  declare account_id: number;
+  declare user_id: number;
+  declare name: string;
+  declare filter_type: number;
+  declare query: Record<string, unknown>;
 
   get filterTypeName(): FilterType {
     return FILTER_TYPES[this.filter_type]!;

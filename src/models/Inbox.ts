@@ -50,30 +50,30 @@ export class Inbox extends BaseModel {
   static tableName = "inboxes";
   static jsonAttributes = ["working_hours", "csat_config", "auto_assignment_config"];
 
-  account_id!: number;
-  name!: string;
-  channel_type!: ChannelType;
-  channel_id!: number;
-  avatar_url!: string | null;
+  declare account_id: number;
+  declare name: string;
+  declare channel_type: ChannelType;
+  declare channel_id: number;
+  declare avatar_url: string | null;
   /** The stored avatar image (an uploaded file or the fetched avatar_url), when there is one. */
-  avatar_key!: string | null;
+  declare avatar_key: string | null;
   /** The avatar_url last fetched (successfully or not). */
-  avatar_fetched_url!: string | null;
-  greeting_enabled!: boolean;
-  greeting_message!: string | null;
-  working_hours_enabled!: boolean;
-  working_hours!: WorkingHour[];
-  out_of_office_message!: string | null;
-  timezone!: string;
-  enable_email_collect!: boolean;
-  csat_survey_enabled!: boolean;
-  csat_config!: Record<string, unknown>;
-  enable_auto_assignment!: boolean;
-  auto_assignment_config!: Record<string, unknown>;
-  allow_messages_after_resolved!: boolean;
-  lock_to_single_conversation!: boolean;
-  sender_name_type!: string;
-  business_name!: string | null;
+  declare avatar_fetched_url: string | null;
+  declare greeting_enabled: boolean;
+  declare greeting_message: string | null;
+  declare working_hours_enabled: boolean;
+  declare working_hours: WorkingHour[];
+  declare out_of_office_message: string | null;
+  declare timezone: string;
+  declare enable_email_collect: boolean;
+  declare csat_survey_enabled: boolean;
+  declare csat_config: Record<string, unknown>;
+  declare enable_auto_assignment: boolean;
+  declare auto_assignment_config: Record<string, unknown>;
+  declare allow_messages_after_resolved: boolean;
+  declare lock_to_single_conversation: boolean;
+  declare sender_name_type: string;
+  declare business_name: string | null;
 
   /** The account's inboxes in Chatwoot's order_by_name. */
   static ofAccount(accountId: number, db?: Knex) {

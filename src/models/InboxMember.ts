@@ -26,9 +26,9 @@ export async function loadMembers(accountId: number, userIds: number[], db?: Kne
 export class InboxMember extends BaseModel {
   static tableName = "inbox_members";
 
-  account_id!: number;
-  inbox_id!: number;
-  user_id!: number;
+  declare account_id: number;
+  declare inbox_id: number;
+  declare user_id: number;
 
   /** Members of the inbox who are users of its account, by user id. */
   static async membersOf(accountId: number, inboxId: number, db?: Knex): Promise<Member[]> {

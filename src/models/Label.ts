@@ -4,9 +4,9 @@ import { BaseModel } from "./BaseModel";
 export class Label extends BaseModel {
   static tableName = "labels";
 
-  account_id!: number;
-  title!: string;
-  description!: string | null;
-  color!: string;
-  show_on_sidebar!: boolean | null;
+  declare account_id: number;
+  declare title: string;
+  declare description: string | null;
+  declare color: string;
+  declare show_on_sidebar: boolean | null;
 }

@@ -40,23 +40,23 @@ export class Message extends BaseModel {
   static tableName = "messages";
   static jsonAttributes = ["content_attributes", "external_source_ids", "additional_attributes", "sentiment"];
 
-  account_id!: number;
-  inbox_id!: number;
+  declare account_id: number;
+  declare inbox_id: number;
   /** The conversation's database id (responses show its display_id). */
-  conversation_id!: number;
-  content!: string | null;
-  message_type!: number;
-  content_type!: ContentType;
-  content_attributes!: Record<string, unknown>;
-  private!: boolean;
-  status!: MessageStatus;
-  source_id!: string | null;
-  sender_type!: SenderType | null;
-  sender_id!: number | null;
-  external_source_ids!: Record<string, unknown>;
-  additional_attributes!: Record<string, unknown>;
-  processed_message_content!: string | null;
-  sentiment!: Record<string, unknown>;
+  declare conversation_id: number;
+  declare content: string | null;
+  declare message_type: number;
+  declare content_type: ContentType;
+  declare content_attributes: Record<string, unknown>;
+  declare private: boolean;
+  declare status: MessageStatus;
+  declare source_id: string | null;
+  declare sender_type: SenderType | null;
+  declare sender_id: number | null;
+  declare external_source_ids: Record<string, unknown>;
+  declare additional_attributes: Record<string, unknown>;
+  declare processed_message_content: string | null;
+  declare sentiment: Record<string, unknown>;
   /** The attachments as payloads show them, once loaded (services/attachments.ts#loadAttachments); never a column. */
   declare attachments?: AttachmentData[];
 

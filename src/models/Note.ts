@@ -3,8 +3,8 @@ import { BaseModel } from "./BaseModel";
 export class Note extends BaseModel {
   static tableName = "notes";
 
-  account_id!: number;
-  contact_id!: number;
-  user_id!: number | null;
-  content!: string;
+  declare account_id: number;
+  declare contact_id: number;
+  declare user_id: number | null;
+  declare content: string;
 }

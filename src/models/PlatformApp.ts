@@ -8,7 +8,7 @@ export type PermissibleType = "Account" | "User" | "AgentBot";
 export class PlatformApp extends BaseModel {
   static tableName = "platform_apps";
 
-  name!: string;
+  declare name: string;
 
   static async createWithToken(name: string, token?: string): Promise<{ app: PlatformApp; token: string }> {
     return PlatformApp.transaction(async (trx) => {

@@ -7,10 +7,10 @@ import { loadMembers, type Member } from "./InboxMember";
 export class Team extends BaseModel {
   static tableName = "teams";
 
-  account_id!: number;
-  name!: string;
-  description!: string | null;
-  allow_auto_assign!: boolean;
+  declare account_id: number;
+  declare name: string;
+  declare description: string | null;
+  declare allow_auto_assign: boolean;
 
   static ofAccount(accountId: number, db?: Knex) {
     return Team.query(db).where("teams.account_id", accountId);
@@ -31,9 +31,9 @@ export class Team extends BaseModel {
 export class TeamMember extends BaseModel {
   static tableName = "team_members";
 
-  account_id!: number;
-  team_id!: number;
-  user_id!: number;
+  declare account_id: number;
+  declare team_id: number;
+  declare user_id: number;
 
   /** Members of the team who are users of its account, in the order they joined. */
   static async membersOf(accountId: number, teamId: number, db?: Knex): Promise<Member[]> {

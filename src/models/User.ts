@@ -16,20 +16,20 @@ export class User extends BaseModel {
   static tableName = "users";
   static jsonAttributes = ["ui_settings", "custom_attributes"];
 
-  name!: string;
-  display_name!: string | null;
-  email!: string;
-  encrypted_password!: string | null;
-  provider!: string;
-  uid!: string;
-  pubsub_token!: string;
-  message_signature!: string | null;
-  avatar_url!: string | null;
-  avatar_key!: string | null;
-  type!: string | null;
-  confirmed_at!: Date | null;
-  ui_settings!: Record<string, unknown>;
-  custom_attributes!: Record<string, unknown>;
+  declare name: string;
+  declare display_name: string | null;
+  declare email: string;
+  declare encrypted_password: string | null;
+  declare provider: string;
+  declare uid: string;
+  declare pubsub_token: string;
+  declare message_signature: string | null;
+  declare avatar_url: string | null;
+  declare avatar_key: string | null;
+  declare type: string | null;
+  declare confirmed_at: Date | null;
+  declare ui_settings: Record<string, unknown>;
+  declare custom_attributes: Record<string, unknown>;
 
   get availableName(): string {
     return this.display_name || this.name;

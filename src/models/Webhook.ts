@@ -26,10 +26,10 @@ export const DEFAULT_SUBSCRIPTIONS = ALLOWED_WEBHOOK_EVENTS.slice(0, 8);
 export class Webhook extends BaseModel {
   static tableName = "webhooks";
 
-  account_id!: number;
-  inbox_id!: number | null;
-  name!: string | null;
-  url!: string;
-  subscriptions!: string[];
-  secret!: string;
+  declare account_id: number;
+  declare inbox_id: number | null;
+  declare name: string | null;
+  declare url: string;
+  declare subscriptions: string[];
+  declare secret: string;
 }

@@ -7,21 +7,21 @@ export type DeliveryStatus = "pending" | "delivered" | "failed";
 export class WebhookDelivery extends Model {
   static tableName = "webhook_deliveries";
 
-  id!: string;
-  account_id!: number;
-  event_id!: number;
-  event_name!: string;
-  target_type!: DeliveryTargetType;
-  target_id!: number;
-  webhook_id!: number | null;
-  url!: string;
-  status!: DeliveryStatus;
-  attempts!: number;
-  last_response_code!: number | null;
-  last_error!: string | null;
-  workflow_started_at!: Date | null;
-  last_attempt_at!: Date | null;
-  delivered_at!: Date | null;
-  created_at!: Date;
-  updated_at!: Date;
+  declare id: string;
+  declare account_id: number;
+  declare event_id: number;
+  declare event_name: string;
+  declare target_type: DeliveryTargetType;
+  declare target_id: number;
+  declare webhook_id: number | null;
+  declare url: string;
+  declare status: DeliveryStatus;
+  declare attempts: number;
+  declare last_response_code: number | null;
+  declare last_error: string | null;
+  declare workflow_started_at: Date | null;
+  declare last_attempt_at: Date | null;
+  declare delivered_at: Date | null;
+  declare created_at: Date;
+  declare updated_at: Date;
 }

@@ -9,44 +9,44 @@ export class Appointment extends SchedulingModel {
   static jsonAttributes = ["custom_attributes"];
   static dateColumns = ["client_birth_date"];
 
-  account_id!: number;
-  resource_id!: number;
-  contact_id!: number | null;
-  service_id!: number | null;
-  company_id!: number | null;
-  conversation_id!: number | null;
-  created_by_id!: number | null;
-  starts_at!: Date;
-  ends_at!: Date;
-  duration_min!: number;
-  status!: AppointmentStatus;
-  appointment_type!: string;
-  source!: string;
-  client_name!: string;
-  client_phone!: string | null;
-  client_identifier!: string | null;
-  client_birth_date!: string | null;
-  client_gender!: string | null;
-  payment_status!: PaymentStatus;
-  service_amount!: number;
-  prepaid_amount!: number;
-  settlement_amount!: number;
-  prepaid_payment_method!: string | null;
-  settlement_payment_method!: string | null;
-  compensation_type_snapshot!: CompensationType | null;
-  compensation_value_snapshot!: number | null;
-  external_ref!: string | null;
-  idempotency_key!: string | null;
-  notes!: string | null;
-  custom_attributes!: Record<string, unknown>;
-  cancelled_at!: Date | null;
-  cancellation_reason!: string | null;
+  declare account_id: number;
+  declare resource_id: number;
+  declare contact_id: number | null;
+  declare service_id: number | null;
+  declare company_id: number | null;
+  declare conversation_id: number | null;
+  declare created_by_id: number | null;
+  declare starts_at: Date;
+  declare ends_at: Date;
+  declare duration_min: number;
+  declare status: AppointmentStatus;
+  declare appointment_type: string;
+  declare source: string;
+  declare client_name: string;
+  declare client_phone: string | null;
+  declare client_identifier: string | null;
+  declare client_birth_date: string | null;
+  declare client_gender: string | null;
+  declare payment_status: PaymentStatus;
+  declare service_amount: number;
+  declare prepaid_amount: number;
+  declare settlement_amount: number;
+  declare prepaid_payment_method: string | null;
+  declare settlement_payment_method: string | null;
+  declare compensation_type_snapshot: CompensationType | null;
+  declare compensation_value_snapshot: number | null;
+  declare external_ref: string | null;
+  declare idempotency_key: string | null;
+  declare notes: string | null;
+  declare custom_attributes: Record<string, unknown>;
+  declare cancelled_at: Date | null;
+  declare cancellation_reason: string | null;
   /** While nothing is paid, the slot is held for a prepayment until then. */
-  hold_expires_at!: Date | null;
+  declare hold_expires_at: Date | null;
   /** When starts_at took its current value. */
-  start_set_at!: Date;
+  declare start_set_at: Date;
   /** The linked conversation's per-account display id, which clients know it by (selected by `ofAccount`). */
-  conversation_display_id?: number | null;
+  declare conversation_display_id?: number | null;
 
   /** The account's appointments, with the display id of their conversation. */
   static ofAccount(accountId: number, db?: Knex) {
@@ -72,12 +72,12 @@ export class Appointment extends SchedulingModel {
 export class Payment extends SchedulingModel {
   static tableName = "scheduling_payments";
 
-  account_id!: number;
-  appointment_id!: number;
-  recorded_by_id!: number | null;
-  amount!: number;
-  payment_method!: string;
-  payment_kind!: string;
+  declare account_id: number;
+  declare appointment_id: number;
+  declare recorded_by_id: number | null;
+  declare amount: number;
+  declare payment_method: string;
+  declare payment_kind: string;
 
   // One array parameter: a month's calendar asks for thousands of appointments, and a parameter each
   // cost more to build and bind than the query itself.
@@ -90,15 +90,15 @@ export class Payment extends SchedulingModel {
 export class Expense extends SchedulingModel {
   static tableName = "scheduling_expenses";
 
-  account_id!: number;
-  appointment_id!: number;
-  resource_id!: number;
-  amount!: number;
-  status!: string;
-  paid_at!: Date | null;
-  paid_by_id!: number | null;
+  declare account_id: number;
+  declare appointment_id: number;
+  declare resource_id: number;
+  declare amount: number;
+  declare status: string;
+  declare paid_at: Date | null;
+  declare paid_by_id: number | null;
   /** The pay_all run that paid it, if one did. */
-  payout_id!: string | null;
+  declare payout_id: string | null;
 
   static ofAppointments(appointmentIds: readonly number[], db?: Knex) {
     return Expense.query(db).whereRaw("appointment_id = ANY(?::bigint[])", [appointmentIds]).orderBy(["appointment_id", "id"]);
@@ -109,9 +109,9 @@ export class Expense extends SchedulingModel {
 export class AppointmentNotice extends SchedulingModel {
   static tableName = "scheduling_appointment_notices";
 
-  account_id!: number;
-  appointment_id!: number;
-  kind!: "confirmation" | "rescheduled" | "reminder" | "cancelled";
-  key!: string;
-  message_id!: number | null;
+  declare account_id: number;
+  declare appointment_id: number;
+  declare kind: "confirmation" | "rescheduled" | "reminder" | "cancelled";
+  declare key: string;
+  declare message_id: number | null;
 }

@@ -7,12 +7,12 @@ export class Holiday extends SchedulingModel {
   static jsonAttributes = ["custom_attributes"];
   static dateColumns = ["date"];
 
-  account_id!: number;
-  date!: string;
-  title!: string;
-  recurring_yearly!: boolean;
-  working_day_override!: boolean;
-  custom_attributes!: Record<string, unknown>;
+  declare account_id: number;
+  declare date: string;
+  declare title: string;
+  declare recurring_yearly: boolean;
+  declare working_day_override: boolean;
+  declare custom_attributes: Record<string, unknown>;
 
   static ofAccount(accountId: number, db?: Knex) {
     return Holiday.query(db).where("account_id", accountId).orderBy(["date", "id"]);

@@ -6,16 +6,16 @@ export class Resource extends SchedulingModel {
   static tableName = "scheduling_resources";
   static jsonAttributes = ["custom_attributes"];
 
-  account_id!: number;
-  user_id!: number | null;
-  name!: string;
-  specialty!: string | null;
-  timezone!: string;
-  slot_duration_min!: number;
-  compensation_type!: CompensationType;
-  compensation_value!: number;
-  active!: boolean;
-  custom_attributes!: Record<string, unknown>;
+  declare account_id: number;
+  declare user_id: number | null;
+  declare name: string;
+  declare specialty: string | null;
+  declare timezone: string;
+  declare slot_duration_min: number;
+  declare compensation_type: CompensationType;
+  declare compensation_value: number;
+  declare active: boolean;
+  declare custom_attributes: Record<string, unknown>;
 
   static ofAccount(accountId: number) {
     return Resource.query().where("account_id", accountId);

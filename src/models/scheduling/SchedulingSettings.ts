@@ -14,9 +14,9 @@ export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = { reminder_
 export class SchedulingSettings extends SchedulingModel {
   static tableName = "scheduling_settings";
 
-  account_id!: number;
-  reminder_offsets_minutes!: number[];
-  prepayment_hold_minutes!: number;
+  declare account_id: number;
+  declare reminder_offsets_minutes: number[];
+  declare prepayment_hold_minutes: number;
 
   static async of(accountId: number, db?: Knex): Promise<SchedulingSettingsValues> {
     const row = await SchedulingSettings.query(db).findOne({ account_id: accountId });

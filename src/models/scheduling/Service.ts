@@ -15,13 +15,13 @@ export interface PriceAttributes {
 export class ServicePrice extends SchedulingModel {
   static tableName = "scheduling_service_prices";
 
-  account_id!: number;
-  service_id!: number;
-  resource_id!: number;
-  price!: number;
-  compensation_type!: CompensationType;
-  compensation_value!: number;
-  active!: boolean;
+  declare account_id: number;
+  declare service_id: number;
+  declare resource_id: number;
+  declare price: number;
+  declare compensation_type: CompensationType;
+  declare compensation_value: number;
+  declare active: boolean;
 }
 
 /** Something that can be booked with a resource, with a base price in minor units. */
@@ -29,19 +29,19 @@ export class Service extends SchedulingModel {
   static tableName = "scheduling_services";
   static jsonAttributes = ["custom_attributes"];
 
-  account_id!: number;
-  name!: string;
-  category!: string | null;
-  direction!: string | null;
-  service_type!: string | null;
-  description!: string | null;
-  base_price!: number;
-  duration_min!: number;
-  active!: boolean;
+  declare account_id: number;
+  declare name: string;
+  declare category: string | null;
+  declare direction: string | null;
+  declare service_type: string | null;
+  declare description: string | null;
+  declare base_price: number;
+  declare duration_min: number;
+  declare active: boolean;
   /** Bookings of it hold their slot until a prepayment arrives (the account's prepayment_hold_minutes). */
-  prepayment_required!: boolean;
-  custom_attributes!: Record<string, unknown>;
-  prices?: ServicePrice[];
+  declare prepayment_required: boolean;
+  declare custom_attributes: Record<string, unknown>;
+  declare prices?: ServicePrice[];
 
   static relationMappings = () => ({
     prices: {

@@ -7,14 +7,14 @@ export class TimeOff extends SchedulingModel {
   static tableName = "scheduling_time_offs";
   static jsonAttributes = ["custom_attributes"];
 
-  account_id!: number;
-  resource_id!: number | null;
-  kind!: string;
-  starts_at!: Date;
-  ends_at!: Date;
-  title!: string | null;
-  notes!: string | null;
-  custom_attributes!: Record<string, unknown>;
+  declare account_id: number;
+  declare resource_id: number | null;
+  declare kind: string;
+  declare starts_at: Date;
+  declare ends_at: Date;
+  declare title: string | null;
+  declare notes: string | null;
+  declare custom_attributes: Record<string, unknown>;
 
   static ofAccount(accountId: number, db?: Knex) {
     return TimeOff.query(db).where("account_id", accountId).orderBy(["starts_at", "id"]);

@@ -12,12 +12,12 @@ export interface WeeklyRuleAttributes {
 
 /** The columns work and break rules share; each kind is its own table. */
 class WeeklyRule extends SchedulingModel {
-  account_id!: number;
-  resource_id!: number;
-  weekday!: number;
-  start_minute!: number;
-  end_minute!: number;
-  active!: boolean;
+  declare account_id: number;
+  declare resource_id: number;
+  declare weekday: number;
+  declare start_minute: number;
+  declare end_minute: number;
+  declare active: boolean;
 
   static async ofResources<R extends WeeklyRule>(this: ModelClass<R>, resourceIds: readonly number[], trx?: Knex): Promise<R[]> {
     const rows = await this.query(trx).whereIn("resource_id", resourceIds).orderBy(["resource_id", "weekday", "start_minute", "id"]);
@@ -46,7 +46,7 @@ export class WorkRule extends WeeklyRule {
 
 export class BreakRule extends WeeklyRule {
   static tableName = "scheduling_break_rules";
-  title!: string | null;
+  declare title: string | null;
 }
 
 export type AnyWeeklyRule = WorkRule | BreakRule;

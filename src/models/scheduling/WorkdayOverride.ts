@@ -7,15 +7,15 @@ export class WorkdayOverride extends SchedulingModel {
   static jsonAttributes = ["custom_attributes"];
   static dateColumns = ["date"];
 
-  account_id!: number;
-  resource_id!: number;
-  date!: string;
-  start_minute!: number;
-  end_minute!: number;
-  break_start_minute!: number | null;
-  break_end_minute!: number | null;
-  break_title!: string | null;
-  custom_attributes!: Record<string, unknown>;
+  declare account_id: number;
+  declare resource_id: number;
+  declare date: string;
+  declare start_minute: number;
+  declare end_minute: number;
+  declare break_start_minute: number | null;
+  declare break_end_minute: number | null;
+  declare break_title: string | null;
+  declare custom_attributes: Record<string, unknown>;
 
   static ofAccount(accountId: number, db?: Knex) {
     return WorkdayOverride.query(db).where("account_id", accountId).orderBy(["date", "resource_id", "id"]);
