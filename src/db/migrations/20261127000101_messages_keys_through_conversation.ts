@@ -1,8 +1,8 @@
 import type { Knex } from "knex";
 
 /**
- * A message's account and inbox are its conversation's, copied from the conversation row by the one
- * statement that writes messages (insertMessage), and the conversation's own keys hold them: it
+ * A message's account and inbox are its conversation's, copied from the conversation's row by both
+ * writers of messages (insertMessage, insertActivityMessage), and the conversation's own keys hold them: it
  * belongs to that account and inbox (conversations_inbox_in_account), and its messages go with it
  * (ON DELETE CASCADE). The messages' own keys to accounts and inboxes checked nothing more, at a cost
  * every message paid: each check share-locks the parent row, and concurrent messages of one account
