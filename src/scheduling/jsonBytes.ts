@@ -1,6 +1,9 @@
+import { bodyBuffers } from "../lib/bufferPool";
+
 /**
  * JSON text written piece by piece straight into one growing UTF-8 buffer: a response of thousands
  * of rows is written without a string per row or per value, and without joining them afterwards.
+ * The buffer comes from bodyBuffers: whoever sends what done() gives releases it once it has gone out.
  */
 export class JsonBytes {
   bytes: Buffer;
@@ -8,14 +11,15 @@ export class JsonBytes {
   at = 0;
 
   constructor(size: number) {
-    this.bytes = Buffer.allocUnsafe(Math.max(size, 1024));
+    this.bytes = bodyBuffers.take(size);
   }
 
   /** Makes room for `count` more bytes. */
   room(count: number): void {
     if (this.at + count <= this.bytes.length) return;
-    const bytes = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.at + count));
+    const bytes = bodyBuffers.take(Math.max(this.bytes.length * 2, this.at + count));
     this.bytes.copy(bytes, 0, 0, this.at);
+    bodyBuffers.release(this.bytes);
     this.bytes = bytes;
   }
 
