@@ -52,11 +52,10 @@ async function fillServer(finished: Map<string, boolean>): Promise<{ server: Ser
   const app = new Koa();
   app.use((ctx) => {
     const letter = String(ctx.query.fill);
-    const size = BODY;
-    const into = new JsonBytes(size + 2);
+    const into = new JsonBytes(BODY + 2);
     into.ascii('"');
-    into.bytes.fill(letter, into.at, into.at + size);
-    into.at += size;
+    into.bytes.fill(letter, into.at, into.at + BODY);
+    into.at += BODY;
     into.ascii('"');
     finished.set(letter, false);
     ctx.res.once("finish", () => finished.set(letter, true));
