@@ -35,7 +35,8 @@ const ms = (timestamp: { seconds?: unknown; nanos?: number | null } | null | und
 /**
  * Where a phase's commit-to-arrival latency goes, from the relay's rows (a delivery row is written when
  * the relay plans its event) and the lanes' Temporal histories (signal, workflow task, the round's
- * activity): p50 and p99 of each step, over the phase's deliveries.
+ * activity): p50 and p99 of each step, over the phase's deliveries, and the events its lanes wrote to
+ * their histories per delivery, by type (the Temporal server's work for each).
  */
 export async function printStages(
   h: Harness,
@@ -58,6 +59,8 @@ export async function printStages(
   }
 
   const tasks: { queued: number[]; ran: number[] } = { queued: [], ran: [] };
+  // What the phase's lanes wrote to their histories, by event type: the server's work per delivery.
+  const historyEvents = new Map<string, number>();
   const client = h.deps.temporal.client;
   for await (const lane of client.workflow.list({ query: `WorkflowType = 'webhookLaneWorkflow' AND WebhookId = ${webhookId}` })) {
     const history = await client.workflow.getHandle(lane.workflowId, lane.runId).fetchHistory();
@@ -65,7 +68,11 @@ export async function printStages(
     let waiting: Passage[] = [];
     let taskScheduled = 0;
     let taskStarted = 0;
+    const laneEvents = new Map<string, number>();
+    let inThisPhase = false;
     for (const event of history.events ?? []) {
+      const type = EventType[event.eventType ?? 0]!.replace("EVENT_TYPE_", "").toLowerCase();
+      laneEvents.set(type, (laneEvents.get(type) ?? 0) + 1);
       const at = ms(event.eventTime);
       if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED) {
         const [deliveries] = (event.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []).map((p) =>
@@ -74,6 +81,7 @@ export async function printStages(
         for (const { id } of deliveries ?? []) {
           const passage = passages.get(id);
           if (!passage) continue;
+          inThisPhase = true;
           passage.signalled = at;
           waiting.push(passage);
         }
@@ -102,8 +110,13 @@ export async function printStages(
         }
       }
     }
+    if (inThisPhase) for (const [type, count] of laneEvents) historyEvents.set(type, (historyEvents.get(type) ?? 0) + count);
   }
 
+  const signalled = [...passages.values()].filter((p) => p.signalled !== undefined).length;
+  const total = [...historyEvents.values()].reduce((a, b) => a + b, 0);
+  const byType = [...historyEvents].sort((a, b) => b[1] - a[1]).map(([type, count]) => `${type} ${(count / signalled).toFixed(2)}`);
+  console.log(`  lanes' history events a delivery: ${(total / Math.max(signalled, 1)).toFixed(1)} (${byType.join(", ")})`);
   for (const [label, spans] of [
     ["workflow task scheduled → started", tasks.queued],
     ["workflow task started → completed", tasks.ran],
