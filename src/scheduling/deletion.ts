@@ -24,11 +24,8 @@ export async function deleteAppointment(db: Knex, account: Account, id: number, 
     const view = await findAppointmentView(trx, account.id, id);
     const expenses = await trx("scheduling_expenses").where("appointment_id", id).first("id");
     if (view.payments.length || expenses || appointment.prepaid_amount + appointment.settlement_amount > 0)
-      throw new SchedulingError(
-        422,
-        "HISTORICAL_DATA_RETAINED",
-        "An appointment with money movements (payments, refunds, expenses) cannot be deleted; it stays cancelled",
-      );
+      // The fork's code and message: its clients know them.
+      throw new SchedulingError(422, "HISTORICAL_DATA_RETAINED", "Historical finance data prevents appointment deletion");
 
     const notices = await AppointmentNotice.query(trx).where("appointment_id", id).orderBy("id");
     const due = announcementDue(appointment, notices, now);
