@@ -8,6 +8,7 @@ import { deleteAppointment } from "../../../scheduling/deletion";
 import { recordPayment } from "../../../scheduling/finance";
 import { cancelPayments, refund } from "../../../scheduling/refunds";
 import { requireAdministrator } from "../../../policies";
+import { refuseUnseenConversationOrInbox } from "./inboxAccess";
 import { financeEnabled } from "./middleware";
 import { created, ok, removed } from "./respond";
 import {
@@ -79,6 +80,7 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
       status: 201,
     },
     async (ctx, { body }) => {
+      await refuseUnseenConversationOrInbox(ctx, body);
       const { view, created: isNew } = await createAppointment(db(ctx), booker(ctx), body);
       (isNew ? created : ok)(ctx, presentView(view));
     },
@@ -93,7 +95,10 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
       body: appointmentUpdate,
       response: one(appointmentResponse),
     },
-    async (ctx, { params, body }) => ok(ctx, presentView(await updateAppointment(db(ctx), booker(ctx), params.id, body))),
+    async (ctx, { params, body }) => {
+      await refuseUnseenConversationOrInbox(ctx, body);
+      ok(ctx, presentView(await updateAppointment(db(ctx), booker(ctx), params.id, body)));
+    },
   );
 
   router.route(
