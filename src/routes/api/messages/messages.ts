@@ -1,6 +1,6 @@
 import { ApiError, NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { Conversation } from "../../../models/Conversation";
 import { Inbox } from "../../../models/Inbox";
 import { Message } from "../../../models/Message";
@@ -92,7 +92,7 @@ export function registerMessageRoutes(router: ApiRouter) {
 
   router.route(
     {
-      method: "patch",
+      method: UPDATE,
       path: `${path}/:id`,
       summary: "Update a message's delivery status (API inboxes)",
       multipart: true,
