@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { NotFound } from "../../errors";
 import type { AppContext } from "../../http/context";
-import type { ApiRouter } from "../../http/router";
+import { type ApiRouter, UPDATE } from "../../http/router";
 import type { Conversation } from "../../models/Conversation";
 import { Message } from "../../models/Message";
 import { publicMessage } from "../../presenters/publicApi";
@@ -72,24 +72,22 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        method,
-        path: `${path}/:message_id`,
-        summary: "Submit the contact's answers to a form or choice message",
-        multipart: true,
-        params: messageParams,
-        body: publicMessageUpdate,
-        response: publicMessageResponse,
-      },
-      async (ctx, { params, body }) => {
-        const { conversation } = await scope(ctx, params);
-        const message = await Message.findInConversation(conversation.id, params.message_id, ctx.deps.knex);
-        if (!message) throw NotFound();
-        const updated = body.submitted_values ? await submitMessageValues(ctx.deps.knex, message, body.submitted_values) : message;
-        ctx.body = (await presentMessages(ctx.deps.knex, conversation, [updated]))[0];
-      },
-    );
-  }
+  router.route(
+    {
+      method: UPDATE,
+      path: `${path}/:message_id`,
+      summary: "Submit the contact's answers to a form or choice message",
+      multipart: true,
+      params: messageParams,
+      body: publicMessageUpdate,
+      response: publicMessageResponse,
+    },
+    async (ctx, { params, body }) => {
+      const { conversation } = await scope(ctx, params);
+      const message = await Message.findInConversation(conversation.id, params.message_id, ctx.deps.knex);
+      if (!message) throw NotFound();
+      const updated = body.submitted_values ? await submitMessageValues(ctx.deps.knex, message, body.submitted_values) : message;
+      ctx.body = (await presentMessages(ctx.deps.knex, conversation, [updated]))[0];
+    },
+  );
 }
