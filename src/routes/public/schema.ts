@@ -48,8 +48,39 @@ export const publicMessageUpdate = z
 export const publicMessagesQuery = z.object({ before: id().optional() });
 
 export const publicContactResponse = z
-  .object({ source_id: z.string(), pubsub_token: z.string().nullable(), id: z.number(), name: z.string(), email: z.string().nullable() })
+  .object({
+    source_id: z.string(),
+    pubsub_token: z.string().nullable(),
+    id: z.number(),
+    name: z.string(),
+    email: z.string().nullable(),
+    phone_number: z.string().nullable(),
+  })
   .openapi("PublicContact");
+
+const workingHour = z.object({
+  day_of_week: z.number().int(),
+  closed_all_day: z.boolean(),
+  open_hour: z.number().int().nullable(),
+  open_minutes: z.number().int().nullable(),
+  close_hour: z.number().int().nullable(),
+  close_minutes: z.number().int().nullable(),
+  open_all_day: z.boolean(),
+});
+
+export const publicInboxResponse = z
+  .object({
+    identifier: z.string(),
+    identity_validation_enabled: z.boolean(),
+    name: z.string(),
+    timezone: z.string(),
+    working_hours: z.array(workingHour),
+    working_hours_enabled: z.boolean(),
+    csat_survey_enabled: z.boolean(),
+    csat_response_visible: z.boolean(),
+    greeting_enabled: z.boolean(),
+  })
+  .openapi("PublicInbox");
 
 export const contactRecordResponse = z.record(z.string(), z.unknown()).openapi("ContactRecord");
 
