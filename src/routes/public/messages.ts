@@ -4,6 +4,7 @@ import type { AppContext } from "../../http/context";
 import { type ApiRouter, UPDATE } from "../../http/router";
 import type { Conversation } from "../../models/Conversation";
 import { Message } from "../../models/Message";
+import { withEchoId } from "../../presenters/message";
 import { publicMessage } from "../../presenters/publicApi";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../services/attachments";
 import { loadSenders } from "../../services/messageSenders";
@@ -66,9 +67,10 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
         conversation.account_id,
         () => ctx.state.apiInbox!.inbox.channel_type,
         body.attachments ?? [],
-        (attachments) => createMessage(ctx.deps.knex, conversation, { content: body.content, message_type: "incoming", attachments }, sender, null),
+        (attachments) =>
+          createMessage(ctx.deps.knex, conversation, { content: body.content, echo_id: body.echo_id, message_type: "incoming", attachments }, sender, null),
       );
-      ctx.body = publicMessage(message, graph.conversation, loaded, graph.inbox);
+      ctx.body = withEchoId(publicMessage(message, graph.conversation, loaded, graph.inbox), body.echo_id);
     },
   );
 

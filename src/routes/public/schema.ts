@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { uploadedFile } from "../../http/multipart";
-import { httpUrl, id, jsonObject } from "../../http/schemas";
+import { echoId, httpUrl, id, jsonObject } from "../../http/schemas";
 
 const identifier = z.string().min(1).max(255);
 
@@ -35,7 +35,7 @@ export const publicTypingBody = z.object({ typing_status: z.string().optional() 
 export const publicMessageCreate = z
   .object({
     content: z.string().nullable().optional(),
-    echo_id: z.string().max(255).optional(),
+    echo_id: echoId(),
     /** Files, sent as `attachments[]` parts of a multipart body. */
     attachments: z.array(uploadedFile()).optional(),
   })
@@ -93,6 +93,7 @@ export const publicMessageResponse = z
     content_attributes: jsonObject(),
     created_at: z.number(),
     conversation_id: z.number(),
+    echo_id: z.string().optional(),
     attachments: z.array(jsonObject()).optional(),
     sender: jsonObject().optional(),
   })

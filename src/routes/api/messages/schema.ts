@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { uploadedFile } from "../../../http/multipart";
-import { id, jsonObject } from "../../../http/schemas";
+import { echoId, id, jsonObject } from "../../../http/schemas";
 import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES } from "../../../models/Message";
 
 /** content_attributes may arrive as a JSON string (MessageBuilder parses it). */
@@ -49,6 +49,7 @@ export const messageBody = z
     campaign_id: id().nullable().optional(),
     template_params: templateParams.nullable().optional(),
     source_id: z.string().max(255).nullable().optional(),
+    echo_id: echoId(),
     sender_type: z.string().optional(),
     sender_id: id().optional(),
     /** Files, sent as `attachments[]` parts of a multipart body. */
@@ -92,6 +93,7 @@ export const messageResponse = z
       last_activity_at: z.number(),
       contact_inbox: z.object({ source_id: z.string().nullable() }),
     }),
+    echo_id: z.string().optional().openapi({ description: "The create request's echo_id, when it gave one" }),
     sender: z.record(z.string(), z.unknown()).optional(),
     attachments: z
       .array(
