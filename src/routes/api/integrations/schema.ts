@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
 import { HOOK_STATUSES } from "../../../models/IntegrationHook";
 
-export const appParams = z.object({ account_id: id(), id: z.string().min(1).max(255) });
+export const appParams = z.object({ account_id: id(), id: z.string().min(1).max(MAX_LENGTH.string) });
 
 /** Rails' enum takes the name or the code; booleans and their strings are read as enabled or not, as clients send a toggle. */
 const status = z
@@ -17,7 +18,7 @@ export const hookCreate = z
   .preprocess(
     wrappedUnder("hook"),
     z.object({
-      app_id: z.string().trim().max(255).optional(),
+      app_id: z.string().trim().max(MAX_LENGTH.string).optional(),
       inbox_id: inboxId.optional(),
       status: status.optional(),
       settings: jsonObject().nullable().optional(),
