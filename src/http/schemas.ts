@@ -35,6 +35,13 @@ export const httpUrl = () =>
 
 export const jsonObject = () => withinJsonLimits(z.record(z.string(), z.unknown()));
 
+/** A client's temporary message id, echoed back: a string, or a number clients' counters send, taken as text. */
+export const echoId = () =>
+  z
+    .union([z.string().max(255), z.number().transform(String)])
+    .nullable()
+    .optional();
+
 export const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
 
 /**
