@@ -6,7 +6,7 @@ import { AgentBot } from "../../../models/AgentBot";
 import { AgentBotInbox } from "../../../models/AgentBotInbox";
 import { Inbox } from "../../../models/Inbox";
 import { authorize } from "../../../policies";
-import { present as presentAccountBot } from "../agentBots/agentBots";
+import { presentAccountAgentBot as presentAccountBot } from "../../../presenters/agentBot";
 import { agentBotResponse } from "../agentBots/schema";
 
 /**
