@@ -56,7 +56,7 @@ export function serviceRoutes(options: ServiceRouteOptions = {}) {
       events: flowing ? "flowing" : "stalled",
       relay: flow.relay,
       outbox: flow.outbox,
-      // Which histories are ours: one namespace may serve several installations (see README).
+      // Which histories are ours: one namespace may serve several installations (docs/production.md).
       installation: ctx.deps.temporal.installationId,
       temporal_namespace: client.options.namespace,
       task_queue: ctx.deps.temporal.taskQueue,
