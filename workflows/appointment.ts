@@ -30,9 +30,6 @@ const { touchAccountAppointments } = proxyActivities<Activities>({
 /** Keeps history small for bookings that change a lot. */
 const ROUNDS_PER_RUN = 200;
 
-/** Runs recorded before the re-plan floor replay without it. */
-const NOT_YET_FLOOR_PATCH = "appointment-not-yet-floor";
-
 /**
  * The booking saga of one appointment. Each round it looks at the database (posting the
  * confirmation, move or cancellation message its conversation is owed), then sleeps until the next
@@ -64,7 +61,7 @@ export async function appointmentWorkflow(input: AppointmentWorkflowInput): Prom
       if (!touched) return state.appointmentStatus ?? "over";
       continue;
     }
-    const waitMs = Math.max(next.at - Date.now(), 1, notYetFloorMs(NOT_YET_FLOOR_PATCH, notYet));
+    const waitMs = Math.max(next.at - Date.now(), 1, notYetFloorMs(notYet));
     const woken = await condition(() => touched, waitMs, { summary: `${next.kind} at ${new Date(next.at).toISOString()}` });
     if (woken) notYet = 0;
     else {

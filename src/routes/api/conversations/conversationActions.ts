@@ -5,7 +5,7 @@ import { Conversation } from "../../../models/Conversation";
 import { iso } from "../../../presenters/time";
 import { setPriority } from "../../../services/conversationAttributes";
 import { muteConversation, toggleStatus, unmuteConversation } from "../../../services/conversationStatus";
-import { actorOf, findConversation, userIdOf, usersOnly } from "./access";
+import { actorOf, findConversation, userIdOf, usersOnly } from "../../../policies/conversations";
 import { presentOne } from "./present";
 import { conversationResponse, togglePriorityBody, toggleStatusBody, toggleStatusResponse, typingBody } from "./schema";
 
