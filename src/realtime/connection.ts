@@ -76,13 +76,15 @@ export class CableConnection {
       const params = parseIdentifier(identifier);
       const subscriber = params && (await authorizeRoom(this.server.db, params));
       if (!subscriber || this.closed) return this.send(rejection(identifier));
+      const cursor = await this.server.presence.resumePoint(subscriber);
       const presenceId = await this.server.presence.join(subscriber);
       const subscription: LiveSubscription = { connection: this, identifier, subscriber, presenceId };
-      if (this.closed) return void (await this.server.presence.leave(presenceId));
+      if (this.closed) return void (await this.server.presence.leave(presenceId, { resumable: true }));
       this.subscriptions.set(identifier, subscription);
       this.idleSince = undefined;
       this.server.index(subscription);
       this.send(confirmation(identifier));
+      if (cursor !== null) this.server.resume(subscription, cursor);
       await this.server.sendPresence(subscription);
     } finally {
       this.pending.delete(identifier);
@@ -95,7 +97,7 @@ export class CableConnection {
     this.subscriptions.delete(identifier);
     if (!this.subscriptions.size) this.idleSince = Date.now();
     this.server.unindex(subscription);
-    await this.server.presence.leave(subscription.presenceId);
+    await this.server.presence.leave(subscription.presenceId, { resumable: false });
   }
 
   /** Forgets the connection's subscriptions once its socket has closed. */
@@ -106,6 +108,6 @@ export class CableConnection {
     const subscriptions = [...this.subscriptions.values()];
     this.subscriptions.clear();
     for (const subscription of subscriptions) this.server.unindex(subscription);
-    await Promise.all(subscriptions.map((s) => this.server.presence.leave(s.presenceId).catch(() => undefined)));
+    await Promise.all(subscriptions.map((s) => this.server.presence.leave(s.presenceId, { resumable: true }).catch(() => undefined)));
   }
 }

@@ -21,6 +21,18 @@ export const DEFAULT_PRESENCE: PresenceOptions = { ttlMs: 30_000, heartbeatMs: 1
 /** Expired rows and broadcasts are deleted this long after, by any process's heartbeat. */
 const RETENTION = "1 hour";
 
+/** How long after a connection ended a client coming back with its token is sent what it missed. */
+export const RESUME_WINDOW = "2 minutes";
+
+/** The application_name of a process's LISTEN connection: while it is in pg_stat_activity, the process lives. */
+const APPLICATION_NAME_PREFIX = "convo-sched realtime ";
+export const processApplicationName = (processId: string) => `${APPLICATION_NAME_PREFIX}${processId}`;
+
+/**
+ * This process's presence rows. Each also keeps how far its process had pushed broadcasts (the
+ * heartbeat writes it), so that a client cut off by a restart or a crash, coming back with the
+ * same token, is sent what came after (resume).
+ */
 export class PresenceRows {
   private readonly live = new Set<string>();
   private timer?: NodeJS.Timeout;
@@ -28,17 +40,29 @@ export class PresenceRows {
   constructor(
     private readonly db: Knex,
     private readonly options: PresenceOptions,
+    private readonly processId: string,
+    /** The newest broadcast this process has pushed. */
+    private readonly seen: () => number,
   ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.heartbeat().catch(() => undefined), this.options.heartbeatMs);
   }
 
+  /** Ends every live row (their clients may resume elsewhere). */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     const ids = [...this.live];
     this.live.clear();
-    if (ids.length) await this.db("realtime_presence").whereIn("id", ids).delete();
+    if (ids.length) await Trip.rowsOf(this.db, sql`${this.ended()} where id = any(${ids}::uuid[]) returning id`);
+  }
+
+  private ended() {
+    return sql`update realtime_presence set expires_at = now(), left_at = now(), seen_broadcast_id = greatest(seen_broadcast_id, ${this.seen()})`;
+  }
+
+  private ttl() {
+    return sql`now() + ${`${this.options.ttlMs} milliseconds`}::interval`;
   }
 
   /** Marks the subscriber online and tells the account's processes; answers the row's id. */
@@ -50,27 +74,50 @@ export class PresenceRows {
     await Trip.rowsOf(
       this.db,
       sql`with joined as (
-        insert into realtime_presence (id, account_id, user_id, contact_id, expires_at)
-        values (${id}, ${subscriber.accountId}, ${userId}, ${contactId}, now() + ${`${this.options.ttlMs} milliseconds`}::interval) returning account_id
+        insert into realtime_presence (id, account_id, user_id, contact_id, expires_at, pubsub_token, process_id, seen_broadcast_id)
+        values (${id}, ${subscriber.accountId}, ${userId}, ${contactId}, ${this.ttl()}, ${subscriber.token}, ${this.processId}, ${this.seen()}) returning account_id
       ) select pg_notify(${REALTIME_CHANNEL}, ${PRESENCE_NOTICE_PREFIX} || account_id) from joined`,
     );
     return id;
   }
 
-  async leave(id: string): Promise<void> {
+  /**
+   * The subscriber is gone. A connection that closed may come back (resume); one that unsubscribed
+   * asked for nothing more, and its row goes.
+   */
+  async leave(id: string, { resumable }: { resumable: boolean }): Promise<void> {
     if (!this.live.delete(id)) return;
-    await Trip.rowsOf(
-      this.db,
-      sql`with left_rows as (delete from realtime_presence where id = ${id} returning account_id)
-          select pg_notify(${REALTIME_CHANNEL}, ${PRESENCE_NOTICE_PREFIX} || account_id) from left_rows`,
-    );
+    const left = resumable
+      ? sql`${this.ended()} where id = ${id} returning account_id`
+      : sql`delete from realtime_presence where id = ${id} returning account_id`;
+    await Trip.rowsOf(this.db, sql`with left_rows as (${left}) select pg_notify(${REALTIME_CHANNEL}, ${PRESENCE_NOTICE_PREFIX} || account_id) from left_rows`);
   }
 
-  /** Keeps this process's subscriptions online (one statement), and deletes what expired long ago. */
+  /**
+   * Where a subscriber coming back should resume: the oldest point among this token's connections
+   * of the account that ended lately (closed, or their process is gone), so that no connection of
+   * it misses anything; null when none did. Rows of a dead process are ended on the way.
+   */
+  async resumePoint(subscriber: Subscriber): Promise<number | null> {
+    const [row] = await Trip.rowsOf<{ cursor: string | null }>(
+      this.db,
+      sql`with ended as (
+        update realtime_presence p set left_at = coalesce(p.left_at, now()), expires_at = least(p.expires_at, now())
+        where p.pubsub_token = ${subscriber.token} and p.account_id = ${subscriber.accountId}
+          and (p.left_at > now() - ${RESUME_WINDOW}::interval or (p.left_at is null and p.expires_at > now() - ${RESUME_WINDOW}::interval
+            and not exists (select 1 from pg_stat_activity a where a.application_name = ${APPLICATION_NAME_PREFIX} || p.process_id)))
+        returning p.seen_broadcast_id
+      ) select min(seen_broadcast_id) as cursor from ended`,
+    );
+    return row?.cursor == null ? null : Number(row.cursor);
+  }
+
+  /** Keeps this process's subscriptions online with how far it has pushed (one statement), and deletes what expired long ago. */
   async heartbeat(ids: string[] = [...this.live]): Promise<void> {
     const trip = new Trip(this.db);
-    if (ids.length)
-      void trip.rows(sql`update realtime_presence set expires_at = now() + ${`${this.options.ttlMs} milliseconds`}::interval where id = any(${ids}::uuid[])`);
+    if (ids.length) {
+      void trip.rows(sql`update realtime_presence set expires_at = ${this.ttl()}, seen_broadcast_id = ${this.seen()} where id = any(${ids}::uuid[])`);
+    }
     void trip.rows(sql`delete from realtime_presence where expires_at < now() - ${RETENTION}::interval`);
     void trip.rows(sql`delete from realtime_broadcasts where created_at < now() - ${RETENTION}::interval`);
     await trip.run();

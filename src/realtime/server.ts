@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Knex } from "knex";
@@ -56,12 +57,15 @@ export class RealtimeServer {
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head);
   private server?: Server;
 
+  /** Names this process's rows and its LISTEN connection, by which other processes know it is alive. */
+  readonly processId = randomUUID();
+
   constructor(
     readonly db: Knex,
     options: RealtimeOptions = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.presence = new PresenceRows(db, { ...DEFAULT_PRESENCE, ...options.presence });
+    this.presence = new PresenceRows(db, { ...DEFAULT_PRESENCE, ...options.presence }, this.processId, () => this.broadcaster.lastId);
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.limits.maxFrameBytes,
@@ -161,6 +165,11 @@ export class RealtimeServer {
   async refreshPresence(subscription: LiveSubscription): Promise<void> {
     await this.presence.heartbeat([subscription.presenceId]);
     await this.sendPresence(subscription);
+  }
+
+  /** Sends a subscriber who came back what was broadcast after `cursor`, in order, before anything newer. */
+  resume(subscription: LiveSubscription, cursor: number): void {
+    this.broadcaster.replay(subscription, cursor);
   }
 
   async sendPresence(subscription: LiveSubscription): Promise<void> {

@@ -26,14 +26,22 @@ export async function up(knex: Knex): Promise<void> {
   )`);
   await knex.raw("CREATE INDEX realtime_broadcasts_created_at ON realtime_broadcasts (created_at)");
   await knex.raw(`CREATE TABLE realtime_presence (
-    -- One row per live subscription, kept alive by its process's heartbeat.
+    -- One row per subscription, online while its process's heartbeat keeps it from expiring.
     id uuid PRIMARY KEY,
     account_id integer NOT NULL,
     user_id integer,
     contact_id integer,
     expires_at timestamptz NOT NULL,
+    pubsub_token text NOT NULL,
+    -- The API process serving it (its LISTEN connection's application_name names it).
+    process_id uuid NOT NULL,
+    -- The newest broadcast its process had handled: a client coming back after a restart is sent what came after.
+    seen_broadcast_id bigint NOT NULL DEFAULT 0,
+    -- Set when its connection closed; null while it is live (or its process died).
+    left_at timestamptz,
     CHECK ((user_id IS NULL) <> (contact_id IS NULL))
   )`);
+  await knex.raw("CREATE INDEX realtime_presence_token ON realtime_presence (pubsub_token)");
   await knex.raw("CREATE INDEX realtime_presence_account ON realtime_presence (account_id, expires_at)");
 }
 
