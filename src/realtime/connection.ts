@@ -100,6 +100,18 @@ export class CableConnection {
     await this.server.presence.leave(subscription.presenceId, { resumable: false });
   }
 
+  /**
+   * The server is stopping: the connection is forgotten at once, and its presence rows are left to
+   * the server's own ending of them (PresenceRows.stop), so that no query outlives the server.
+   */
+  shutDown(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.server.forget(this);
+    for (const subscription of this.subscriptions.values()) this.server.unindex(subscription);
+    this.subscriptions.clear();
+  }
+
   /** Forgets the connection's subscriptions once its socket has closed. */
   private async closeDown(): Promise<void> {
     if (this.closed) return;

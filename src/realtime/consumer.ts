@@ -5,7 +5,10 @@ import { Message } from "../models/Message";
 import { messagePushEventData, type MessageConversation } from "../presenters/message";
 import type { EventConsumer, EventRow } from "../services/events";
 import { loadSenders } from "../services/messageSenders";
+import { logger } from "../lib/logger";
 import { BROADCAST_NOTICE_PREFIX, REALTIME_CHANNEL } from "./notices";
+
+const log = logger.child({ component: "realtime" });
 
 /**
  * The relay's realtime consumer: it turns committed events into broadcasts in Chatwoot's shape
@@ -97,6 +100,19 @@ function broadcastsOf(event: EventRow): Broadcast[] {
   }
 }
 
+/**
+ * An event whose payload cannot be read as expected makes no broadcast rather than fail the plan:
+ * a failing plan would hold the event's webhooks back with it.
+ */
+function safeBroadcastsOf(event: EventRow): Broadcast[] {
+  try {
+    return broadcastsOf(event);
+  } catch (err) {
+    log.warn({ err, event_id: event.id, event: event.name }, "no realtime broadcast for an unreadable event");
+    return [];
+  }
+}
+
 /** What a message's push_event_data shows of its conversation, from the conversation's webhook_data in the event. */
 function messageConversationOf(conversation: Json): MessageConversation {
   const assignee = (conversation.meta as Json | undefined)?.assignee as Json | null | undefined;
@@ -162,7 +178,7 @@ async function writeBroadcasts(db: Knex, broadcasts: Broadcast[]): Promise<void>
 export function realtimeConsumer(): EventConsumer {
   return {
     async plan(db, events) {
-      await writeBroadcasts(db, await planMessages(db, events, events.flatMap(broadcastsOf)));
+      await writeBroadcasts(db, await planMessages(db, events, events.flatMap(safeBroadcastsOf)));
     },
     // Planning broadcast it: nothing waits on Temporal.
     async dispatch() {},

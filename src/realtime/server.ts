@@ -92,13 +92,15 @@ export class RealtimeServer {
   async close(): Promise<void> {
     this.server?.off("upgrade", this.onUpgrade);
     if (this.timer) clearInterval(this.timer);
-    for (const connection of this.connections) {
+    const connections = [...this.connections];
+    for (const connection of connections) {
       connection.send(disconnect("server_restart", true));
+      connection.shutDown();
       connection.socket.close();
     }
     await this.broadcaster.stop();
     await this.presence.stop();
-    for (const connection of this.connections) connection.socket.terminate();
+    for (const connection of connections) connection.socket.terminate();
     this.wss.close();
   }
 
