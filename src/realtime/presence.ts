@@ -130,10 +130,13 @@ export interface PresenceData {
   contacts?: Record<string, string>;
 }
 
-/** A connected agent is online unless their availability says busy or offline. */
-export function liveAvailability(availability: string, connected: boolean): string {
+/**
+ * A connected agent is online unless their availability says busy or offline; one who never goes
+ * offline by themselves (auto_offline false) shows their availability connected or not.
+ */
+export function liveAvailability(availability: string, connected: boolean, autoOffline = true): string {
   if (availability === "busy" || availability === "offline") return availability;
-  return connected ? "online" : "offline";
+  return connected || !autoOffline ? "online" : "offline";
 }
 
 /**
@@ -154,7 +157,7 @@ export async function presenceOf(db: Knex, accountId: number, { withContacts }: 
   await trip.run();
   const data: PresenceData = { account_id: accountId, users: {} };
   for (const user of await users) {
-    if (user.connected || !user.auto_offline) data.users[String(user.user_id)] = liveAvailability(user.availability, user.connected);
+    if (user.connected || !user.auto_offline) data.users[String(user.user_id)] = liveAvailability(user.availability, user.connected, user.auto_offline);
   }
   if (contacts) data.contacts = Object.fromEntries((await contacts).map((row) => [String(row.contact_id), "online"]));
   return data;

@@ -23,6 +23,8 @@ export interface CableSubscription {
   received: Pushed[];
   /** Resolves when confirmed (true) or rejected (false). */
   outcome: Promise<boolean>;
+  /** Resolves when the connection is first lost (ActionCable then reconnects by itself). */
+  disconnected: Promise<void>;
   /** The first push of this event that passes the test, received already or waited for. */
   next(event: string, test?: (data: any) => boolean, options?: { timeoutMs?: number }): Promise<Pushed>;
   close(): void;
@@ -35,11 +37,14 @@ export function subscribeRoom(baseUrl: string, params: Record<string, unknown>):
   const waiters: (() => void)[] = [];
   let settle: (confirmed: boolean) => void = () => undefined;
   const outcome = new Promise<boolean>((resolve) => (settle = resolve));
+  let lost: () => void = () => undefined;
+  const disconnected = new Promise<void>((resolve) => (lost = resolve));
   const subscription = consumer.subscriptions.create(
     { channel: "RoomChannel", ...params },
     {
       connected: () => settle(true),
       rejected: () => settle(false),
+      disconnected: () => lost(),
       received: (message: Pushed) => {
         received.push(message);
         for (const wake of waiters.splice(0)) wake();
@@ -61,5 +66,5 @@ export function subscribeRoom(baseUrl: string, params: Record<string, unknown>):
       };
       look();
     });
-  return { consumer, subscription, received, outcome, next, close: () => consumer.disconnect() };
+  return { consumer, subscription, received, outcome, disconnected, next, close: () => consumer.disconnect() };
 }

@@ -27,7 +27,7 @@ export function registerAgentRoutes(router: ApiRouter) {
       const [agents, connected] = await Promise.all([listAgents(accountId), connectedUserIds(ctx.deps.knex, accountId)]);
       ctx.body = agents.map((agent) => ({
         ...presentAgent(agent),
-        availability_status: liveAvailability(agent.accountUser.availability, connected.has(agent.user.id)),
+        availability_status: liveAvailability(agent.accountUser.availability, connected.has(agent.user.id), agent.accountUser.auto_offline),
       }));
     },
   );
