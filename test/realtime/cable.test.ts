@@ -196,3 +196,19 @@ test("/metrics counts the open /cable connections", async (t) => {
   const count = Number(/^realtime_connections (\d+)/m.exec(text)?.[1]);
   t.true(count >= 1);
 });
+
+test("assigning a conversation tells its inbox's agents assignee.changed, with the conversation as it now is", async (t) => {
+  const world = await realtimeWorld(h);
+  const { displayId, visitorToken } = await openConversation(h, world, world.ownInbox.id);
+  const agent = await subscribeAgent(h, world.account.id, world.account.agent.id);
+  const visitor = await subscribeVisitor(h.baseUrl, visitorToken);
+  t.teardown(() => [agent, visitor].forEach((cable) => cable.close()));
+
+  await expectOk(accountApi(h, world.account).post(`/conversations/${displayId}/assignments`, { assignee_id: world.account.agent.id }), "assign");
+  const changed = await agent.next("assignee.changed");
+  t.like(changed.data, { id: displayId, account_id: world.account.id, meta: { assignee: { id: world.account.agent.id }, assignee_type: "User" } });
+  await agent.next("conversation.updated", (data) => data.id === displayId && data.meta.assignee?.id === world.account.agent.id);
+  // The visitor hears the conversation change, but assignee.changed is the agents' alone.
+  await visitor.next("conversation.updated", (data) => data.id === displayId);
+  t.false(visitor.received.some((pushed) => pushed.event === "assignee.changed"));
+});
