@@ -1,5 +1,6 @@
 import { z, type ZodType } from "zod";
 import { freeFormProblem } from "../lib/jsonLimits";
+import { MAX_LENGTH } from "./limits";
 
 /** A numeric id in a path; anything else is an unknown resource. */
 /**
@@ -29,7 +30,7 @@ export const httpUrl = () =>
   z
     .string()
     .trim()
-    .max(2048)
+    .max(MAX_LENGTH.url)
     .url({ protocol: /^https?$/ });
 
 export const jsonObject = () => withinJsonLimits(z.record(z.string(), z.unknown()));
