@@ -18,6 +18,9 @@ export const ALLOWED_WEBHOOK_EVENTS = [
   "appointment.updated",
   "appointment.cancelled",
   "appointment.completed",
+  "appointment.no_show",
+  "appointment.rescheduled",
+  "appointment.reminder_sent",
 ] as const;
 
 /** What a webhook created without subscriptions gets: the first eight, as Chatwoot's column default. */

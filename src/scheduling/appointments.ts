@@ -34,6 +34,12 @@ import { normalizeIdentifier } from "./iin";
 import { derivePaymentStatus, type Pricing, receivedOf, resolvePricing } from "./money";
 import { loadScheduleRows, scheduleOf } from "./schedules";
 import { checks } from "./validation";
+import { currentRequestId } from "../lib/logger";
+import { holdOf } from "./holds";
+import { fingerprintOf, replayOf } from "./idempotency";
+import { checkNotice, checkResourceBookable, checkServiceOffered, placementOf } from "./placement";
+import { checkStatusTransition } from "./statusTransitions";
+import { resolveTime, type TimeInput } from "./wallTime";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -48,8 +54,9 @@ export interface AppointmentInput {
   conversation_id?: number | null;
   inbox_id?: number;
   created_by_id?: number | null;
-  starts_at?: Date;
-  ends_at?: Date;
+  /** Without an offset, wall-clock time in the resource's zone. */
+  starts_at?: TimeInput;
+  ends_at?: TimeInput;
   duration_min?: number;
   status?: AppointmentStatus;
   appointment_type?: string;
@@ -71,7 +78,9 @@ export interface AppointmentInput {
   payment_status?: PaymentStatus;
   custom_attributes?: Record<string, unknown>;
   hold_minutes?: number;
-  hold_until?: Date;
+  hold_until?: TimeInput;
+  /** Staff recording a visit that already happened: the minimum notice does not apply. */
+  record_past_visit?: boolean;
 }
 
 /** Who books: the account, and the user (none when the service itself acts, as when a hold expires). */
@@ -133,9 +142,10 @@ async function loadRelated(trx: Knex.Transaction, accountId: number, existing: A
 
 /** The booked interval: ends_at, else the start plus the requested, the service's or the resource's length. */
 function timesOf(existing: Appointment | undefined, input: AppointmentInput, related: Related) {
-  const startsAt = input.starts_at ?? existing!.starts_at;
+  const zone = related.resource.timezone;
+  const startsAt = input.starts_at ? resolveTime(input.starts_at, zone) : existing!.starts_at;
   let endsAt: Date;
-  if (input.ends_at) endsAt = input.ends_at;
+  if (input.ends_at) endsAt = resolveTime(input.ends_at, zone);
   else if (input.duration_min) endsAt = new Date(startsAt.getTime() + input.duration_min * MINUTE_MS);
   else if (existing) endsAt = new Date(startsAt.getTime() + (existing.ends_at.getTime() - existing.starts_at.getTime()));
   else endsAt = new Date(startsAt.getTime() + (related.service?.duration_min ?? related.resource.slot_duration_min) * MINUTE_MS);
@@ -226,29 +236,6 @@ function amountsOf(existing: Appointment | undefined, input: AppointmentInput, s
   return amounts;
 }
 
-/**
- * Until when a new booking holds its slot for a prepayment: hold_until, else hold_minutes from now,
- * else the account's hold when the service requires prepayment; never past the start.
- */
-async function holdOf(
-  trx: Knex.Transaction,
-  account: Account,
-  input: AppointmentInput,
-  service: Service | null,
-  startsAt: Date,
-  now: number,
-): Promise<Date | null> {
-  if (input.hold_until && input.hold_minutes) throw invalidAttribute("hold_until", "cannot be given together with hold_minutes");
-  if (input.hold_until) {
-    if (input.hold_until.getTime() <= now) throw invalidAttribute("hold_until", "must be in the future");
-    if (input.hold_until > startsAt) throw invalidAttribute("hold_until", "must not be after starts_at");
-    return input.hold_until;
-  }
-  const minutes = input.hold_minutes ?? (service?.prepayment_required ? (await SchedulingSettings.of(account.id, trx)).prepayment_hold_minutes : undefined);
-  if (!minutes) return null;
-  return new Date(Math.min(now + minutes * MINUTE_MS, startsAt.getTime()));
-}
-
 /** Refuses an interval the calendar would not offer (reference §5 order and codes). */
 async function checkAvailability(trx: Knex.Transaction, accountId: number, resource: Resource, startsAt: Date, endsAt: Date, excludeId: number | undefined) {
   const range = { start: startsAt.getTime() - DAY_MS, end: endsAt.getTime() + DAY_MS };
@@ -284,6 +271,8 @@ async function checkUnique(
 interface SaveOptions {
   /** Why a cancellation happened (the cancel endpoint's reason, or the expired hold). */
   cancellationReason?: string | null;
+  /** A new booking's idempotency fingerprint (see idempotency.ts). */
+  fingerprint?: string;
 }
 
 /**
@@ -308,6 +297,7 @@ async function saveAppointment(
   const amounts = amountsOf(existing, input, pricing.service_amount);
 
   const status = input.status ?? existing?.status ?? "scheduled";
+  checkStatusTransition(existing?.status, status, startsAt, now);
   // A cancelled payment sticks until the client says otherwise; cancelling the booking cancels it.
   const paymentCancelled = has(input, "payment_status")
     ? input.payment_status === "cancelled"
@@ -319,7 +309,13 @@ async function saveAppointment(
 
   await checkUnique(trx, account.id, existing, "external_ref", externalRef);
   await checkUnique(trx, account.id, existing, "idempotency_key", idempotencyKey);
-  if (status !== "cancelled") await checkAvailability(trx, account.id, related.resource, startsAt, endsAt, existing?.id);
+  const placement = placementOf(existing, { resourceId: related.resource.id, serviceId: related.service?.id ?? null, startsAt, endsAt, status });
+  if (placement.placed) checkResourceBookable(related.resource);
+  if (related.service && status !== "cancelled" && (placement.placed || placement.linked)) await checkServiceOffered(trx, related.service, related.resource);
+  if (placement.startSet && !input.record_past_visit && input.source !== "import") {
+    checkNotice(startsAt, now, (await SchedulingSettings.of(account.id, trx)).minimum_notice_minutes);
+  }
+  if (placement.placed) await checkAvailability(trx, account.id, related.resource, startsAt, endsAt, existing?.id);
 
   let conversation = related.conversation;
   if (!conversation && related.inbox) {
@@ -332,8 +328,9 @@ async function saveAppointment(
   }
 
   const received = amounts.prepaid_amount + amounts.settlement_amount;
-  const hold = existing ? existing.hold_expires_at : await holdOf(trx, account, input, related.service, startsAt, now);
   const wasCancelled = existing?.status === "cancelled";
+  const holdRequest = { hold_minutes: input.hold_minutes, hold_until: input.hold_until && resolveTime(input.hold_until, related.resource.timezone) };
+  const hold = await holdOf(trx, account.id, existing, wasCancelled && status !== "cancelled", holdRequest, related.service, startsAt, now);
   const row = {
     account_id: account.id,
     resource_id: related.resource.id,
@@ -361,6 +358,8 @@ async function saveAppointment(
     cancelled_at: status !== "cancelled" ? null : wasCancelled ? existing!.cancelled_at : new Date(now),
     cancellation_reason:
       status !== "cancelled" ? null : options.cancellationReason !== undefined ? options.cancellationReason : (existing?.cancellation_reason ?? null),
+    idempotency_fingerprint: existing ? existing.idempotency_fingerprint : (options.fingerprint ?? null),
+    last_request_id: currentRequestId() ?? existing?.last_request_id ?? null,
   };
   const saved = existing ? await existing.$query(trx).patchAndFetch(row) : await Appointment.query(trx).insert(row).returning("*");
   await syncFinance(trx, saved, booker.user?.id ?? null, !existing);
@@ -369,17 +368,18 @@ async function saveAppointment(
 
 export interface CreateResult {
   view: AppointmentView;
-  /** False when the idempotency_key named a booking made before: it is returned as it is, unchecked. */
+  /** False when the idempotency_key named a booking made before with the same body: it is returned as it is now. */
   created: boolean;
 }
 
 export async function createAppointment(db: Knex, booker: Booker, input: AppointmentInput): Promise<CreateResult> {
   const key = blankToNull(input.idempotency_key);
-  if (key) {
-    const known = await Appointment.ofAccount(booker.account.id, db).findOne({ idempotency_key: key });
-    if (known) return { view: (await loadViews(db, [known]))[0]!, created: false };
-  }
-  return { view: await transactionRetryingDeadlocks(db, (trx) => saveAppointment(trx, booker, undefined, input)), created: true };
+  const fingerprint = fingerprintOf(input);
+  return transactionRetryingDeadlocks(db, async (trx) => {
+    const known = key ? await replayOf(trx, booker.account.id, key, fingerprint) : undefined;
+    if (known) return { view: (await loadViews(trx, [known]))[0]!, created: false };
+    return { view: await saveAppointment(trx, booker, undefined, input, { fingerprint }), created: true };
+  });
 }
 
 export async function updateAppointment(db: Knex, booker: Booker, id: number, input: AppointmentInput): Promise<AppointmentView> {

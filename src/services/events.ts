@@ -28,7 +28,15 @@ export const INTERNAL_EVENT_NAMES = [
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 
 /** The scheduling fork's appointment events; account webhooks may subscribe to them. */
-export const APPOINTMENT_EVENT_NAMES = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.completed"] as const;
+export const APPOINTMENT_EVENT_NAMES = [
+  "appointment.created",
+  "appointment.updated",
+  "appointment.cancelled",
+  "appointment.completed",
+  "appointment.no_show",
+  "appointment.rescheduled",
+  "appointment.reminder_sent",
+] as const;
 export type AppointmentEventName = (typeof APPOINTMENT_EVENT_NAMES)[number];
 
 /**

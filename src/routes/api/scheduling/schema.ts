@@ -15,6 +15,7 @@ import {
   PAYMENT_STATUSES,
 } from "../../../scheduling/constants";
 import { canonicalTimeZone, parseInstant } from "../../../scheduling/timezone";
+import { parseTimeInput } from "../../../scheduling/wallTime";
 
 // ---- field types
 
@@ -56,6 +57,20 @@ export const instant = () =>
       return z.NEVER;
     }
     return new Date(ms);
+  });
+
+/**
+ * An ISO 8601 date-time kept as the request gave it: with an offset it is an instant; without one
+ * it is wall-clock time in the zone of what it is about (the resource's, or the account's).
+ */
+export const timeInput = () =>
+  z.string().transform((value, ctx) => {
+    const parsed = parseTimeInput(value);
+    if (parsed === undefined) {
+      ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
+      return z.NEVER;
+    }
+    return parsed;
   });
 
 const compensationFields = {
@@ -377,9 +392,12 @@ const csvIds = z.string().transform((value, ctx) => {
 export const calendarQuery = z
   .object({
     view: z.enum(CALENDAR_VIEWS).default("week"),
-    from: instant(),
-    to: instant(),
+    /** Without an offset: wall-clock time in the account's scheduling timezone. */
+    from: timeInput(),
+    to: timeInput(),
     resource_ids: csvIds.optional(),
+    /** Only the resources that offer this service (an active price of it); slots last as long as it, unless duration_min says. */
+    service_id: z.coerce.number().int().positive().optional(),
     include_slots: booleanParam.default(false),
     duration_min: z.coerce.number().int().min(MIN_DURATION_MINUTES).max(MAX_DURATION_MINUTES).optional(),
   })
@@ -441,8 +459,8 @@ const appointmentFields = z
     /** With a contact and no conversation: a conversation is opened in this inbox for the booking's messages. */
     inbox_id: id(),
     created_by_id: id().nullable(),
-    starts_at: instant(),
-    ends_at: instant(),
+    starts_at: timeInput(),
+    ends_at: timeInput(),
     duration_min: durationMin(),
     status: z.enum(APPOINTMENT_STATUSES),
     appointment_type: z.enum(APPOINTMENT_TYPES),
@@ -472,17 +490,20 @@ const appointmentFields = z
 const holdFields = z
   .object({
     hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES),
-    hold_until: instant(),
+    hold_until: timeInput(),
   })
   .partial();
 
+/** Staff recording a visit that already happened: the minimum notice does not apply. */
+const pastVisitField = z.object({ record_past_visit: z.union([z.boolean(), booleanParam]) }).partial();
+
 export const appointmentCreate = body(
   "appointment",
-  appointmentFields.extend(holdFields.shape).required({ resource_id: true, starts_at: true }),
+  appointmentFields.extend(holdFields.shape).extend(pastVisitField.shape).required({ resource_id: true, starts_at: true }),
   "SchedulingAppointmentCreate",
 );
-export const appointmentUpdate = body("appointment", appointmentFields, "SchedulingAppointmentUpdate");
-export type AppointmentInput = z.output<typeof appointmentFields> & z.output<typeof holdFields>;
+export const appointmentUpdate = body("appointment", appointmentFields.extend(holdFields.shape).extend(pastVisitField.shape), "SchedulingAppointmentUpdate");
+export type AppointmentInput = z.output<typeof appointmentFields> & z.output<typeof holdFields> & z.output<typeof pastVisitField>;
 
 export const cancelBody = z.object({ cancellation_reason: text().nullable().optional() }).openapi("SchedulingAppointmentCancel");
 
@@ -616,9 +637,14 @@ export const payoutResponse = one(
 
 // ---- settings
 
-export const settingsResponse = one(z.object({ reminder_offsets_minutes: z.array(z.number()), prepayment_hold_minutes: z.number() })).openapi(
-  "SchedulingSettings",
-);
+export const settingsResponse = one(
+  z.object({
+    reminder_offsets_minutes: z.array(z.number()),
+    prepayment_hold_minutes: z.number(),
+    minimum_notice_minutes: z.number(),
+    timezone: z.string(),
+  }),
+).openapi("SchedulingSettings");
 
 export const settingsUpdate = body(
   "settings",
@@ -630,6 +656,10 @@ export const settingsUpdate = body(
         .max(10)
         .transform((offsets) => [...new Set(offsets)].sort((a, b) => b - a)),
       prepayment_hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES),
+      /** New bookings and moves start at least this far ahead; up to a year. */
+      minimum_notice_minutes: z.number().int().min(0).max(525_600),
+      /** Default zone of new resources and of the calendar's range. */
+      timezone: timezone(),
     })
     .partial(),
   "SchedulingSettingsUpdate",
