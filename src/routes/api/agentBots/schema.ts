@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { httpUrl, jsonObject } from "../../../http/schemas";
 import { BOT_TYPES } from "../../../models/AgentBot";
 import { uploadedFile } from "../../../http/multipart";
@@ -6,7 +7,7 @@ import { uploadedFile } from "../../../http/multipart";
 /** Fields of an agent bot shared by the account and platform APIs. */
 export const agentBotFields = {
   name: z.string().trim().max(255),
-  description: z.string().nullable(),
+  description: z.string().max(MAX_LENGTH.text).nullable(),
   outgoing_url: httpUrl().nullable(),
   avatar_url: httpUrl().nullable(),
   /** An image file, in a multipart body. */

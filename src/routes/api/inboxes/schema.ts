@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { httpUrl, id, jsonObject, wrappedUnder } from "../../../http/schemas";
 import { uploadedFile } from "../../../http/multipart";
 
@@ -6,17 +7,20 @@ import { uploadedFile } from "../../../http/multipart";
 export const WIDGET_FEATURE_FLAGS = ["attachments", "emoji_picker", "end_conversation", "use_inbox_avatar_for_bot"] as const;
 export const DEFAULT_WIDGET_FEATURE_FLAGS = ["attachments", "emoji_picker", "end_conversation"];
 
-const timezone = z.string().refine(
-  (zone) => {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: "is not included in the list" },
-);
+const timezone = z
+  .string()
+  .max(MAX_LENGTH.string)
+  .refine(
+    (zone) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: "is not included in the list" },
+  );
 
 const hour = z.number().int().min(0).max(23).nullable();
 const minutes = z.number().int().min(0).max(59).nullable();
@@ -36,7 +40,10 @@ const channelFields = {
   webhook_url: httpUrl().nullable(),
   additional_attributes: jsonObject(),
   website_url: z.string().trim().min(1).max(2048),
-  widget_color: z.string().regex(/^#[0-9a-fA-F]{3,8}$/),
+  widget_color: z
+    .string()
+    .max(MAX_LENGTH.string)
+    .regex(/^#[0-9a-fA-F]{3,8}$/),
   welcome_title: z.string().max(255).nullable(),
   welcome_tagline: z.string().max(255).nullable(),
   reply_time: z.enum(["in_a_few_minutes", "in_a_few_hours", "in_a_day"]),
@@ -45,7 +52,7 @@ const channelFields = {
   pre_chat_form_options: jsonObject(),
   continuity_via_email: z.boolean(),
   selected_feature_flags: z.array(z.enum(WIDGET_FEATURE_FLAGS)),
-  allowed_domains: z.string().nullable(),
+  allowed_domains: z.string().max(MAX_LENGTH.text).nullable(),
 };
 
 export const API_CHANNEL_KEYS = ["webhook_url", "additional_attributes", "hmac_mandatory"] as const;
@@ -66,14 +73,14 @@ export const WIDGET_CHANNEL_KEYS = [
 const inboxFields = {
   name: z.string().trim().min(1).max(255),
   greeting_enabled: z.boolean(),
-  greeting_message: z.string().nullable(),
+  greeting_message: z.string().max(MAX_LENGTH.greeting).nullable(),
   enable_email_collect: z.boolean(),
   csat_survey_enabled: z.boolean(),
   csat_config: jsonObject(),
   enable_auto_assignment: z.boolean(),
   auto_assignment_config: jsonObject(),
   working_hours_enabled: z.boolean(),
-  out_of_office_message: z.string().nullable(),
+  out_of_office_message: z.string().max(MAX_LENGTH.greeting).nullable(),
   timezone,
   allow_messages_after_resolved: z.boolean(),
   lock_to_single_conversation: z.boolean(),

@@ -5,6 +5,7 @@ import { presentAppointment } from "../../../presenters/scheduling/appointments"
 import { type AppointmentView, findAppointmentView } from "../../../scheduling/appointmentRecords";
 import { type Booker, cancelAppointment, createAppointment, deleteAppointment, listAppointments, updateAppointment } from "../../../scheduling/appointments";
 import { refundPayments, recordPayment } from "../../../scheduling/finance";
+import { refuseUnseenConversationOrInbox } from "./inboxAccess";
 import { financeEnabled } from "./middleware";
 import { created, ok, removed } from "./respond";
 import {
@@ -75,6 +76,7 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
       status: 201,
     },
     async (ctx, { body }) => {
+      await refuseUnseenConversationOrInbox(ctx, body);
       const { view, created: isNew } = await createAppointment(db(ctx), booker(ctx), body);
       (isNew ? created : ok)(ctx, presentView(view));
     },
@@ -89,7 +91,10 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
       body: appointmentUpdate,
       response: one(appointmentResponse),
     },
-    async (ctx, { params, body }) => ok(ctx, presentView(await updateAppointment(db(ctx), booker(ctx), params.id, body))),
+    async (ctx, { params, body }) => {
+      await refuseUnseenConversationOrInbox(ctx, body);
+      ok(ctx, presentView(await updateAppointment(db(ctx), booker(ctx), params.id, body)));
+    },
   );
 
   router.route(

@@ -1,4 +1,5 @@
 import { z, type ZodType } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
 import {
   APPOINTMENT_STATUSES,
@@ -29,14 +30,17 @@ const endMinute = () => z.number().int().min(1).max(1440);
 const booleanParam = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
 
 const timezone = () =>
-  z.string().transform((value, ctx) => {
-    const zone = canonicalTimeZone(value.trim());
-    if (!zone) ctx.addIssue({ code: "custom", message: "is not a valid IANA timezone" });
-    return zone ?? value;
-  });
+  z
+    .string()
+    .max(MAX_LENGTH.string)
+    .transform((value, ctx) => {
+      const zone = canonicalTimeZone(value.trim());
+      if (!zone) ctx.addIssue({ code: "custom", message: "is not a valid IANA timezone" });
+      return zone ?? value;
+    });
 
 /** A calendar date, "YYYY-MM-DD", that exists. */
-export const calendarDate = () => z.string().refine(isCalendarDate, { message: "is not a valid date" });
+export const calendarDate = () => z.string().max(MAX_LENGTH.string).refine(isCalendarDate, { message: "is not a valid date" });
 
 /**
  * One check for shape and existence: zod runs every refinement even after a format check failed,
@@ -50,14 +54,17 @@ function isCalendarDate(value: string): boolean {
 
 /** An ISO 8601 date-time; without an offset it is wall-clock time in the default zone (Asia/Almaty). */
 export const instant = () =>
-  z.string().transform((value, ctx) => {
-    const ms = parseInstant(value, DEFAULT_TIMEZONE);
-    if (ms === undefined) {
-      ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
-      return z.NEVER;
-    }
-    return new Date(ms);
-  });
+  z
+    .string()
+    .max(MAX_LENGTH.string)
+    .transform((value, ctx) => {
+      const ms = parseInstant(value, DEFAULT_TIMEZONE);
+      if (ms === undefined) {
+        ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
+        return z.NEVER;
+      }
+      return new Date(ms);
+    });
 
 /**
  * An ISO 8601 date-time kept as the request gave it: with an offset it is an instant; without one
@@ -376,18 +383,21 @@ export const contactResponse = z
 
 // ---- calendar
 
-const csvIds = z.string().transform((value, ctx) => {
-  const parts = value
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  const ids = parts.map(Number);
-  if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
-    ctx.addIssue({ code: "custom", message: "must be comma-separated ids" });
-    return z.NEVER;
-  }
-  return [...new Set(ids)];
-});
+const csvIds = z
+  .string()
+  .max(MAX_LENGTH.text)
+  .transform((value, ctx) => {
+    const parts = value
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean);
+    const ids = parts.map(Number);
+    if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
+      ctx.addIssue({ code: "custom", message: "must be comma-separated ids" });
+      return z.NEVER;
+    }
+    return [...new Set(ids)];
+  });
 
 export const calendarQuery = z
   .object({
