@@ -71,14 +71,17 @@ export const instant = () =>
  * it is wall-clock time in the zone of what it is about (the resource's, or the account's).
  */
 export const timeInput = () =>
-  z.string().transform((value, ctx) => {
-    const parsed = parseTimeInput(value);
-    if (parsed === undefined) {
-      ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
-      return z.NEVER;
-    }
-    return parsed;
-  });
+  z
+    .string()
+    .max(MAX_LENGTH.string)
+    .transform((value, ctx) => {
+      const parsed = parseTimeInput(value);
+      if (parsed === undefined) {
+        ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
+        return z.NEVER;
+      }
+      return parsed;
+    });
 
 const compensationFields = {
   compensation_type: z.enum(COMPENSATION_TYPES),
