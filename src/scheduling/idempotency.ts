@@ -2,7 +2,8 @@
  * Idempotency keys of new bookings, as payment APIs treat them: a retry with the same key and the
  * same body gets the booking the first request made; the same key with another body is a client
  * error (422 IDEMPOTENCY_KEY_REUSED), never a silent answer about some other slot. Requests with
- * one key take turns on a transaction lock, so concurrent retries all find the one booking.
+ * one key take turns on a transaction lock, so concurrent retries all find the one booking. The
+ * same lock keeps external_ref and idempotency_key unique per account on updates (checkUnique).
  */
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
@@ -46,4 +47,26 @@ export async function replayOf(trx: Knex.Transaction, accountId: number, key: st
     throw new SchedulingError(422, "IDEMPOTENCY_KEY_REUSED", "idempotency_key was already used with a different request");
   }
   return known;
+}
+
+/**
+ * external_ref and idempotency_key are unique per account. Bookings claiming the same value take
+ * turns (a transaction lock on it), so a racing one sees the winner's row and answers 409 with the
+ * duplicate's code rather than whichever constraint the database happens to trip first.
+ */
+export async function checkUnique(
+  trx: Knex.Transaction,
+  accountId: number,
+  existing: Appointment | undefined,
+  column: "external_ref" | "idempotency_key",
+  value: string | null,
+) {
+  if (!value || value === existing?.[column]) return;
+  await lockUniqueValue(trx, accountId, column, value);
+  const taken = await trx(Appointment.tableName)
+    .where({ account_id: accountId, [column]: value })
+    .first("id");
+  if (!taken) return;
+  if (column === "external_ref") throw new SchedulingError(409, "DUPLICATE_EXTERNAL_REF", "external_ref has already been taken");
+  throw new SchedulingError(409, "DUPLICATE_IDEMPOTENCY_KEY", "idempotency_key has already been used");
 }

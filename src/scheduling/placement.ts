@@ -10,7 +10,11 @@ import type { Appointment } from "../models/scheduling/Appointment";
 import type { Resource } from "../models/scheduling/Resource";
 import { type Service, ServicePrice } from "../models/scheduling/Service";
 import type { AppointmentStatus } from "./constants";
-import { SchedulingError } from "./errors";
+import { checkBooking } from "./availability";
+import { bookingBlocked, SchedulingError } from "./errors";
+import { loadScheduleRows, scheduleOf } from "./schedules";
+
+const DAY_MS = 24 * 60 * 60_000;
 
 export interface Placement {
   /** New, moved or reopened: the booking takes a slot anew. */
@@ -75,4 +79,21 @@ export function checkNotice(startsAt: Date, now: number, noticeMinutes: number):
       ? "starts_at is in the past; record a past visit with record_past_visit"
       : `Appointments must be booked at least ${noticeMinutes} minutes ahead`;
   throw new SchedulingError(409, "MINIMUM_NOTICE_NOT_MET", message);
+}
+
+/** Refuses an interval the calendar would not offer (reference §5 order and codes). */
+export async function checkAvailability(
+  trx: Knex.Transaction,
+  accountId: number,
+  resource: Resource,
+  startsAt: Date,
+  endsAt: Date,
+  excludeId: number | undefined,
+) {
+  const range = { start: startsAt.getTime() - DAY_MS, end: endsAt.getTime() + DAY_MS };
+  const rows = await loadScheduleRows(accountId, [resource.id], range, trx);
+  const verdict = checkBooking(scheduleOf(resource, rows), { start: startsAt.getTime(), end: endsAt.getTime(), excludeAppointmentId: excludeId });
+  if (verdict.bookable) return;
+  if (verdict.code === "VALIDATION_ERROR") throw new SchedulingError(422, "VALIDATION_ERROR", verdict.message);
+  throw bookingBlocked(verdict.code, verdict.message);
 }
