@@ -21,6 +21,7 @@ export const ALLOWED_WEBHOOK_EVENTS = [
   "appointment.no_show",
   "appointment.rescheduled",
   "appointment.reminder_sent",
+  "appointment.deleted",
 ] as const;
 
 /** What a webhook created without subscriptions gets: the first eight, as Chatwoot's column default. */

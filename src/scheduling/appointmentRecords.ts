@@ -5,7 +5,7 @@
 import type { Knex } from "knex";
 import type { Account } from "../models/Account";
 import { Appointment, Expense, Payment } from "../models/scheduling/Appointment";
-import { presentAppointment } from "../presenters/scheduling/appointments";
+import { currentExpense, presentAppointment } from "../presenters/scheduling/appointments";
 import { allOn } from "../services/conversationGraph";
 import { recordEvent } from "../services/events";
 import { changeEvents, type ChangedAttributes } from "./appointmentEvents";
@@ -26,7 +26,7 @@ export async function loadViews(db: Knex, appointments: Appointment[]): Promise<
   return appointments.map((appointment) => ({
     appointment,
     payments: payments.filter((p) => p.appointment_id === appointment.id),
-    expense: expenses.find((e) => e.appointment_id === appointment.id),
+    expense: currentExpense(appointment, expenses),
   }));
 }
 

@@ -36,6 +36,7 @@ export const APPOINTMENT_EVENT_NAMES = [
   "appointment.no_show",
   "appointment.rescheduled",
   "appointment.reminder_sent",
+  "appointment.deleted",
 ] as const;
 export type AppointmentEventName = (typeof APPOINTMENT_EVENT_NAMES)[number];
 

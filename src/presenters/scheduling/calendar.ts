@@ -33,7 +33,8 @@ function writeList<T>(into: JsonBytes, items: readonly T[], write: (into: JsonBy
  */
 export function calendarBody(calendar: Calendar): Buffer {
   const paymentsOf = byAppointment(calendar.payments);
-  const expenseOf = new Map(calendar.expenses.map((e) => [e.appointment_id, e]));
+  // The appointment's own expense is its current resource's compensation (as currentExpense picks it).
+  const compensations = new Map(calendar.expenses.filter((e) => e.kind === "compensation").map((e) => [`${e.appointment_id}:${e.resource_id}`, e]));
   const zone = calendar.query.timeZone ?? DEFAULT_TIMEZONE;
   const rules = JSON.stringify({
     view: calendar.query.view,
@@ -54,7 +55,7 @@ export function calendarBody(calendar: Calendar): Buffer {
     into.ascii(',"payments":[');
     writeList(into, paymentsOf.get(appointment.id) ?? [], (into, payment) => writePayment(into, payment, true));
     into.ascii('],"expense":');
-    const expense = expenseOf.get(appointment.id);
+    const expense = compensations.get(`${appointment.id}:${appointment.resource_id}`);
     if (expense) writeExpense(into, expense, true);
     else into.ascii("null");
     into.ascii("}");

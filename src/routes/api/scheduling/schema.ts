@@ -515,7 +515,17 @@ export const appointmentCreate = body(
   appointmentFields.extend(holdFields.shape).extend(pastVisitField.shape).required({ resource_id: true, starts_at: true }),
   "SchedulingAppointmentCreate",
 );
-export const appointmentUpdate = body("appointment", appointmentFields.extend(holdFields.shape).extend(pastVisitField.shape), "SchedulingAppointmentUpdate");
+/** A boolean in a body, as Rails casts one: true/false, "true"/"false", "1"/"0", 1/0. */
+const flag = () => z.union([z.boolean(), booleanParam, z.union([z.literal(0), z.literal(1)]).transform((value) => value === 1)]);
+
+export const appointmentUpdate = body(
+  "appointment",
+  appointmentFields.extend(holdFields.shape).extend(pastVisitField.shape).extend({
+    /** On a move to another resource the price is kept (docs/scheduling-money.md); true takes the new resource's price. */
+    reprice: flag().optional(),
+  }),
+  "SchedulingAppointmentUpdate",
+);
 export type AppointmentInput = z.output<typeof appointmentFields> & z.output<typeof holdFields> & z.output<typeof pastVisitField>;
 
 export const cancelBody = z.object({ cancellation_reason: text().nullable().optional() }).openapi("SchedulingAppointmentCancel");
@@ -540,6 +550,8 @@ export const paymentResponse = z
     amount: z.number(),
     payment_method: z.string(),
     payment_kind: z.string(),
+    /** A refund's reason. */
+    reason: z.string().nullable(),
     created_at: z.string(),
   })
   .openapi("SchedulingPayment");
@@ -549,6 +561,8 @@ export const expenseResponse = z
     id: z.number(),
     appointment_id: z.number(),
     resource_id: z.number(),
+    /** compensation, or adjustment (negative to claw back). */
+    kind: z.string(),
     amount: z.number(),
     status: z.string(),
     paid_at: z.string().nullable(),
@@ -582,6 +596,8 @@ export const appointmentResponse = z
     service_amount: z.number(),
     prepaid_amount: z.number(),
     settlement_amount: z.number(),
+    /** Of what was received, how much was refunded. */
+    refunded_amount: z.number(),
     prepaid_payment_method: z.string().nullable(),
     settlement_payment_method: z.string().nullable(),
     compensation_type_snapshot: z.string().nullable(),
@@ -613,6 +629,18 @@ export const paymentBody = body(
     payment_method: z.enum(PAYMENT_METHODS),
   }),
   "SchedulingPaymentCreate",
+);
+
+export const refundBody = body(
+  "refund",
+  z.object({
+    /** Defaults to everything paid and not yet refunded. */
+    amount: z.number().int().optional(),
+    /** Defaults to the method the money last came in by. */
+    payment_method: z.enum(PAYMENT_METHODS).optional(),
+    reason: z.string().trim().max(1000).nullable().optional(),
+  }),
+  "SchedulingRefundCreate",
 );
 
 export const paymentsQuery = z
