@@ -118,12 +118,20 @@ test("defect 9: times without an offset are the resource's wall clock; the accou
   });
   t.like(booked, { starts_at: "2030-03-04T07:00:00.000Z", ends_at: "2030-03-04T07:30:00.000Z" });
 
+  // A time off's times are its resource's wall clock too; everyone's time off is the account's.
+  const off = await api.create("/time_offs", { resource_id: moscow.id, kind: "other", starts_at: `${MONDAY}T12:00`, ends_at: `${MONDAY}T13:00` });
+  t.like(off, { starts_at: "2030-03-04T09:00:00.000Z", ends_at: "2030-03-04T10:00:00.000Z" });
+  const moved = await api.patch(`/time_offs/${off.id}`, { starts_at: `${MONDAY}T11:00` });
+  t.like(moved.body.payload, { starts_at: "2030-03-04T08:00:00.000Z", ends_at: "2030-03-04T10:00:00.000Z" });
+
   const settings = await api.patch("/settings", { timezone: "europe/moscow" });
   t.deepEqual([settings.status, settings.body.payload.timezone], [200, "Europe/Moscow"]);
   t.is((await api.get("/settings")).body.payload.timezone, "Europe/Moscow");
   t.is((await api.create("/resources", { name: "Dr. Default" })).timezone, "Europe/Moscow");
   const calendar = await api.get(`/calendar?from=${MONDAY}T00:00&to=${MONDAY}T12:00`);
   t.deepEqual(calendar.body.payload.range, { from: "2030-03-04T00:00:00+03:00", to: "2030-03-04T12:00:00+03:00" });
+  const everyone = await api.create("/time_offs", { kind: "other", starts_at: "2030-03-05", ends_at: "2030-03-06" });
+  t.like(everyone, { starts_at: "2030-03-04T21:00:00.000Z", ends_at: "2030-03-05T21:00:00.000Z" });
   const bad = await api.patch("/settings", { timezone: "Mars/Olympus" });
   t.is(bad.status, 422);
 });

@@ -258,8 +258,9 @@ const timeOffFields = z
   .object({
     resource_id: id().nullable(),
     kind: requiredText(),
-    starts_at: instant(),
-    ends_at: instant(),
+    /** Without an offset: wall-clock time in the resource's zone (the account's for everyone's time off). */
+    starts_at: timeInput(),
+    ends_at: timeInput(),
     title: text().nullable(),
     notes: z.string().max(10_000).nullable(),
     custom_attributes: jsonObject(),
