@@ -1,5 +1,6 @@
 import { z, type ZodType } from "zod";
 import { freeFormProblem } from "../lib/jsonLimits";
+import { MAX_LENGTH } from "./limits";
 
 /** A numeric id in a path; anything else is an unknown resource. */
 /**
@@ -29,10 +30,17 @@ export const httpUrl = () =>
   z
     .string()
     .trim()
-    .max(2048)
+    .max(MAX_LENGTH.url)
     .url({ protocol: /^https?$/ });
 
 export const jsonObject = () => withinJsonLimits(z.record(z.string(), z.unknown()));
+
+/** A client's temporary message id, echoed back: a string, or a number clients' counters send, taken as text. */
+export const echoId = () =>
+  z
+    .union([z.string().max(255), z.number().transform(String)])
+    .nullable()
+    .optional();
 
 export const pageQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
 
