@@ -5,6 +5,7 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
+  upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from "@temporalio/workflow";
@@ -47,11 +48,17 @@ export async function appointmentWorkflow(input: AppointmentWorkflowInput): Prom
 
   // Steps in a row that did nothing with no change since: the worker's clock may be behind.
   let notYet = 0;
+  // The request named in the memo: the one that last changed the booking (written only when it changes).
+  let requestId = workflowInfo().memo?.request_id;
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {
     touched = false;
     const state = await syncAppointment(input.appointmentId);
     setCurrentDetails(state.details);
     if (state.status === "gone") return "gone";
+    if (state.requestId && state.requestId !== requestId) {
+      requestId = state.requestId;
+      upsertMemo({ request_id: requestId });
+    }
     upsertSearchAttributes([
       { key: ResourceIdAttribute, value: String(state.resourceId) },
       { key: AppointmentStartsAtAttribute, value: new Date(state.startsAt!) },

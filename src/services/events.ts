@@ -37,6 +37,9 @@ export const APPOINTMENT_EVENT_NAMES = [
   "appointment.updated",
   "appointment.cancelled",
   "appointment.completed",
+  "appointment.no_show",
+  "appointment.rescheduled",
+  "appointment.reminder_sent",
   "appointment.deleted",
 ] as const;
 export type AppointmentEventName = (typeof APPOINTMENT_EVENT_NAMES)[number];
