@@ -1,3 +1,4 @@
+import { APPOINTMENT_EVENT_NAMES } from "../scheduling/constants";
 import { BaseModel } from "./BaseModel";
 
 /** Every event a webhook may subscribe to (Chatwoot's ALLOWED_WEBHOOK_EVENTS). */
@@ -14,14 +15,7 @@ export const ALLOWED_WEBHOOK_EVENTS = [
   "inbox_updated",
   "conversation_typing_on",
   "conversation_typing_off",
-  "appointment.created",
-  "appointment.updated",
-  "appointment.cancelled",
-  "appointment.completed",
-  "appointment.no_show",
-  "appointment.rescheduled",
-  "appointment.reminder_sent",
-  "appointment.deleted",
+  ...APPOINTMENT_EVENT_NAMES,
 ] as const;
 
 /** What a webhook created without subscriptions gets: the first eight, as Chatwoot's column default. */

@@ -14,7 +14,8 @@ import { Appointment, AppointmentNotice } from "../models/scheduling/Appointment
 import { Resource } from "../models/scheduling/Resource";
 import { SchedulingSettings } from "../models/scheduling/SchedulingSettings";
 import { presentAppointment } from "../presenters/scheduling/appointments";
-import { APPOINTMENT_EVENT_NAMES, type EventConsumer, type EventRow, recordEvent } from "../services/events";
+import { type EventConsumer, type EventRow, recordEvent } from "../services/events";
+import { APPOINTMENT_EVENT_NAMES } from "./constants";
 import { findAppointmentView } from "./appointmentRecords";
 import { inUnit } from "../services/conversationUnit";
 import { insertMessage } from "../services/messages";

@@ -34,3 +34,15 @@ export const LIVE_APPOINTMENT_STATUSES: readonly AppointmentStatus[] = ["schedul
 export const HOLD_EXPIRED_REASON = "prepayment_not_received";
 /** Longest prepayment hold a booking may ask for: a week. */
 export const MAX_HOLD_MINUTES = 10_080;
+
+/** The scheduling fork's appointment events; account webhooks may subscribe to them. */
+export const APPOINTMENT_EVENT_NAMES = [
+  "appointment.created",
+  "appointment.updated",
+  "appointment.cancelled",
+  "appointment.completed",
+  "appointment.no_show",
+  "appointment.rescheduled",
+  "appointment.reminder_sent",
+  "appointment.deleted",
+] as const;

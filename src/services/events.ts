@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
 import { joinSql, sql } from "../db/sql";
 import { Trip } from "../db/trip";
+import type { APPOINTMENT_EVENT_NAMES } from "../scheduling/constants";
 
 /** The event names webhooks subscribe to (spec "Events"). */
 export const EVENT_NAMES = [
@@ -31,17 +32,6 @@ export const INTERNAL_EVENT_NAMES = [
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 
-/** The scheduling fork's appointment events; account webhooks may subscribe to them. */
-export const APPOINTMENT_EVENT_NAMES = [
-  "appointment.created",
-  "appointment.updated",
-  "appointment.cancelled",
-  "appointment.completed",
-  "appointment.no_show",
-  "appointment.rescheduled",
-  "appointment.reminder_sent",
-  "appointment.deleted",
-] as const;
 export type AppointmentEventName = (typeof APPOINTMENT_EVENT_NAMES)[number];
 
 /**
