@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonObject, withinJsonLimits, wrappedUnder } from "../../../http/schemas";
+import { jsonObject, railsBoolean, withinJsonLimits, wrappedUnder } from "../../../http/schemas";
 
 // Loose: Chatwoot keeps whatever else a client puts in a condition or action.
 const condition = z
@@ -29,7 +29,7 @@ export const automationRuleBody = z
         event_name: z.string().nullable(),
         conditions: z.array(condition).nullable(),
         actions: z.array(action).nullable(),
-        active: z.boolean(),
+        active: railsBoolean(),
       })
       .partial(),
   )

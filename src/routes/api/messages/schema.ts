@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { uploadedFile } from "../../../http/multipart";
-import { id, jsonObject } from "../../../http/schemas";
+import { id, jsonObject, optionalId, railsBoolean } from "../../../http/schemas";
 import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES } from "../../../models/Message";
 
 /** content_attributes may arrive as a JSON string (MessageBuilder parses it). */
@@ -13,21 +13,26 @@ const contentAttributes = z.preprocess((value) => {
   }
 }, jsonObject());
 
-const templateParams = z
-  .object({
-    name: z.string(),
-    category: z.string().optional(),
-    language: z.string().optional(),
-    processed_params: z
-      .object({
-        body: z.record(z.string(), z.string()).optional(),
-        header: z.object({ media_url: z.string().optional(), media_type: z.string().optional() }).loose().optional(),
-        buttons: z.array(z.object({ type: z.string(), parameter: z.string() }).loose()).optional(),
-      })
-      .loose()
-      .optional(),
-  })
-  .loose();
+/** An empty `{}` (a form's default) is no template, as Chatwoot ignores it. */
+const templateParams = z.preprocess(
+  (value) => (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0 ? null : value),
+  z
+    .object({
+      name: z.string(),
+      category: z.string().optional(),
+      language: z.string().optional(),
+      processed_params: z
+        .object({
+          body: z.record(z.string(), z.string()).optional(),
+          header: z.object({ media_url: z.string().optional(), media_type: z.string().optional() }).loose().optional(),
+          buttons: z.array(z.object({ type: z.string(), parameter: z.string() }).loose()).optional(),
+        })
+        .loose()
+        .optional(),
+    })
+    .loose()
+    .nullable(),
+);
 
 /**
  * The message_type and content_type names are checked by the message service, which answers as
@@ -40,14 +45,14 @@ export const messageBody = z
       .string()
       .optional()
       .openapi({ enum: [...MESSAGE_TYPES] }),
-    private: z.boolean().optional(),
+    private: railsBoolean().optional(),
     content_type: z
       .string()
       .optional()
       .openapi({ enum: [...CONTENT_TYPES] }),
     content_attributes: contentAttributes.optional(),
-    campaign_id: id().nullable().optional(),
-    template_params: templateParams.nullable().optional(),
+    campaign_id: optionalId().optional(),
+    template_params: templateParams.optional(),
     source_id: z.string().max(255).nullable().optional(),
     sender_type: z.string().optional(),
     sender_id: id().optional(),

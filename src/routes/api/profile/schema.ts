@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { uploadedFile } from "../../../http/multipart";
-import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { avatarUpload, id, jsonObject, railsBoolean, wrappedUnder } from "../../../http/schemas";
 import { email } from "../accounts/schema";
 
 export const AVAILABILITIES = ["online", "offline", "busy"] as const;
-export const availability = () => z.enum(AVAILABILITIES);
+/** Chatwoot's own API document names "online" `available`, so clients built from it send that. */
+export const availability = () => z.preprocess((value) => (value === "available" ? "online" : value), z.enum(AVAILABILITIES));
 
 /**
  * Chatwoot's profile_params and password_params, under `profile` or bare. The password is checked
@@ -28,7 +28,7 @@ export const profileUpdate = z
         password: z.string(),
         password_confirmation: z.string(),
         /** An image file (multipart only), stored as the user's avatar. */
-        avatar: uploadedFile(),
+        avatar: avatarUpload(),
       })
       .partial(),
   )
@@ -41,5 +41,5 @@ export const availabilityUpdate = z
   .openapi("ProfileAvailability");
 
 export const autoOfflineUpdate = z
-  .preprocess(wrappedUnder("profile"), z.object({ account_id: id(), auto_offline: z.boolean().optional() }))
+  .preprocess(wrappedUnder("profile"), z.object({ account_id: id(), auto_offline: railsBoolean().optional() }))
   .openapi("ProfileAutoOffline");

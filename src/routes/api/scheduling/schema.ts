@@ -1,5 +1,5 @@
 import { z, type ZodType } from "zod";
-import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { id, jsonObject, page, wrappedUnder } from "../../../http/schemas";
 import {
   APPOINTMENT_STATUSES,
   APPOINTMENT_TYPES,
@@ -361,18 +361,21 @@ export const contactResponse = z
 
 // ---- calendar
 
-const csvIds = z.string().transform((value, ctx) => {
-  const parts = value
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  const ids = parts.map(Number);
-  if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
-    ctx.addIssue({ code: "custom", message: "must be comma-separated ids" });
-    return z.NEVER;
-  }
-  return [...new Set(ids)];
-});
+/** Ids as CSV, or as a JSON array or `ids[]=` list, which read as the same CSV. */
+const csvIds = z
+  .preprocess((value) => (Array.isArray(value) || typeof value === "number" ? [value].flat().join(",") : value), z.string())
+  .transform((value, ctx) => {
+    const parts = value
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean);
+    const ids = parts.map(Number);
+    if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
+      ctx.addIssue({ code: "custom", message: "must be comma-separated ids" });
+      return z.NEVER;
+    }
+    return [...new Set(ids)];
+  });
 
 export const calendarQuery = z
   .object({
@@ -426,7 +429,7 @@ const csvOf = <T extends string>(values: readonly T[]) =>
   });
 
 const pagination = {
-  page: z.coerce.number().int().min(1).default(1),
+  page: page(),
   per_page: z.coerce.number().int().min(1).max(500).default(100),
 };
 
