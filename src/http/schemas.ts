@@ -18,8 +18,8 @@ const isBlank = (value: unknown) => value === null || (typeof value === "string"
  */
 export const optionalId = () => z.preprocess((value) => (isBlank(value) || digits(value) === 0 ? null : value), id().nullable());
 
-/** A filter's id (query string): blank or 0 filters nothing, as a form left at its default. */
-export const filterId = () => optionalId().transform((value) => value ?? undefined);
+/** An id where blank or 0 counts as left out (a list filter, contact create's inbox_id), as a form left at its default. */
+export const idOrAbsent = () => optionalId().transform((value) => value ?? undefined);
 
 /**
  * An id list as Rails reads one: a JSON array, `a,b` (CSV), `ids[]=a&ids[]=b` or a single id.

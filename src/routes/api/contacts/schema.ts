@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { avatarUpload, jsonObject, optionalId, optionalHttpUrl, optionalOneOf, railsBoolean, wrappedUnder } from "../../../http/schemas";
+import { avatarUpload, idOrAbsent, jsonObject, optionalHttpUrl, optionalOneOf, railsBoolean, wrappedUnder } from "../../../http/schemas";
 
 const contactFields = {
   name: z.string().trim().max(255),
@@ -15,7 +15,7 @@ const contactFields = {
 };
 
 export const contactCreate = z
-  .preprocess(wrappedUnder("contact"), z.object({ ...contactFields, inbox_id: optionalId(), source_id: z.string().trim().max(255) }).partial())
+  .preprocess(wrappedUnder("contact"), z.object({ ...contactFields, inbox_id: idOrAbsent(), source_id: z.string().trim().max(255) }).partial())
   .openapi("ContactCreate");
 
 export const contactUpdate = z.preprocess(wrappedUnder("contact"), z.object(contactFields).partial()).openapi("ContactUpdate");

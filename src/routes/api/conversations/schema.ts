@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { filterId, id, jsonObject, oneOf, optionalId, optionalOneOf, page, railsBoolean } from "../../../http/schemas";
+import { idOrAbsent, id, jsonObject, oneOf, optionalId, optionalOneOf, page, railsBoolean } from "../../../http/schemas";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
 import { messageBody, messageResponse } from "../messages/schema";
 import { teamResponse } from "../teams/schema";
@@ -34,8 +34,8 @@ export const conversationListQuery = z.preprocess(
     // Unknown values of these fall back to the default, as ConversationFinder ignores them.
     status: oneOf([...CONVERSATION_STATUSES, "all"], "open"),
     assignee_type: oneOf(ASSIGNEE_TYPES, "all"),
-    inbox_id: filterId().optional(),
-    team_id: filterId().optional(),
+    inbox_id: idOrAbsent().optional(),
+    team_id: idOrAbsent().optional(),
     labels: labelList.optional(),
     page: page(),
     /** Conversations with an incoming or outgoing message containing q, whatever their status. */
