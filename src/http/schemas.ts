@@ -62,10 +62,12 @@ export const page = () => z.preprocess(pageNumber, z.number().int().min(1).max(1
  * A list parameter of known values (sort, status...): an unknown value falls back to `fallback`,
  * as Chatwoot's finders ignore what they do not know. The document still lists the known values.
  */
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) => z.enum(values).catch(fallback);
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z.preprocess((value) => (values.includes(value as string) ? value : fallback), z.enum(values));
 
 /** As oneOf, for a parameter with no default: an unknown value is as good as none. */
-export const optionalOneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional().catch(undefined);
+export const optionalOneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((value) => (values.includes(value as string) ? value : undefined), z.enum(values).optional());
 
 export const idParams = z.object({ id: id() });
 export const accountParams = z.object({ account_id: id() });
