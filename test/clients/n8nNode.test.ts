@@ -1,6 +1,6 @@
 import test from "ava";
 import { useHarness } from "../support/harness";
-import { n8nWorld, type N8nWorld } from "./n8nFixtures";
+import { clientWorld, type ClientWorld } from "./world";
 import { n8nOperations, n8nRequest } from "./n8nNode";
 
 /**
@@ -13,7 +13,7 @@ const h = useHarness(test);
 
 interface Case {
   /** What the user types into the node's fields; every other field keeps its default. */
-  inputs?: (w: N8nWorld) => Promise<Record<string, unknown>>;
+  inputs?: (w: ClientWorld) => Promise<Record<string, unknown>>;
   /** Paths (dot separated) a next node reads from the response. */
   reads?: string[];
 }
@@ -39,9 +39,9 @@ const CONDITIONS = JSON.stringify([{ attribute_key: "content", filter_operator: 
 const FILTER_QUERY = JSON.stringify({ payload: [{ attribute_key: "status", filter_operator: "equal_to", values: ["open"], query_operator: null }] });
 const SUBSCRIPTIONS = JSON.stringify(["message_created"]);
 
-const account = async (w: N8nWorld) => ({ account_id: (await w.account()).id });
-const inConversation = async (w: N8nWorld) => ({ ...(await account(w)), conversation_id: await w.conversation() });
-const publicPath = async (w: N8nWorld) => ({ inbox_identifier: (await w.inbox()).inbox_identifier, contact_identifier: await w.publicContact() });
+const account = async (w: ClientWorld) => ({ account_id: (await w.account()).id });
+const inConversation = async (w: ClientWorld) => ({ ...(await account(w)), conversation_id: await w.conversation() });
+const publicPath = async (w: ClientWorld) => ({ inbox_identifier: (await w.inbox()).inbox_identifier, contact_identifier: await w.publicContact() });
 
 const CASES: Record<string, Case> = {
   "Accounts / Create An Account": { inputs: async () => ({ name: "From n8n" }), reads: ["id", "name"] },
@@ -299,7 +299,7 @@ for (const operation of operations) {
   const known = name in NODE_BUGS ? `node bug: ${NODE_BUGS[name]}` : name in NOT_SERVED ? `not served: ${NOT_SERVED[name]}` : undefined;
   if (known) continue;
   test(`n8n: ${name}`, async (t) => {
-    const world = n8nWorld(h);
+    const world = clientWorld(h);
     const spec = CASES[name];
     const inputs = (await spec.inputs?.(world)) ?? {};
     const token = PLATFORM.has(operation.resource) ? h.platformToken : (await world.account()).admin.token;

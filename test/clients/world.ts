@@ -10,10 +10,10 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * The records an n8n user points an operation at (its ids typed into the node's fields), each made
+ * The records a client points an operation at (the ids an n8n user types into its fields), each made
  * through the API the way any client would, in a fresh account per operation.
  */
-export function n8nWorld(h: Harness) {
+export function clientWorld(h: Harness) {
   const account = once(() => createAccount(h, "n8n"));
   const api = async () => accountApi(h, await account());
   const post = async (path: string, body: unknown, what: string) => expectOk((await api()).post(path, body), what);
@@ -116,4 +116,4 @@ export function n8nWorld(h: Harness) {
   };
 }
 
-export type N8nWorld = ReturnType<typeof n8nWorld>;
+export type ClientWorld = ReturnType<typeof clientWorld>;
