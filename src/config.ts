@@ -54,6 +54,10 @@ export interface RateLimits {
   publicPerInbox: Limit;
   /** Platform user creations, per address. */
   platformUserCreatesPerAddress: Limit;
+  /** Sign-in attempts (POST /auth/sign_in, right or wrong), per address. */
+  signInPerAddress: Limit;
+  /** Sign-in attempts, per email (lower-cased, whitespace removed). */
+  signInPerEmail: Limit;
 }
 
 export const RATE_LIMIT_ENV: Record<keyof RateLimits, [name: string, fallback: Limit]> = {
@@ -62,6 +66,9 @@ export const RATE_LIMIT_ENV: Record<keyof RateLimits, [name: string, fallback: L
   publicPerAddress: ["RATE_LIMIT_PUBLIC_PER_ADDRESS", { points: 600, seconds: 60 }],
   publicPerInbox: ["RATE_LIMIT_PUBLIC_PER_INBOX", { points: 6000, seconds: 60 }],
   platformUserCreatesPerAddress: ["RATE_LIMIT_PLATFORM_USER_CREATES", { points: 60, seconds: 60 }],
+  // Chatwoot's login/ip and login/email.
+  signInPerAddress: ["RATE_LIMIT_SIGN_IN_PER_ADDRESS", { points: 5, seconds: 300 }],
+  signInPerEmail: ["RATE_LIMIT_SIGN_IN_PER_EMAIL", { points: 10, seconds: 900 }],
 };
 
 function parseLimit(name: string, value: string | undefined, fallback: Limit): Limit {

@@ -11,10 +11,13 @@ export class ApiError extends Error {
   }
 }
 
-/** The answer to an api_access_token that matches no one; the failed-authentication rate limit counts these. */
-export class UnknownToken extends ApiError {
-  constructor(answer: ApiError) {
-    super(answer.status, answer.body);
+/** A request over a throttle's limit: Rack::Attack's 429, with the seconds until the next one is counted. */
+export class Throttled extends Error {
+  readonly status = 429;
+  readonly retryAfter: number;
+  constructor(msBeforeNext: number) {
+    super("Retry later");
+    this.retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   }
 }
 

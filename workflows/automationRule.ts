@@ -55,27 +55,27 @@ export async function automationRuleWorkflow(input: AutomationWorkflowInput): Pr
  * workflow of its own, so an operator sees every rule's run and result; a rule that fails outright is
  * noted and the next one still runs.
  */
-export async function automationEventWorkflow({ rules, ...event }: AutomationEventInput): Promise<Record<number, AutomationRunResult | { failed: string }>> {
+export async function automationEventWorkflow({ ruleIds, ...event }: AutomationEventInput): Promise<Record<number, AutomationRunResult | { failed: string }>> {
   const results: Record<number, AutomationRunResult | { failed: string }> = {};
-  for (const rule of rules) {
-    setCurrentDetails(`Rule ${rule.id} "${rule.name}" (${Object.keys(results).length + 1}/${rules.length})`);
+  for (const ruleId of ruleIds) {
+    setCurrentDetails(`Rule ${ruleId} (${Object.keys(results).length + 1}/${ruleIds.length})`);
     try {
-      results[rule.id] = await executeChild(automationRuleWorkflow, {
-        workflowId: automationRuleWorkflowId(event.installationId, event.eventUid, rule.id),
-        args: [{ ...event, ruleId: rule.id }],
+      results[ruleId] = await executeChild(automationRuleWorkflow, {
+        workflowId: automationRuleWorkflowId(event.installationId, event.eventUid, ruleId),
+        args: [{ ...event, ruleId }],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         typedSearchAttributes: [
           { key: AccountIdAttribute, value: event.accountId },
           { key: ConversationIdAttribute, value: event.displayId },
           { key: EventNameAttribute, value: event.eventName },
         ],
-        staticSummary: `Automation rule ${rule.id} "${rule.name}" on ${event.eventName} of conversation #${event.displayId} (event ${event.eventId})`,
+        staticSummary: `Automation rule ${ruleId} on ${event.eventName} of conversation #${event.displayId} (event ${event.eventId})`,
       });
     } catch (err) {
       if (!(err instanceof TemporalFailure)) throw err;
-      results[rule.id] = { failed: err.cause?.message ?? err.message };
+      results[ruleId] = { failed: err.cause?.message ?? err.message };
     }
   }
-  setCurrentDetails(`Ran ${rules.length} rule(s) on ${event.eventName} of conversation #${event.displayId}`);
+  setCurrentDetails(`Ran ${ruleIds.length} rule(s) on ${event.eventName} of conversation #${event.displayId}`);
   return results;
 }

@@ -17,8 +17,17 @@ export interface AppState {
   membership?: AccountUser;
 }
 
+/** The failed-authentication throttle, as the authentication middleware sees it (absent without rate limits). */
+export interface TokenGuard {
+  /** Throws Throttled when the caller's address has failed authentication too often. */
+  before(ctx: AppContext): Promise<void>;
+  /** Counts a token that matched no one. */
+  failed(ctx: AppContext): Promise<void>;
+}
+
 export interface AppCustomContext {
   deps: AppDeps;
+  tokenGuard?: TokenGuard;
 }
 
 export type AppContext = RouterContext<AppState, AppCustomContext>;

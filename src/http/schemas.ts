@@ -1,5 +1,6 @@
 import { z, type ZodType } from "zod";
 import { freeFormProblem } from "../lib/jsonLimits";
+import { MAX_LENGTH } from "./limits";
 import { uploadedFile } from "./multipart";
 
 const digits = (value: unknown) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value);
@@ -85,7 +86,7 @@ export const httpUrl = () =>
   z
     .string()
     .trim()
-    .max(2048)
+    .max(MAX_LENGTH.url)
     .url({ protocol: /^https?$/ });
 
 /** JSON object fields (custom_attributes, bot_config, ...), within the free-form limits. */

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Database } from "../db";
+import { parkedState } from "../services/parkedEvents";
 
 /**
  * The process's Prometheus metrics. Counters and the latency histogram count what this process did;
@@ -20,6 +21,12 @@ export const httpDuration = new Histogram({
 export const relayHandOverFailures = new Counter({
   name: "event_relay_hand_over_failures_total",
   help: "Events the relay could not hand over to Temporal (each is postponed and retried)",
+  registers: [metrics],
+});
+
+export const relayEventsParked = new Counter({
+  name: "event_relay_parked_total",
+  help: "Events this process parked after their hand-over kept failing while Temporal answered",
   registers: [metrics],
 });
 
@@ -53,16 +60,17 @@ function databaseGauge(name: string, help: string, labelNames: string[], read: (
   });
 }
 
+/** The outbox the relay still works on: parked events (services/parkedEvents.ts) are counted apart. */
 export interface OutboxState {
   backlog: number;
-  /** Seconds since the oldest undispatched event was committed; 0 when there is none. */
+  /** Seconds since the oldest undispatched, unparked event was committed; 0 when there is none. */
   oldestAgeSeconds: number;
 }
 
 export async function outboxState(db: Database): Promise<OutboxState> {
   const { rows } = await db.raw<{ rows: { backlog: number; oldest: string | null }[] }>(
-    `SELECT (SELECT count(*)::int FROM events WHERE dispatched_at IS NULL) AS backlog,
-            (SELECT extract(epoch FROM now() - created_at) FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT 1) AS oldest`,
+    `SELECT (SELECT count(*)::int FROM events WHERE dispatched_at IS NULL AND parked_at IS NULL) AS backlog,
+            (SELECT extract(epoch FROM now() - created_at) FROM events WHERE dispatched_at IS NULL AND parked_at IS NULL ORDER BY id LIMIT 1) AS oldest`,
   );
   return { backlog: rows[0]!.backlog, oldestAgeSeconds: Number(rows[0]!.oldest ?? 0) };
 }
@@ -76,9 +84,38 @@ databaseGauge("outbox_oldest_undispatched_age_seconds", "Age of the oldest commi
 });
 
 databaseGauge("outbox_postponed_events", "Undispatched events whose hand-over failed at least once", [], async (db, gauge) => {
-  const row = await db("events").whereNull("dispatched_at").where("dispatch_attempts", ">", 0).count<{ count: string }[]>("* as count").first();
+  const row = await db("events")
+    .whereNull("dispatched_at")
+    .whereNull("parked_at")
+    .where("dispatch_attempts", ">", 0)
+    .count<{ count: string }[]>("* as count")
+    .first();
   gauge.set(Number(row?.count ?? 0));
 });
+
+databaseGauge(
+  "outbox_parked_events",
+  "Events the relay parked (see /health for the oldest's error); re-drive with npm run events:redrive",
+  [],
+  async (db, gauge) => {
+    gauge.set((await parkedState(db)).count);
+  },
+);
+
+databaseGauge("outbox_oldest_parked_age_seconds", "Age of the oldest parked event (0 when none)", [], async (db, gauge) => {
+  gauge.set((await parkedState(db)).oldestAgeSeconds);
+});
+
+// One series, for the oldest parked event only: an alert can show its error without a label per event.
+databaseGauge(
+  "outbox_oldest_parked_event",
+  "The oldest parked event (value 1), labelled with its id, account, name and last hand-over error",
+  ["event_id", "account_id", "event", "error"],
+  async (db, gauge) => {
+    const { oldest } = await parkedState(db);
+    if (oldest) gauge.set({ event_id: oldest.id, account_id: oldest.account_id, event: oldest.name, error: (oldest.error ?? "").slice(0, 200) }, 1);
+  },
+);
 
 databaseGauge("webhook_deliveries", "Webhook and agent-bot deliveries by result (pending, delivered, failed)", ["result"], async (db, gauge) => {
   const rows = await db("webhook_deliveries").select("status").count<{ status: string; count: string }[]>("* as count").groupBy("status");

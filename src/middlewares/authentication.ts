@@ -1,5 +1,5 @@
 import type { Next } from "koa";
-import { BotEndpointDenied, InvalidAccessToken, InvalidPlatformToken, MissingAccessToken, UnknownToken } from "../errors";
+import { BotEndpointDenied, InvalidAccessToken, InvalidPlatformToken, MissingAccessToken } from "../errors";
 import type { AppContext, Principal } from "../http/context";
 import { AccessToken } from "../models/AccessToken";
 import { AgentBot } from "../models/AgentBot";
@@ -14,10 +14,18 @@ function tokenFrom(ctx: AppContext): string | undefined {
 }
 
 /**
- * The token's owner, from the auth cache when there is one. Each request gets its own copy of the
- * cached models, so nothing a handler does to them can leak into another request.
+ * The token's owner, behind the failed-authentication throttle of whichever route took the request:
+ * an address over its limit is refused before its token is looked at; a token matching no one counts.
  */
 async function principalFor(ctx: AppContext, token: string): Promise<Principal | undefined> {
+  await ctx.tokenGuard?.before(ctx);
+  const principal = await cachedPrincipal(ctx, token);
+  if (!principal) await ctx.tokenGuard?.failed(ctx);
+  return principal;
+}
+
+/** From the auth cache when there is one; each request gets its own copy of the cached models, so nothing a handler does to them leaks. */
+async function cachedPrincipal(ctx: AppContext, token: string): Promise<Principal | undefined> {
   const cache = ctx.deps.authCache;
   const principal = cache ? await cache.get(`token:${token}`, () => loadPrincipal(token)) : await loadPrincipal(token);
   return principal && copyOf(principal);
@@ -61,7 +69,7 @@ export function authenticateApplication(auth: ApplicationAuth) {
     const token = tokenFrom(ctx);
     if (!token) throw MissingAccessToken();
     const principal = await principalFor(ctx, token);
-    if (!principal) throw new UnknownToken(InvalidAccessToken());
+    if (!principal) throw InvalidAccessToken();
     if (principal.kind === "platform_app") throw BotEndpointDenied();
     if (principal.kind === "agent_bot" && auth !== "user_or_bot") throw BotEndpointDenied();
     ctx.state.principal = principal;
@@ -73,7 +81,7 @@ export function authenticateApplication(auth: ApplicationAuth) {
 export async function authenticatePlatform(ctx: AppContext, next: Next) {
   const token = tokenFrom(ctx);
   const principal = token ? await principalFor(ctx, token) : undefined;
-  if (token && !principal) throw new UnknownToken(InvalidPlatformToken());
+  if (token && !principal) throw InvalidPlatformToken();
   if (principal?.kind !== "platform_app") throw InvalidPlatformToken();
   ctx.state.principal = principal;
   await next();

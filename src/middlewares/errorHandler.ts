@@ -1,6 +1,6 @@
 import type { Next } from "koa";
 import { z } from "zod";
-import { ApiError, BadRequest, PayloadTooLarge, ValidationError } from "../errors";
+import { ApiError, BadRequest, PayloadTooLarge, Throttled, ValidationError } from "../errors";
 import type { AppContext } from "../http/context";
 import { logger } from "../lib/logger";
 import { toValidationError } from "../lib/validation";
@@ -72,6 +72,13 @@ export async function errorHandler(ctx: AppContext, next: Next) {
   try {
     await next();
   } catch (err) {
+    if (err instanceof Throttled) {
+      ctx.status = err.status;
+      ctx.set("Retry-After", String(err.retryAfter));
+      ctx.type = "text/plain";
+      ctx.body = "Retry later\n";
+      return;
+    }
     const apiError = toApiError(err);
     if (apiError) {
       ctx.status = apiError.status;

@@ -4,8 +4,8 @@ import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { Limit, RateLimits } from "../config";
 import type { Database } from "../db";
 import type { BlockedAddresses } from "../services/blockedAddresses";
-import { UnknownToken } from "../errors";
-import type { AppContext } from "../http/context";
+import { Throttled } from "../errors";
+import type { AppContext, TokenGuard } from "../http/context";
 import { rateLimited } from "../lib/metrics";
 
 /** What Rack::Attack answers a throttled request with (Chatwoot keeps its default responder). */
@@ -14,8 +14,16 @@ export const THROTTLED_BODY = "Retry later\n";
 /** The failed-authentication counters' prefix in rate_limits. */
 export const AUTH_FAILURES = "auth_failures/address";
 
-const PUBLIC_INBOX_PATH = /^\/public\/api\/v1\/inboxes\/([^/]+)/;
-const TOKEN_AUTHENTICATED_PATH = /^\/(api\/v1\/(?!widget(\/|$))|api\/v2\/|platform\/api\/v1\/)/;
+const PUBLIC_INBOX_PATH = /^\/public\/api\/v1\/inboxes\/([^/]+)/i;
+
+/**
+ * The path as the router compares it: without case and without trailing slashes (the router takes
+ * `/API/V1/...` and `/x/` for `/x`). Every rule reads this one form, so no spelling of a path the
+ * router routes escapes the rule written for it.
+ */
+function routedPath(ctx: AppContext): string {
+  return ctx.path.toLowerCase().replace(/\/+$/, "") || "/";
+}
 
 /** Keys may be whatever a client sent (a website token of a megabyte, NUL bytes): stored as a digest. */
 function digest(value: string): string {
@@ -29,7 +37,8 @@ function param(ctx: AppContext, name: string): string | undefined {
 }
 
 function isWidget(ctx: AppContext): boolean {
-  return ctx.path === "/api/v1/widget" || ctx.path.startsWith("/api/v1/widget/");
+  const path = routedPath(ctx);
+  return path === "/api/v1/widget" || path.startsWith("/api/v1/widget/");
 }
 
 /** The inbox a public request names: the web widget's website_token, or the client API's inbox identifier. */
@@ -43,11 +52,17 @@ function publicInbox(ctx: AppContext): string | undefined {
 }
 
 function isPublic(ctx: AppContext): boolean {
-  return isWidget(ctx) || ctx.path.startsWith("/public/api/");
+  return isWidget(ctx) || routedPath(ctx).startsWith("/public/api/");
 }
 
-function hasToken(ctx: AppContext): boolean {
-  return Boolean(ctx.get("api_access_token") || ctx.get("api-access-token"));
+function isSignIn(ctx: AppContext): boolean {
+  return ctx.method === "POST" && routedPath(ctx) === "/auth/sign_in";
+}
+
+/** Rack::Attack's login/email key: the email lower-cased with all whitespace removed. */
+function signInEmail(ctx: AppContext): string | undefined {
+  const email = param(ctx, "email")?.toLowerCase().replace(/\s+/g, "");
+  return email ? digest(email) : undefined;
 }
 
 /** A throttle: which requests it counts, under which key (undefined: not counted). */
@@ -63,15 +78,18 @@ function rules(limits: RateLimits): Rule[] {
     {
       name: "widget_sessions/address",
       limit: limits.widgetSessionsPerAddress,
-      key: (ctx) => (ctx.method === "POST" && ctx.path === "/api/v1/widget/config" && !ctx.get("x-auth-token") ? ctx.ip : undefined),
+      key: (ctx) => (ctx.method === "POST" && routedPath(ctx) === "/api/v1/widget/config" && !ctx.get("x-auth-token") ? ctx.ip : undefined),
     },
     { name: "public/address", limit: limits.publicPerAddress, key: (ctx) => (isPublic(ctx) ? ctx.ip : undefined) },
     { name: "public/inbox", limit: limits.publicPerInbox, key: (ctx) => (isPublic(ctx) ? publicInbox(ctx) : undefined) },
     {
       name: "platform_user_creates/address",
       limit: limits.platformUserCreatesPerAddress,
-      key: (ctx) => (ctx.method === "POST" && ctx.path.replace(/\/$/, "") === "/platform/api/v1/users" ? ctx.ip : undefined),
+      key: (ctx) => (ctx.method === "POST" && routedPath(ctx) === "/platform/api/v1/users" ? ctx.ip : undefined),
     },
+    // Chatwoot's login/ip and login/email: every sign-in attempt counts, right or wrong.
+    { name: "sign_in/address", limit: limits.signInPerAddress, key: (ctx) => (isSignIn(ctx) ? ctx.ip : undefined) },
+    { name: "sign_in/email", limit: limits.signInPerEmail, key: (ctx) => (isSignIn(ctx) ? signInEmail(ctx) : undefined) },
   ];
 }
 
@@ -89,8 +107,9 @@ function limiter(knex: Database, name: string, limit: Limit): RateLimiterPostgre
 
 function throttle(ctx: AppContext, rule: string, msBeforeNext: number): void {
   rateLimited.inc({ rule });
-  ctx.status = 429;
-  ctx.set("Retry-After", String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
+  const throttled = new Throttled(msBeforeNext);
+  ctx.status = throttled.status;
+  ctx.set("Retry-After", String(throttled.retryAfter));
   ctx.type = "text/plain";
   ctx.body = THROTTLED_BODY;
 }
@@ -103,9 +122,10 @@ function storeFailed(ctx: AppContext, rule: string, err: unknown): void {
 /**
  * Chatwoot's Rack::Attack throttles, counted in PostgreSQL so every API instance shares them. A
  * throttled request gets 429 with Retry-After and Rack::Attack's body. Failed authentication is
- * counted after the fact (only unknown tokens count) and checked before any token is looked at, so
- * an address that has guessed too often learns nothing more, even from a right guess. With `blocked`
- * (the API process's mirror of blocked addresses) that check reads no counter while the mirror knows.
+ * guarded where tokens are looked up (ctx.tokenGuard, called by the authentication middleware of
+ * whichever route the router chose): an address that has guessed too often is refused before its
+ * token is looked at, so it learns nothing more, even from a right guess. With `blocked` (the API
+ * process's mirror of blocked addresses) that check reads no counter while the mirror knows.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mounted before the app's own state and context types apply
 export function rateLimits(knex: Database, limits: RateLimits, blocked?: BlockedAddresses): Middleware<any, any> {
@@ -120,21 +140,31 @@ export function rateLimits(knex: Database, limits: RateLimits, blocked?: Blocked
     return failures && failures.consumedPoints >= limits.authFailuresPerAddress.points ? Math.max(failures.msBeforeNext, 1) : 0;
   };
 
-  const countFailure = async (ctx: AppContext) => {
-    const failures = await authFailures.penalty(ctx.ip);
-    if (failures.consumedPoints >= limits.authFailuresPerAddress.points) await blocked?.announce(ctx.ip, failures.msBeforeNext);
-  };
-
-  return async (ctx: AppContext, next: Next) => {
-    const guarded = hasToken(ctx) && TOKEN_AUTHENTICATED_PATH.test(ctx.path);
-    if (guarded) {
+  const tokenGuard: TokenGuard = {
+    async before(ctx) {
+      let msBeforeNext = 0;
       try {
-        const msBeforeNext = await blockedFor(ctx);
-        if (msBeforeNext > 0) return throttle(ctx, AUTH_FAILURES, msBeforeNext);
+        msBeforeNext = await blockedFor(ctx);
       } catch (err) {
         storeFailed(ctx, AUTH_FAILURES, err);
       }
-    }
+      if (msBeforeNext > 0) {
+        rateLimited.inc({ rule: AUTH_FAILURES });
+        throw new Throttled(msBeforeNext);
+      }
+    },
+    async failed(ctx) {
+      try {
+        const failures = await authFailures.penalty(ctx.ip);
+        if (failures.consumedPoints >= limits.authFailuresPerAddress.points) await blocked?.announce(ctx.ip, failures.msBeforeNext);
+      } catch (err) {
+        storeFailed(ctx, AUTH_FAILURES, err);
+      }
+    },
+  };
+
+  return async (ctx: AppContext, next: Next) => {
+    ctx.tokenGuard = tokenGuard;
     for (const { rule, limiter } of counted) {
       const key = rule.key(ctx);
       if (key === undefined) continue;
@@ -145,11 +175,6 @@ export function rateLimits(knex: Database, limits: RateLimits, blocked?: Blocked
         storeFailed(ctx, rule.name, rejection);
       }
     }
-    try {
-      await next();
-    } catch (err) {
-      if (guarded && err instanceof UnknownToken) await countFailure(ctx).catch((e) => storeFailed(ctx, AUTH_FAILURES, e));
-      throw err;
-    }
+    await next();
   };
 }

@@ -18,6 +18,7 @@ export const ALLOWED_WEBHOOK_EVENTS = [
   "appointment.updated",
   "appointment.cancelled",
   "appointment.completed",
+  "appointment.deleted",
 ] as const;
 
 /** What a webhook created without subscriptions gets: the first eight, as Chatwoot's column default. */

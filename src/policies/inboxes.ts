@@ -46,3 +46,13 @@ export async function findVisibleInbox(ctx: AppContext, id: number): Promise<Inb
 export async function canSeeInbox(ctx: AppContext, inbox: Pick<Inbox, "id">): Promise<boolean> {
   return seesEveryInbox(ctx) || InboxMember.isMember(inbox.id, ctx.state.membership?.user_id ?? 0);
 }
+
+/**
+ * An inbox a request names, when it is the account's: an agent who is not one of its members gets
+ * 401, as findVisibleInbox answers; a missing inbox is left to the caller to answer in its own way.
+ */
+export async function refuseUnseenInbox(ctx: AppContext, inboxId: number): Promise<void> {
+  if (seesEveryInbox(ctx)) return;
+  const inbox = await Inbox.findInAccount(ctx.state.account!.id, inboxId);
+  if (inbox && !(await canSeeInbox(ctx, inbox))) throw PermissionDenied();
+}

@@ -1,5 +1,7 @@
 import type { Channel, Inbox } from "../models/Inbox";
+import type { AgentInvitation } from "../models/AgentInvitation";
 import type { Member } from "../models/InboxMember";
+import type { User } from "../models/User";
 import { ChannelApi } from "../models/ChannelApi";
 import { ChannelWebWidget } from "../models/ChannelWebWidget";
 import { iso } from "./time";
@@ -127,5 +129,29 @@ export function presentInboxMember({ user, accountUser }: Member) {
     role: accountUser.role,
     thumbnail: avatarUrlOf(user),
     custom_role_id: null,
+  };
+}
+
+/**
+ * The agent partial of a user invited but not yet joined: what the account gave (email, role,
+ * availability), with `invitation_status: "pending"`. Their profile (name, avatar) is shown only once
+ * they join: the name is the email's local part, as for a new invitee.
+ */
+export function presentInvitedAgent(invitation: AgentInvitation, user: User) {
+  const name = user.email.split("@")[0]!;
+  return {
+    id: user.id,
+    account_id: invitation.account_id,
+    availability_status: invitation.availability ?? "online",
+    auto_offline: invitation.auto_offline ?? true,
+    confirmed: Boolean(user.confirmed_at),
+    email: user.email,
+    provider: user.provider,
+    available_name: name,
+    name,
+    role: invitation.role,
+    thumbnail: "",
+    custom_role_id: null,
+    invitation_status: "pending" as const,
   };
 }

@@ -3,6 +3,7 @@ import { type Database, databaseIsReachable } from "../db";
 import type { AppDeps } from "../deps";
 import { metrics, outboxState } from "../lib/metrics";
 import { listeningRelays } from "../services/eventRelay";
+import { parkedState } from "../services/parkedEvents";
 import type { AppCustomContext, AppState } from "../http/context";
 import { openApiDocument } from "../openapi/registry";
 import { temporalIsReachable } from "../temporal/client";
@@ -38,18 +39,45 @@ export async function probeDependencies(deps: AppDeps): Promise<{ database: bool
   return { database, temporal };
 }
 
-/** What health says of the event flow: whether a relay listens, and how old the oldest waiting event is. */
+/**
+ * What health says of the event flow: whether a relay listens, how old the oldest waiting event is,
+ * and what is parked. Parked events are one account's or one event's problem, shown for an operator
+ * to re-drive; they do not make the service unhealthy, as the events behind them still flow.
+ */
 interface EventFlow {
   relay: "listening" | "not listening" | "unknown";
-  outbox: { backlog: number; oldest_undispatched_age_seconds: number } | "unknown";
+  outbox:
+    | {
+        backlog: number;
+        oldest_undispatched_age_seconds: number;
+        parked: number;
+        oldest_parked?: { event_id: number; account_id: number; event: string; age_seconds: number; error: string | null };
+      }
+    | "unknown";
 }
 
 async function eventFlow(knex: Database): Promise<EventFlow> {
   try {
-    const [relays, outbox] = await Promise.all([listeningRelays(knex), outboxState(knex)]);
+    const [relays, outbox, parked] = await Promise.all([listeningRelays(knex), outboxState(knex), parkedState(knex)]);
+    const { oldest } = parked;
     return {
       relay: relays > 0 ? "listening" : "not listening",
-      outbox: { backlog: outbox.backlog, oldest_undispatched_age_seconds: Math.floor(outbox.oldestAgeSeconds) },
+      outbox: {
+        backlog: outbox.backlog,
+        oldest_undispatched_age_seconds: Math.floor(outbox.oldestAgeSeconds),
+        parked: parked.count,
+        ...(oldest
+          ? {
+              oldest_parked: {
+                event_id: oldest.id,
+                account_id: oldest.account_id,
+                event: oldest.name,
+                age_seconds: Math.floor(parked.oldestAgeSeconds),
+                error: oldest.error,
+              },
+            }
+          : {}),
+      },
     };
   } catch {
     return { relay: "unknown", outbox: "unknown" };

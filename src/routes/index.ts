@@ -2,6 +2,7 @@ import { ApiRouter } from "../http/router";
 import { accountScope } from "../middlewares/accountScope";
 import { authenticateApplication, authenticatePlatform } from "../middlewares/authentication";
 import { registerAccountRoutes } from "./api/accounts/accounts";
+import { registerInvitationRoutes } from "./api/profile/invitations";
 import { registerProfileRoutes } from "./api/profile/profile";
 import { registerAgentRoutes } from "./api/agents/agents";
 import { registerContactLabelRoutes, registerLabelRoutes } from "./api/labels/labels";
@@ -40,6 +41,7 @@ export function accountRouter(): ApiRouter {
   const router = new ApiRouter("/api/v1", { tag: "Account", security: ["userApiKey"], middleware: [authenticateApplication("user")] });
   registerAccountRoutes(router);
   registerProfileRoutes(router);
+  registerInvitationRoutes(router);
   return router;
 }
 

@@ -39,7 +39,7 @@ export interface AppointmentState {
   details: string;
 }
 
-interface Locked {
+export interface Locked {
   account: Account;
   appointment: Appointment;
   resource: Resource;
@@ -60,7 +60,7 @@ async function lockLive(trx: Knex.Transaction, appointmentId: number): Promise<L
  * Posts a notice into the appointment's conversation, once per key: the notice row and the message
  * commit together, so a retried activity finds the row and posts nothing.
  */
-async function postNotice(trx: Knex.Transaction, { appointment, resource }: Locked, kind: AppointmentNotice["kind"], key: string): Promise<boolean> {
+export async function postNotice(trx: Knex.Transaction, { appointment, resource }: Locked, kind: AppointmentNotice["kind"], key: string): Promise<boolean> {
   const conversation = appointment.conversation_id ? await Conversation.query(trx).findById(appointment.conversation_id) : undefined;
   if (!conversation) return false;
   const [notice] = await trx(AppointmentNotice.tableName)

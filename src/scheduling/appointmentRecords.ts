@@ -5,7 +5,7 @@
 import type { Knex } from "knex";
 import type { Account } from "../models/Account";
 import { Appointment, Expense, Payment } from "../models/scheduling/Appointment";
-import { presentAppointment } from "../presenters/scheduling/appointments";
+import { currentExpense, presentAppointment } from "../presenters/scheduling/appointments";
 import { allOn } from "../services/conversationGraph";
 import { type AppointmentEventName, recordEvent } from "../services/events";
 import { appointmentNotFound } from "./errors";
@@ -24,7 +24,7 @@ export async function loadViews(db: Knex, appointments: Appointment[]): Promise<
   return appointments.map((appointment) => ({
     appointment,
     payments: payments.filter((p) => p.appointment_id === appointment.id),
-    expense: expenses.find((e) => e.appointment_id === appointment.id),
+    expense: currentExpense(appointment, expenses),
   }));
 }
 

@@ -32,6 +32,7 @@ import { bookingBlocked, invalidAttribute, notFound, refused, SchedulingError } 
 import { syncFinance } from "./finance";
 import { normalizeIdentifier } from "./iin";
 import { derivePaymentStatus, type Pricing, receivedOf, resolvePricing } from "./money";
+import { pricingLookedUp, priceReplaced } from "./moveMoney";
 import { loadScheduleRows, scheduleOf } from "./schedules";
 import { checks } from "./validation";
 
@@ -72,6 +73,8 @@ export interface AppointmentInput {
   custom_attributes?: Record<string, unknown>;
   hold_minutes?: number;
   hold_until?: Date;
+  /** On a move: take the new resource's price instead of keeping the booked one (moveMoney.ts). */
+  reprice?: boolean;
 }
 
 /** Who books: the account, and the user (none when the service itself acts, as when a hold expires). */
@@ -188,19 +191,18 @@ function clientOf(existing: Appointment | undefined, input: AppointmentInput, co
 }
 
 /**
- * Price and compensation, copied when the booking is made or moved to another resource or service;
- * later price changes do not rewrite it. An explicit service_amount always wins.
+ * Price and compensation, copied when the booking is made, moved or re-priced (moveMoney.ts: a
+ * move keeps the price); later price changes do not rewrite it. An explicit service_amount always wins.
  */
 async function pricingOf(trx: Knex.Transaction, existing: Appointment | undefined, input: AppointmentInput, related: Related) {
-  const linkChanged = !existing || has(input, "resource_id") || "service_id" in input;
   let pricing: Pricing | undefined;
-  if (linkChanged) {
+  if (pricingLookedUp(existing, input)) {
     const price = related.service ? await ServicePrice.query(trx).findOne({ service_id: related.service.id, resource_id: related.resource.id }) : undefined;
     pricing = resolvePricing(related.service ?? undefined, price, related.resource);
   }
   let serviceAmount: number;
   if (input.service_amount !== undefined) serviceAmount = input.service_amount;
-  else if (pricing?.price !== undefined) serviceAmount = pricing.price;
+  else if (pricing?.price !== undefined && priceReplaced(existing, input)) serviceAmount = pricing.price;
   else if (existing && existing.service_amount > 0) serviceAmount = existing.service_amount;
   else throw refused("service_amount is required and must be greater than 0");
   return {
@@ -221,8 +223,15 @@ function amountsOf(existing: Appointment | undefined, input: AppointmentInput, s
   if (amounts.prepaid_amount > 0 && !amounts.prepaid_payment_method) c.add("prepaid_payment_method", "can't be blank");
   if (amounts.settlement_amount > 0 && !amounts.settlement_payment_method) c.add("settlement_payment_method", "can't be blank");
   c.done();
-  if (serviceAmount > 0 && amounts.prepaid_amount + amounts.settlement_amount > serviceAmount)
+  // Refunded money stays on the record: the amounts received never drop below it, and only what was kept counts against the price.
+  const refunded = existing?.refunded_amount ?? 0;
+  const kept = amounts.prepaid_amount + amounts.settlement_amount - refunded;
+  if (kept < 0) throw refused("Total received amount cannot be less than the refunded amount");
+  if (serviceAmount > 0 && kept > serviceAmount) {
+    // A price brought below what was paid (re-priced, another service): the difference goes back first.
+    if (existing && serviceAmount < existing.service_amount) throw refused("Total received amount cannot exceed service_amount: refund the difference first");
     throw refused("Total received amount cannot exceed service_amount");
+  }
   return amounts;
 }
 
@@ -312,7 +321,7 @@ async function saveAppointment(
   const paymentCancelled = has(input, "payment_status")
     ? input.payment_status === "cancelled"
     : status === "cancelled" || existing?.payment_status === "cancelled";
-  const paymentStatus = derivePaymentStatus({ ...pricing, ...amounts }, paymentCancelled);
+  const paymentStatus = derivePaymentStatus({ ...pricing, ...amounts, refunded_amount: existing?.refunded_amount ?? 0 }, paymentCancelled);
 
   const externalRef = "external_ref" in input ? blankToNull(input.external_ref) : (existing?.external_ref ?? null);
   const idempotencyKey = "idempotency_key" in input ? blankToNull(input.idempotency_key) : (existing?.idempotency_key ?? null);
@@ -421,19 +430,6 @@ export async function expireHold(db: Knex, appointmentId: number, holdExpiresAt:
       { cancellationReason: HOLD_EXPIRED_REASON },
     );
     return true;
-  });
-}
-
-/** Only a cancelled booking may go, and not one whose money history (payments, an expense) remains. */
-export async function deleteAppointment(db: Knex, accountId: number, id: number): Promise<void> {
-  await db.transaction(async (trx) => {
-    const appointment = await lockAppointment(trx, accountId, id);
-    if (appointment.status !== "cancelled")
-      throw new SchedulingError(422, "APPOINTMENT_DELETE_REQUIRES_CANCELLED", "Only cancelled appointments can be deleted");
-    const [{ payments }] = await trx("scheduling_payments").where("appointment_id", id).count<{ payments: string }[]>("* as payments");
-    const expense = await trx("scheduling_expenses").where("appointment_id", id).first("id");
-    if (Number(payments) > 0 || expense) throw new SchedulingError(422, "HISTORICAL_DATA_RETAINED", "Historical finance data prevents appointment deletion");
-    await appointment.$query(trx).delete();
   });
 }
 

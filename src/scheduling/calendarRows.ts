@@ -30,6 +30,9 @@ export interface ShownMoney {
   appointment_id: number;
   row: Row;
   json?: string;
+  /** An expense's resource and kind, to tell the appointment's own (currentExpense) from the journal's other entries. */
+  resource_id?: number;
+  kind?: string;
 }
 
 /**
@@ -138,7 +141,7 @@ const APPOINTMENT_FIELDS: readonly Field[] = [
   ...texts("status", "appointment_type", "source", "client_name", "client_phone", "client_identifier"),
   field("client_birth_date", "date"),
   ...texts("client_gender", "payment_status"),
-  ...integers("service_amount", "prepaid_amount", "settlement_amount"),
+  ...integers("service_amount", "prepaid_amount", "settlement_amount", "refunded_amount"),
   ...texts("prepaid_payment_method", "settlement_payment_method", "compensation_type_snapshot"),
   field("compensation_value_snapshot"),
   ...texts("external_ref", "idempotency_key", "notes"),
@@ -226,17 +229,28 @@ async function shownMoney<M extends Payment | Expense>(db: Knex, of: MoneyRows<M
   const sql = `select ${plainSql(of.fields)}, ${selectList(of.fields)}
     from ${of.table} r where r.appointment_id = any(?::bigint[]) order by r.appointment_id, r.id`;
   const rows = await rawRows(db, sql, [[...appointmentIds]]);
-  const [idAt, appointmentAt] = ["id", "appointment_id"].map((key) => of.fields.findIndex((f) => f.key === key) + 1) as [number, number];
+  const [idAt, appointmentAt, resourceAt, kindAt] = ["id", "appointment_id", "resource_id", "kind"].map(
+    (key) => of.fields.findIndex((f) => f.key === key) + 1,
+  ) as [number, number, number, number];
   const oddIds = rows.filter((row) => row[0] !== "t").map((row) => Number(row[idAt]));
   const odd = new Map(oddIds.length ? (await of.models(db, oddIds)).map((model) => [model.id, model]) : []);
   return rows.map((row) => {
     const model = odd.get(Number(row[idAt]));
-    return { appointment_id: Number(row[appointmentAt]), row, ...(model ? { json: JSON.stringify(of.present(model)) } : {}) };
+    return {
+      appointment_id: Number(row[appointmentAt]),
+      row,
+      ...(model ? { json: JSON.stringify(of.present(model)) } : {}),
+      ...(resourceAt && kindAt ? { resource_id: Number(row[resourceAt]), kind: row[kindAt]! } : {}),
+    };
   });
 }
 
 const PAYMENTS: MoneyRows<Payment> = {
-  fields: [...integers("id", "appointment_id", "recorded_by_id", "amount"), ...texts("payment_method", "payment_kind"), field("created_at", "instant")],
+  fields: [
+    ...integers("id", "appointment_id", "recorded_by_id", "amount"),
+    ...texts("payment_method", "payment_kind", "reason"),
+    field("created_at", "instant"),
+  ],
   brief: ["id", "amount", "payment_method", "payment_kind"],
   table: "scheduling_payments",
   models: (db, ids) => Payment.query(db).whereIn("id", ids),
@@ -245,7 +259,9 @@ const PAYMENTS: MoneyRows<Payment> = {
 
 const EXPENSES: MoneyRows<Expense> = {
   fields: [
-    ...integers("id", "appointment_id", "resource_id", "amount"),
+    ...integers("id", "appointment_id", "resource_id"),
+    field("kind", "text"),
+    field("amount"),
     field("status", "text"),
     field("paid_at", "instant"),
     field("paid_by_id"),

@@ -9,10 +9,14 @@ export const MINUTES_PER_DAY = 1440;
 
 export const APPOINTMENT_STATUSES = ["scheduled", "confirmed", "completed", "cancelled", "no_show"] as const;
 export const APPOINTMENT_TYPES = ["primary", "secondary", "other"] as const;
-export const PAYMENT_STATUSES = ["awaiting_payment", "prepaid", "paid", "cancelled"] as const;
+/** The fork's four, and two of ours: money that went back to the client (docs/scheduling-money.md). */
+export const PAYMENT_STATUSES = ["awaiting_payment", "prepaid", "paid", "cancelled", "refunded", "partially_refunded"] as const;
 export const PAYMENT_METHODS = ["kaspi_transfer", "kaspi_qr", "cash", "bank_transfer", "card", "other"] as const;
-export const PAYMENT_KINDS = ["prepaid", "payment", "adjustment"] as const;
+/** The fork's three, and refunds: money given back, an entry of its own. */
+export const PAYMENT_KINDS = ["prepaid", "payment", "adjustment", "refund"] as const;
 export const EXPENSE_STATUSES = ["unpaid", "paid"] as const;
+/** What the resource earned for a booking, or a correction of it (a claw-back when a booking paid out moves away). */
+export const EXPENSE_KINDS = ["compensation", "adjustment"] as const;
 export const COMPENSATION_TYPES = ["percent", "fixed"] as const;
 export const CALENDAR_VIEWS = ["day", "week", "month", "list"] as const;
 
@@ -21,6 +25,7 @@ export type CompensationType = (typeof COMPENSATION_TYPES)[number];
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+export type ExpenseKind = (typeof EXPENSE_KINDS)[number];
 
 /** The UI's "active" bookings: the ones that hold their slot ahead and get reminders. */
 export const LIVE_APPOINTMENT_STATUSES: readonly AppointmentStatus[] = ["scheduled", "confirmed"];

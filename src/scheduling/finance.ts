@@ -1,16 +1,17 @@
 /**
  * The payment side of a booking (reference/scheduling.md §7): the payment journal that mirrors the
- * appointment's amounts, the resource's expense, recording a payment and refunding them all. Every
+ * appointment's amounts, the resource's expenses (expenses.ts) and recording a payment; refunds are in refunds.ts. Every
  * write runs in the caller's transaction under the appointment's row lock, so the amounts, the
  * journal and the expense change together or not at all.
  */
 import type { Knex } from "knex";
 import type { Account } from "../models/Account";
-import { type Appointment, Expense, Payment } from "../models/scheduling/Appointment";
+import { type Appointment, Payment } from "../models/scheduling/Appointment";
 import type { PaymentKind, PaymentMethod } from "./constants";
 import { findAppointmentView, lockAppointment, recordAppointmentChange, type AppointmentView } from "./appointmentRecords";
 import { refused } from "./errors";
-import { derivePaymentStatus, expenseAmount, receivedOf, remainingOf } from "./money";
+import { syncExpenses } from "./expenses";
+import { derivePaymentStatus, receivedOf, remainingOf } from "./money";
 
 /**
  * The fork's FinanceSyncService#sync!: journal rows and expense brought in line with the
@@ -24,7 +25,7 @@ export async function syncFinance(trx: Knex.Transaction, appointment: Appointmen
   const mirror = { trx, appointment, payments, recordedById };
   await mirrorPayment(mirror, "prepaid", appointment.prepaid_amount, appointment.prepaid_payment_method);
   await mirrorPayment(mirror, "adjustment", appointment.settlement_amount - recorded, appointment.settlement_payment_method);
-  await syncExpense(trx, appointment, fresh ? undefined : await Expense.query(trx).findOne({ appointment_id: appointment.id }).forUpdate());
+  await syncExpenses(trx, appointment, fresh);
 }
 
 interface Mirror {
@@ -58,30 +59,6 @@ async function mirrorPayment(
   }
 }
 
-/**
- * The resource's expense exists while the appointment is paid; an unpaid one follows the amount,
- * a paid one is frozen. When the appointment stops being paid, an unpaid expense goes, a paid one stays.
- */
-async function syncExpense(trx: Knex.Transaction, appointment: Appointment, existing: Expense | undefined): Promise<void> {
-  if (existing?.status === "paid") return;
-  if (appointment.payment_status !== "paid") {
-    if (existing) await existing.$query(trx).delete();
-    return;
-  }
-  const amount = expenseAmount({ type: appointment.compensation_type_snapshot, value: appointment.compensation_value_snapshot }, appointment.service_amount);
-  if (!existing) {
-    await Expense.query(trx).insert({
-      account_id: appointment.account_id,
-      appointment_id: appointment.id,
-      resource_id: appointment.resource_id,
-      amount,
-      status: "unpaid",
-    });
-  } else if (existing.amount !== amount || existing.resource_id !== appointment.resource_id) {
-    await existing.$query(trx).patch({ amount, resource_id: appointment.resource_id });
-  }
-}
-
 export interface PaymentInput {
   amount?: number;
   payment_method: PaymentMethod;
@@ -94,6 +71,7 @@ export async function recordPayment(db: Knex, account: Account, userId: number |
     const before = await findAppointmentView(trx, account.id, appointment.id);
     if (appointment.service_amount <= 0) throw refused("Set service_amount before adding payment");
     if (appointment.payment_status === "cancelled") throw refused("Cancelled payments cannot be updated");
+    if (appointment.payment_status === "refunded") throw refused("Refunded payments cannot be updated");
     const amount = input.amount ?? remainingOf(appointment);
     if (amount <= 0) throw refused("Payment amount must be greater than 0");
     if (receivedOf(appointment) + amount > appointment.service_amount) throw refused("Payment amount exceeds remaining balance");
@@ -112,30 +90,6 @@ export async function recordPayment(db: Knex, account: Account, userId: number |
       settlement_payment_method: input.payment_method,
       payment_status: derivePaymentStatus({ ...appointment, settlement_amount: settlement }, false),
       hold_expires_at: null,
-    });
-    await syncFinance(trx, updated, userId);
-    return recordAppointmentChange(trx, account, before, appointment.id);
-  });
-}
-
-/**
- * The payment saga's compensation: every payment is removed, the amounts zeroed, the payment
- * cancelled and an unpaid expense withdrawn. Once the resource has been paid out, it is refused.
- */
-export async function refundPayments(db: Knex, account: Account, userId: number | null, appointmentId: number): Promise<AppointmentView> {
-  return db.transaction(async (trx) => {
-    const appointment = await lockAppointment(trx, account.id, appointmentId);
-    const before = await findAppointmentView(trx, account.id, appointment.id);
-    // Locked too: a payout of this expense either lands first (and the refund is refused) or waits.
-    const expense = await Expense.query(trx).findOne({ appointment_id: appointment.id }).forUpdate();
-    if (expense?.status === "paid") throw refused("Cannot cancel payment after the resource's expense has been paid");
-    await Payment.query(trx).delete().where("appointment_id", appointment.id);
-    const updated = await appointment.$query(trx).patchAndFetch({
-      prepaid_amount: 0,
-      prepaid_payment_method: null,
-      settlement_amount: 0,
-      settlement_payment_method: null,
-      payment_status: "cancelled",
     });
     await syncFinance(trx, updated, userId);
     return recordAppointmentChange(trx, account, before, appointment.id);

@@ -9,6 +9,8 @@ export interface Amounts {
   service_amount: number;
   prepaid_amount: number;
   settlement_amount: number;
+  /** Of what was received, how much went back; none when absent. */
+  refunded_amount?: number;
 }
 
 export const receivedOf = (a: Amounts) => a.prepaid_amount + a.settlement_amount;
@@ -16,18 +18,35 @@ export const receivedOf = (a: Amounts) => a.prepaid_amount + a.settlement_amount
 /** What is still owed; never negative. */
 export const remainingOf = (a: Amounts) => Math.max(a.service_amount - receivedOf(a), 0);
 
-/** Derived, never set by the client, except that a requested cancellation wins (and sticks). */
+/** What was received and not given back. */
+export const keptOf = (a: Amounts) => receivedOf(a) - (a.refunded_amount ?? 0);
+
+/**
+ * Derived, never set by the client. Everything given back is `refunded`, whatever else happened;
+ * otherwise a requested cancellation wins (and sticks); then what is kept against the price.
+ */
 export function derivePaymentStatus(amounts: Amounts, cancelled: boolean): PaymentStatus {
+  const refunded = amounts.refunded_amount ?? 0;
+  const kept = keptOf(amounts);
+  if (refunded > 0 && kept <= 0) return "refunded";
   if (cancelled) return "cancelled";
-  const received = receivedOf(amounts);
-  if (received <= 0) return "awaiting_payment";
-  if (amounts.service_amount <= 0 || received >= amounts.service_amount) return "paid";
-  return "prepaid";
+  if (receivedOf(amounts) <= 0) return "awaiting_payment";
+  if (amounts.service_amount <= 0 || kept >= amounts.service_amount) return "paid";
+  return refunded > 0 ? "partially_refunded" : "prepaid";
 }
 
 export interface Compensation {
   type: CompensationType | null;
   value: number | null;
+}
+
+/**
+ * Whether the resource earns its compensation: the price was received in full and not all of it
+ * went back (a partial refund is the clinic's, the resource's share stays on the price).
+ */
+export function earnsCompensation(a: Amounts & { payment_status: PaymentStatus }): boolean {
+  if (a.payment_status === "paid") return true;
+  return a.payment_status === "partially_refunded" && (a.service_amount <= 0 || receivedOf(a) >= a.service_amount);
 }
 
 /** What the resource is owed for a paid appointment: a fixed sum, or a rounded share of the price. */

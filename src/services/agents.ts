@@ -1,8 +1,9 @@
 import type { Knex } from "knex";
-import { ApiError, CouldNotProcess, NotFound } from "../errors";
+import { ApiError, CouldNotProcess, NotFound, ValidationError } from "../errors";
 import { definedOnly } from "../lib/objects";
 import type { Account } from "../models/Account";
 import { AccountUser, type Role } from "../models/AccountUser";
+import { AgentInvitation } from "../models/AgentInvitation";
 import type { Member } from "../models/InboxMember";
 import { User } from "../models/User";
 import { type AuditActor, auditChange } from "./audit";
@@ -35,21 +36,20 @@ const AgentLimitReached = () => new ApiError(402, { error: "Account limit exceed
 
 /** The account's users as agents, by name as Chatwoot's order_by_full_name. */
 export async function listAgents(accountId: number, db?: Knex): Promise<Member[]> {
-  const users = await User.query(db).whereIn("id", AccountUser.query(db).select("user_id").where("account_id", accountId)).orderByRaw("lower(name), id");
-  const memberships = await AccountUser.query(db)
-    .where("account_id", accountId)
-    .whereIn(
-      "user_id",
-      users.map((u) => u.id),
-    );
+  // Memberships first, then their users: a membership removed meanwhile cannot leave a user without one.
+  const memberships = await AccountUser.query(db).where("account_id", accountId);
   const byUser = new Map(memberships.map((m) => [m.user_id, m]));
+  const users = await User.query(db)
+    .whereIn("id", [...byUser.keys()])
+    .orderByRaw("lower(name), id");
   return users.map((user) => ({ user, accountUser: byUser.get(user.id)! }));
 }
 
-async function agentOf(accountId: number, userId: number, db?: Knex): Promise<Member> {
-  const [member] = (await listAgents(accountId, db)).filter((m) => m.user.id === userId);
-  if (!member) throw NotFound();
-  return member;
+export async function agentOf(accountId: number, userId: number, db?: Knex): Promise<Member> {
+  const accountUser = await AccountUser.query(db).findOne({ account_id: accountId, user_id: userId });
+  const user = accountUser && (await User.query(db).findById(userId));
+  if (!accountUser || !user) throw NotFound();
+  return { user, accountUser };
 }
 
 /**
@@ -70,7 +70,7 @@ async function lockedMembership(trx: Knex, accountId: number, userId: number): P
 }
 
 /** Chatwoot's validate_limit: a numeric `agents` limit on the account caps its users (checked under the account's lock). */
-async function assertRoomForAgent(trx: Knex, account: Account): Promise<void> {
+export async function assertRoomForAgent(trx: Knex, account: Account): Promise<void> {
   const limit = Number(account.limits?.agents);
   if (!Number.isFinite(limit) || account.limits?.agents == null) return;
   await trx("accounts").where({ id: account.id }).forUpdate().select("id");
@@ -78,11 +78,17 @@ async function assertRoomForAgent(trx: Knex, account: Account): Promise<void> {
   if (Number(count) >= limit) throw AgentLimitReached();
 }
 
+/** What an invite did: the user joined (new to the service, or in no account), or was invited to accept. */
+export type InviteOutcome = { member: Member } | { invitation: AgentInvitation; user: User };
+
 /**
- * Chatwoot's AgentBuilder: the user with that email (created, unconfirmed, when new) joins the account
- * with the role and availability given. A user already in the account is 422 "User has already been taken".
+ * Chatwoot's AgentBuilder, without its reach into other accounts: a new email becomes an unconfirmed
+ * user who joins the account with the role and availability given, as does an existing user who is in
+ * no account. A user who belongs to another account is only invited: they join by accepting
+ * (agentInvitations.ts), so no account takes in another's user without their consent. A user already
+ * in the account is 422 "User has already been taken".
  */
-export async function inviteAgent(account: Account, inviter: User, invite: AgentInvite, actor: AuditActor): Promise<Member> {
+export async function inviteAgent(account: Account, inviter: User, invite: AgentInvite, actor: AuditActor): Promise<InviteOutcome> {
   const join = async (user: User, trx: Knex) => {
     await assertRoomForAgent(trx, account);
     const accountUser = await AccountUser.query(trx)
@@ -96,16 +102,18 @@ export async function inviteAgent(account: Account, inviter: User, invite: Agent
       .returning("*");
     await auditChange(trx, actor, { accountId: account.id, auditableType: "AccountUser", keys: ACCOUNT_USER_AUDITED, after: accountUser });
   };
-  const joinExisting = async (user: User) => {
+  const joinExisting = async (user: User): Promise<InviteOutcome> => {
+    if (await AccountUser.membership(account.id, user.id)) throw ValidationError.of("user_id", "has already been taken");
+    if (await AccountUser.query().findOne({ user_id: user.id })) return { invitation: await inviteExistingUser(account, inviter, user, invite), user };
     await AccountUser.transaction((trx) => join(user, trx));
-    return agentOf(account.id, user.id);
+    return { member: await agentOf(account.id, user.id) };
   };
   const existing = await User.findByEmail(invite.email);
   if (existing) return joinExisting(existing);
   const name = invite.name?.trim() || invite.email.split("@")[0]!;
   try {
     const created = await User.createWithToken({ email: invite.email, name }, join, { confirmed: false });
-    return agentOf(account.id, created.id);
+    return { member: await agentOf(account.id, created.id) };
   } catch (err) {
     // A concurrent invite created the user first: join as that user instead (or learn they are a member).
     const raced = await User.findByEmail(invite.email);
@@ -114,13 +122,30 @@ export async function inviteAgent(account: Account, inviter: User, invite: Agent
   }
 }
 
-/** Chatwoot's agents#update: the user's name, and the membership's role, availability and auto_offline. */
+/**
+ * The account's pending invitation of a user of another account, made or renewed with the role and
+ * availability given; the user accepts or declines it under /api/v1/profile/invitations.
+ */
+async function inviteExistingUser(account: Account, inviter: User, user: User, invite: AgentInvite): Promise<AgentInvitation> {
+  const fields = { role: invite.role ?? "agent", availability: invite.availability ?? null, auto_offline: invite.auto_offline ?? null, inviter_id: inviter.id };
+  const [row] = await AgentInvitation.knex()("agent_invitations")
+    .insert({ account_id: account.id, user_id: user.id, ...fields })
+    .onConflict(["account_id", "user_id"])
+    .merge({ ...fields, updated_at: new Date() })
+    .returning("*");
+  return AgentInvitation.fromDatabaseJson(row);
+}
+
+/** A user's name is theirs (their profile); an account may send it back unchanged, as dashboards do. */
+const NameNotTheAccounts = () => ValidationError.of("name", "can only be changed by the user in their profile");
+
+/** agents#update on the account's own membership only: role, availability and auto_offline; never the user's profile. */
 export async function updateAgent(account: Account, userId: number, change: AgentChange, actor: AuditActor): Promise<Member> {
   await AccountUser.transaction(async (trx) => {
     const administrators = change.role === "agent" ? await lockAdministrators(trx, account.id) : [];
     const before = await lockedMembership(trx, account.id, userId);
+    if (change.name !== undefined && change.name !== (await User.query(trx).findById(userId))?.name) throw NameNotTheAccounts();
     if (before.role === "administrator" && change.role === "agent" && !administrators.some((id) => id !== userId)) throw LastAdministrator();
-    if (change.name !== undefined) await User.query(trx).patch({ name: change.name }).where({ id: userId });
     const fields = definedOnly({ role: change.role, availability: change.availability, auto_offline: change.auto_offline });
     const after = Object.keys(fields).length ? await AccountUser.query(trx).patchAndFetchById(before.id, fields) : before;
     await auditChange(trx, actor, { accountId: account.id, auditableType: "AccountUser", keys: ACCOUNT_USER_AUDITED, before, after });
@@ -141,14 +166,20 @@ export async function removeMembership(trx: Knex, membership: AccountUser, actor
   await auditChange(trx, actor, { accountId: account_id, auditableType: "AccountUser", keys: ACCOUNT_USER_AUDITED, before: membership });
 }
 
-/** agents#destroy: never the last administrator; a user left in no account is deleted, as Chatwoot's DeleteObjectJob. */
+/**
+ * agents#destroy: the membership goes, never the user (who may sign in, or belong elsewhere later);
+ * never the last administrator. A user only invited has their invitation withdrawn.
+ */
 export async function removeAgent(account: Account, userId: number, actor: AuditActor): Promise<void> {
   await AccountUser.transaction(async (trx) => {
     const administrators = await lockAdministrators(trx, account.id);
-    const membership = await lockedMembership(trx, account.id, userId);
+    const membership = await AccountUser.query(trx).findOne({ account_id: account.id, user_id: userId }).forUpdate();
+    const withdrawn = await AgentInvitation.query(trx).delete().where({ account_id: account.id, user_id: userId });
+    if (!membership) {
+      if (withdrawn) return;
+      throw NotFound();
+    }
     if (membership.role === "administrator" && !administrators.some((id) => id !== userId)) throw LastAdministrator();
     await removeMembership(trx, membership, actor);
-    const elsewhere = await AccountUser.query(trx).where({ user_id: userId }).first();
-    if (!elsewhere) await (await User.query(trx).findById(userId))?.destroy(trx);
   });
 }

@@ -5,7 +5,8 @@ import type { AppDeps } from "../deps";
 import { EVENTS_CHANNEL, type EventConsumer, type EventRow } from "./events";
 import { logger } from "../lib/logger";
 import { listenerSettings, PgListener } from "../lib/pgListener";
-import { relayHandOverFailures } from "../lib/metrics";
+import { relayEventsParked, relayHandOverFailures } from "../lib/metrics";
+import { temporalIsReachable } from "../temporal/client";
 
 const log = logger.child({ component: "event_relay" });
 
@@ -26,6 +27,10 @@ export async function listeningRelays(knex: Knex): Promise<number> {
 
 const MAX_DISPATCH_BACKOFF_MS = 60_000;
 const OUTAGE_AFTER_FAILURES = 3;
+/** Failed hand-overs after which an event is parked, if Temporal answers meanwhile (1+2+4+8 s of backoff). */
+export const PARK_AFTER_ATTEMPTS = 5;
+/** How long the relay waits for Temporal to answer before parking an event; silence counts as an outage. */
+const PARK_PROBE_DEADLINE_MS = 3000;
 /**
  * How long a claimed batch is the claimer's alone. A relay that dies mid-batch leaves its claim to
  * expire, and another relay takes the events then; hand-overs are idempotent, so a slow relay whose
@@ -38,6 +43,8 @@ export interface RelayOptions {
   sweepIntervalMs?: number;
   batchSize?: number;
   consumers: EventConsumer[];
+  /** Failed hand-overs before an event is parked (PARK_AFTER_ATTEMPTS by default). */
+  parkAfterAttempts?: number;
 }
 
 type Order = "oldest" | "newest";
@@ -233,10 +240,25 @@ export class EventRelay {
       .update({ claimed_until: null });
   }
 
-  /** 1 s, 2 s, 4 s ... up to a minute: soon enough after an outage, rare enough for a bad event. */
+  /**
+   * 1 s, 2 s, 4 s ... up to a minute: soon enough after an outage, rare enough for a bad event. After
+   * the retry budget, an event that fails while Temporal answers is the event's own problem (a payload
+   * over Temporal's limit, say): it is parked instead, out of every claim, for an operator to re-drive.
+   * While Temporal does not answer it is an outage, and the event keeps waiting for it to end.
+   */
   private async postpone(db: Knex, event: EventRow, err: unknown): Promise<void> {
     relayHandOverFailures.inc();
     const attempts = (event.dispatch_attempts ?? 0) + 1;
+    const error = err instanceof Error ? err.message : String(err);
+    if (attempts >= (this.options.parkAfterAttempts ?? PARK_AFTER_ATTEMPTS) && (await this.temporalAnswers())) {
+      relayEventsParked.inc();
+      log.error(
+        { err, event_id: event.id, account_id: event.account_id, event: event.name, attempt: attempts },
+        "event could not be handed over; parked until re-driven",
+      );
+      await db("events").where("id", event.id).update({ dispatch_attempts: attempts, parked_at: new Date(), last_dispatch_error: error, claimed_until: null });
+      return;
+    }
     const delayMs = Math.min(1000 * 2 ** (attempts - 1), MAX_DISPATCH_BACKOFF_MS);
     log.warn({ err, event_id: event.id, event: event.name, attempt: attempts, retry_in_ms: delayMs }, "event could not be handed over; postponed");
     await db("events")
@@ -244,8 +266,13 @@ export class EventRelay {
       .update({
         dispatch_attempts: attempts,
         dispatch_after: new Date(Date.now() + delayMs),
-        last_dispatch_error: err instanceof Error ? err.message : String(err),
+        last_dispatch_error: error,
         claimed_until: null,
       });
+  }
+
+  private async temporalAnswers(): Promise<boolean> {
+    const client = this.deps.temporal.client;
+    return client.connection.withDeadline(Date.now() + PARK_PROBE_DEADLINE_MS, () => temporalIsReachable(client)).catch(() => false);
   }
 }

@@ -28,7 +28,13 @@ export const INTERNAL_EVENT_NAMES = [
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 
 /** The scheduling fork's appointment events; account webhooks may subscribe to them. */
-export const APPOINTMENT_EVENT_NAMES = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.completed"] as const;
+export const APPOINTMENT_EVENT_NAMES = [
+  "appointment.created",
+  "appointment.updated",
+  "appointment.cancelled",
+  "appointment.completed",
+  "appointment.deleted",
+] as const;
 export type AppointmentEventName = (typeof APPOINTMENT_EVENT_NAMES)[number];
 
 /**

@@ -6,7 +6,8 @@ import { Conversation } from "../models/Conversation";
 import { Label } from "../models/Label";
 import type { LabelInput } from "../routes/api/labels/schema";
 import { type AuditActor, auditChange } from "./audit";
-import { setLabels } from "./conversationAttributes";
+import { changeConversation } from "./conversationChanges";
+import { inUnit } from "./conversationUnit";
 
 /** The attributes the audited gem records for a label (all but id and timestamps). */
 const AUDITED = ["title", "description", "color", "show_on_sidebar", "account_id"] as const;
@@ -53,29 +54,29 @@ export async function createLabel(accountId: number, input: LabelInput, actor: A
 /**
  * Labels::UpdateJob's effect of a renamed label: conversations get the new title in place of the old
  * one (each an ordinary label change, with its event and activity), contacts likewise in one statement.
+ * Runs in the rename's transaction, under the label's row lock, so concurrent renames apply in turn.
  */
-async function renameOnTagged(accountId: number, from: string, to: string): Promise<void> {
-  await Conversation.knex()("contacts")
+async function renameOnTagged(trx: Knex.Transaction, accountId: number, from: string, to: string): Promise<void> {
+  await trx("contacts")
     .where("account_id", accountId)
     .whereRaw("? = ANY(labels)", [from])
     .update({
       // A contact that already has the new title just loses the old one.
-      labels: Conversation.knex().raw("CASE WHEN ? = ANY(labels) THEN array_remove(labels, ?) ELSE array_replace(labels, ?, ?) END", [to, from, from, to]),
+      labels: trx.raw("CASE WHEN ? = ANY(labels) THEN array_remove(labels, ?) ELSE array_replace(labels, ?, ?) END", [to, from, from, to]),
     });
-  const tagged = await Conversation.query().where("account_id", accountId).whereRaw("? = ANY(labels)", [from]);
-  for (const conversation of tagged) {
-    await setLabels(
-      Conversation.knex(),
-      conversation,
-      conversation.labels.map((label) => (label === from ? to : label)),
-      null,
-    );
-  }
+  const tagged = await Conversation.query(trx).select("id").where("account_id", accountId).whereRaw("? = ANY(labels)", [from]).orderBy("id");
+  await inUnit(trx, async (unit) => {
+    for (const { id } of tagged) {
+      const current = await Conversation.lock(unit.trx, id);
+      const labels = [...new Set(current.labels.map((label) => (label === from ? to : label)))];
+      await changeConversation(unit, id, { labels }, { actor: null });
+    }
+  });
 }
 
 export async function updateLabel(label: Label, input: LabelInput, actor: AuditActor): Promise<Label> {
   const title = input.title === undefined ? undefined : checkedTitle(input.title);
-  const updated = await Label.transaction(async (trx) => {
+  return Label.transaction(async (trx) => {
     const before = await Label.query(trx).findById(label.id).forUpdate().throwIfNotFound();
     if (title !== undefined && title !== before.title) await assertTitleFree(trx, label.account_id, title, label.id);
     const after = await Label.query(trx).patchAndFetchById(
@@ -83,10 +84,9 @@ export async function updateLabel(label: Label, input: LabelInput, actor: AuditA
       definedOnly({ title, description: input.description, color: input.color, show_on_sidebar: input.show_on_sidebar }),
     );
     await auditChange(trx, actor, { accountId: label.account_id, auditableType: "Label", keys: AUDITED, before, after });
-    return { before, after };
+    if (before.title !== after.title) await renameOnTagged(trx, label.account_id, before.title, after.title);
+    return after;
   });
-  if (updated.before.title !== updated.after.title) await renameOnTagged(label.account_id, updated.before.title, updated.after.title);
-  return updated.after;
 }
 
 export async function destroyLabel(label: Label, actor: AuditActor): Promise<void> {

@@ -11,6 +11,8 @@ const eventsOf = (accountId: number, name: string) => h.knex("events").where({ a
 test("create with inbox_id answers Chatwoot's payload, makes a contact inbox with a UUID source_id and emits contact_created", async (t) => {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account, { name: "API" });
+  // An agent names only inboxes they are a member of (test/inboxes/inboxMembership.test.ts).
+  await setInboxMembers(h, account, inbox.id, [account.agent.id]);
   const response = await h.request("POST", path(account), {
     token: account.agent.token,
     body: {

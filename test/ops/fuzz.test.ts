@@ -3,6 +3,7 @@ import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
 import { useHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
+import { isDate, propertiesOf, resolve, type Schema, typeOf, useDocument } from "./openapiWalk";
 
 /**
  * Walks the OpenAPI document and sends every route malformed ids, queries and bodies: wrong types,
@@ -19,42 +20,11 @@ test.before(async () => {
 const h = useHarness(test, () => ({ databaseUrl: own.url }));
 test.before(async () => {
   doc = (await h.request("GET", "/api-docs/openapi.json")).body;
+  useDocument(doc);
 });
 test.after.always(async () => {
   await own?.drop();
 });
-
-type Schema = Record<string, any>;
-
-function resolve(schema: Schema | undefined): Schema | undefined {
-  const ref: string | undefined = schema?.$ref;
-  return ref ? resolve(doc.components.schemas[ref.replace("#/components/schemas/", "")]) : schema;
-}
-
-/** The object properties a body or query schema declares (allOf merged, the first object of anyOf/oneOf). */
-function propertiesOf(input: Schema | undefined): Record<string, Schema> {
-  const schema = resolve(input);
-  if (!schema) return {};
-  if (schema.properties) return Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, resolve(v as Schema)!]));
-  if (schema.allOf) return Object.assign({}, ...schema.allOf.map(propertiesOf));
-  for (const union of [schema.anyOf, schema.oneOf]) {
-    const object = union?.map(resolve).find((s: Schema) => s?.properties);
-    if (object) return propertiesOf(object);
-  }
-  return {};
-}
-
-/** The declared JSON type of a property, null aside; undefined for free-form values (anything goes). */
-function typeOf(input: Schema): string | undefined {
-  const schema = resolve(input)!;
-  const types = ([] as string[]).concat(schema.type ?? []).filter((t) => t !== "null");
-  if (types.length === 1) return types[0];
-  if (schema.enum) return "string";
-  const variants = (schema.anyOf ?? schema.oneOf)?.map(resolve).filter((s: Schema) => s && s.type !== "null");
-  return variants?.length === 1 ? typeOf(variants[0]) : undefined;
-}
-
-const isDate = (name: string, schema: Schema) => ["date", "date-time"].includes(resolve(schema)?.format) || /(^|_)(date|at|until)$/.test(name);
 
 /** A value of another type than the declared one. */
 function wrongTypes(type: string): unknown[] {

@@ -1,87 +1,16 @@
 import { randomInt } from "node:crypto";
-import type { AddressInfo } from "node:net";
 import test from "ava";
-import knexFactory from "knex";
-import { createApp } from "../../src/app";
-import { loadRateLimits, type RateLimits } from "../../src/config";
-import { AUTH_FAILURES } from "../../src/middlewares/rateLimits";
-import { closeServer } from "../../src/runtime";
-import { BlockedAddresses } from "../../src/services/blockedAddresses";
+import { loadRateLimits } from "../../src/config";
 import { createInbox } from "../support/conversationFactories";
 import { eventually } from "../support/eventually";
 import { createAccount } from "../support/factories";
 import { useHarness } from "../support/harness";
+import { address, instance, limits, statuses } from "../support/rateLimitInstance";
 
 const h = useHarness(test);
 
-const limits = (overrides: Partial<Record<keyof RateLimits, string>> = {}): RateLimits => {
-  const env: Record<string, string> = {};
-  const names = {
-    authFailuresPerAddress: "RATE_LIMIT_AUTH_FAILURES",
-    widgetSessionsPerAddress: "RATE_LIMIT_WIDGET_SESSIONS",
-    publicPerAddress: "RATE_LIMIT_PUBLIC_PER_ADDRESS",
-    publicPerInbox: "RATE_LIMIT_PUBLIC_PER_INBOX",
-    platformUserCreatesPerAddress: "RATE_LIMIT_PLATFORM_USER_CREATES",
-  } as const;
-  for (const [key, value] of Object.entries(overrides)) env[names[key as keyof RateLimits]] = value;
-  return loadRateLimits(env)!;
-};
-
-/** An address no other test uses, so each test starts with clean counters in the shared table. */
-const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-
-interface Instance {
-  send(
-    method: string,
-    path: string,
-    from: string,
-    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
-  ): Promise<{ status: number; text: string; headers: Headers }>;
-  close(): Promise<void>;
-}
-
-/**
- * An API instance of its own, behind a proxy (X-Forwarded-For names the client), with its own
- * connection pool on the suite's database: two of them stand for two API processes.
- */
-async function instance(rateLimits: RateLimits, { mirror = false } = {}): Promise<Instance> {
-  const knex = knexFactory({ client: "pg", connection: process.env.DATABASE_URL!, pool: { min: 0, max: 3 } });
-  // As `npm start` runs the API: blocked addresses mirrored in the process instead of read per request.
-  const blockedAddresses = mirror ? new BlockedAddresses(knex, AUTH_FAILURES, rateLimits.authFailuresPerAddress.points) : undefined;
-  await blockedAddresses?.start();
-  const server = createApp({ ...h.deps, knex }, { trustProxy: true, rateLimits, blockedAddresses }).listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    async send(method, path, from, { token, body, headers = {} } = {}) {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers: {
-          "x-forwarded-for": from,
-          ...(token ? { api_access_token: token } : {}),
-          ...(body ? { "content-type": "application/json" } : {}),
-          ...headers,
-        },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return { status: response.status, text: await response.text(), headers: response.headers };
-    },
-    async close() {
-      await closeServer(server);
-      await blockedAddresses?.stop();
-      await knex.destroy();
-    },
-  };
-}
-
-async function statuses(count: number, send: () => Promise<{ status: number }>): Promise<number[]> {
-  const result: number[] = [];
-  for (let i = 0; i < count; i++) result.push((await send()).status);
-  return result;
-}
-
 test("the 11th unknown token from one address gets 429 with Retry-After, even with a right token; another address is unaffected", async (t) => {
-  const api = await instance(limits());
+  const api = await instance(h, limits());
   t.teardown(() => api.close());
   const account = await createAccount(h);
   const attacker = address();
@@ -104,7 +33,7 @@ test("the 11th unknown token from one address gets 429 with Retry-After, even wi
 });
 
 test("only unknown tokens count: role refusals and valid requests never throttle an address", async (t) => {
-  const api = await instance(limits({ authFailuresPerAddress: "2/300" }));
+  const api = await instance(h, limits({ authFailuresPerAddress: "2/300" }));
   t.teardown(() => api.close());
   const account = await createAccount(h);
   const from = address();
@@ -115,7 +44,7 @@ test("only unknown tokens count: role refusals and valid requests never throttle
 });
 
 test("two API instances on one database share the counters", async (t) => {
-  const [first, second] = [await instance(limits({ authFailuresPerAddress: "4/300" })), await instance(limits({ authFailuresPerAddress: "4/300" }))];
+  const [first, second] = [await instance(h, limits({ authFailuresPerAddress: "4/300" })), await instance(h, limits({ authFailuresPerAddress: "4/300" }))];
   t.teardown(() => Promise.all([first.close(), second.close()]));
   const attacker = address();
   t.deepEqual(await statuses(2, () => first.send("GET", "/api/v1/accounts/1", attacker, { token: "nope" })), [401, 401]);
@@ -126,7 +55,7 @@ test("two API instances on one database share the counters", async (t) => {
 
 test("with the in-process mirror, a block counted by one instance reaches another at once, and a new instance starts knowing it", async (t) => {
   const rules = limits({ authFailuresPerAddress: "3/300" });
-  const [first, second] = [await instance(rules, { mirror: true }), await instance(rules, { mirror: true })];
+  const [first, second] = [await instance(h, rules, { mirror: true }), await instance(h, rules, { mirror: true })];
   t.teardown(() => Promise.all([first.close(), second.close()]));
   const account = await createAccount(h);
   const attacker = address();
@@ -145,13 +74,13 @@ test("with the in-process mirror, a block counted by one instance reaches anothe
   t.true(retryAfter > 0 && retryAfter <= 300, `Retry-After ${retryAfter}`);
   t.is((await second.send("GET", `/api/v1/accounts/${account.id}`, address(), right())).status, 200);
 
-  const later = await instance(rules, { mirror: true });
+  const later = await instance(h, rules, { mirror: true });
   t.teardown(() => later.close());
   t.is((await later.send("GET", `/api/v1/accounts/${account.id}`, attacker, right())).status, 429);
 });
 
 test("the public widget API is limited per address and per inbox", async (t) => {
-  const api = await instance(limits({ publicPerAddress: "3/60", publicPerInbox: "5/60", widgetSessionsPerAddress: "100/60" }));
+  const api = await instance(h, limits({ publicPerAddress: "3/60", publicPerInbox: "5/60", widgetSessionsPerAddress: "100/60" }));
   t.teardown(() => api.close());
   const account = await createAccount(h);
   const [shop, other] = [
@@ -175,7 +104,7 @@ test("the public widget API is limited per address and per inbox", async (t) => 
 });
 
 test("new widget sessions are limited per address; a visitor who resumes a session is not counted", async (t) => {
-  const api = await instance(limits({ widgetSessionsPerAddress: "2/3600" }));
+  const api = await instance(h, limits({ widgetSessionsPerAddress: "2/3600" }));
   t.teardown(() => api.close());
   const account = await createAccount(h);
   const shop = await createInbox(h, account, { name: "Shop", channel: { type: "web_widget", website_url: "https://shop.example" } });
@@ -188,7 +117,7 @@ test("new widget sessions are limited per address; a visitor who resumes a sessi
 });
 
 test("the public client API is limited per inbox identifier", async (t) => {
-  const api = await instance(limits({ publicPerInbox: "2/60" }));
+  const api = await instance(h, limits({ publicPerInbox: "2/60" }));
   t.teardown(() => api.close());
   const inbox = `inbox-${randomInt(1e9)}`;
   const hits = await statuses(3, () => api.send("GET", `/public/api/v1/inboxes/${inbox}/contacts/x`, address()));
@@ -200,7 +129,7 @@ test("the public client API is limited per inbox identifier", async (t) => {
 });
 
 test("platform user creation is limited per address", async (t) => {
-  const api = await instance(limits({ platformUserCreatesPerAddress: "2/60" }));
+  const api = await instance(h, limits({ platformUserCreatesPerAddress: "2/60" }));
   t.teardown(() => api.close());
   const from = address();
   const create = (n: number) =>

@@ -41,6 +41,7 @@ test("POST appointments books with the fork's defaults; S2 shows it; an idempote
     service_amount: 10_000,
     prepaid_amount: 0,
     settlement_amount: 0,
+    refunded_amount: 0,
     prepaid_payment_method: null,
     settlement_payment_method: null,
     compensation_type_snapshot: "percent",

@@ -197,7 +197,7 @@ test("appointment events reach subscribed webhooks, signed, with the booking and
   const hook = await expectOk(accountApi(h, c.account).post("/webhooks", { url: receiver.url, subscriptions: events }), "webhook");
   const unknown = await h.request("POST", `/api/v1/accounts/${c.account.id}/webhooks`, {
     token: c.account.admin.token,
-    body: { url: receiver.url, subscriptions: ["appointment.deleted"] },
+    body: { url: receiver.url, subscriptions: ["appointment.exploded"] },
   });
   t.is(unknown.status, 422);
 

@@ -1,7 +1,7 @@
 import test from "ava";
 import { Expense, Payment } from "../../src/models/scheduling/Appointment";
 import { Resource } from "../../src/models/scheduling/Resource";
-import { presentAppointment, presentExpense, presentPayment } from "../../src/presenters/scheduling/appointments";
+import { currentExpense, presentAppointment, presentExpense, presentPayment } from "../../src/presenters/scheduling/appointments";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "../../src/presenters/scheduling/exceptions";
 import { presentBreakRule, presentResource, presentWorkRule } from "../../src/presenters/scheduling/resources";
 import { slotsOf } from "../../src/scheduling/availability";
@@ -178,6 +178,9 @@ async function seed(account: TestAccount): Promise<number[]> {
             },
           ]
         : []),
+      ...(i % 5 === 0
+        ? [{ account_id: account.id, appointment_id: a.id, amount: 500, payment_method: "cash", payment_kind: "refund", reason: pick(AWKWARD) }]
+        : []),
     ]),
   );
   await insert(
@@ -192,6 +195,19 @@ async function seed(account: TestAccount): Promise<number[]> {
         status: i % 2 ? "paid" : "unpaid",
         paid_at: i % 2 ? "2026-03-30T12:00:00Z" : null,
       })),
+  );
+  // Bookings moved away from a resource that was paid: its compensation, clawed back, before the current one.
+  const moved = paid.filter((_, i) => i % 2 === 1).slice(0, 6);
+  await insert(
+    "scheduling_expenses",
+    moved.flatMap((a) => {
+      const left = ids.find((id) => id !== a.resource_id)!;
+      return [
+        { account_id: account.id, appointment_id: a.id, resource_id: left, amount: 3000, status: "paid", paid_at: "2026-03-02T12:00:00Z" },
+        { account_id: account.id, appointment_id: a.id, resource_id: left, kind: "adjustment", amount: -3000, status: "unpaid" },
+        { account_id: account.id, appointment_id: a.id, resource_id: a.resource_id, amount: 4000, status: "unpaid" },
+      ];
+    }),
   );
   // Values whose text only JavaScript writes as JavaScript does: BC, five-digit and pre-1000 years.
   await h
@@ -251,7 +267,7 @@ async function reference(
       presentAppointment(
         a,
         payments.filter((p) => p.appointment_id === a.id),
-        expenses.find((e) => e.appointment_id === a.id),
+        currentExpense(a, expenses),
       ),
     ),
     payments: payments.map(presentPayment),

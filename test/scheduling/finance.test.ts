@@ -85,7 +85,7 @@ test("the journal mirrors prepaid and settlement amounts; totals and methods are
   t.deepEqual(refusedFree.body, { error: "Set service_amount before adding payment", code: "VALIDATION_ERROR" });
 });
 
-test("refund removes the payments and the unpaid expense and cancels the payment; once the expense is paid it is refused", async (t) => {
+test("DELETE payments, kept for the fork's clients, refunds what is left as an entry instead of erasing; once the expense is paid it is refused", async (t) => {
   const c = await clinic(h);
   const appointment = await consultation(c, "09:00", { prepaid_amount: 4000, prepaid_payment_method: "cash" });
   await c.api.post(`/appointments/${appointment.id}/payments`, { payment_method: "card" });
@@ -93,17 +93,20 @@ test("refund removes the payments and the unpaid expense and cancels the payment
   const refunded = await c.api.delete(`/appointments/${appointment.id}/payments`);
   t.is(refunded.status, 200);
   t.like(refunded.body.payload, {
-    payment_status: "cancelled",
-    prepaid_amount: 0,
-    settlement_amount: 0,
-    prepaid_payment_method: null,
-    settlement_payment_method: null,
-    payments: [],
+    payment_status: "refunded",
+    prepaid_amount: 4000,
+    settlement_amount: 6000,
+    refunded_amount: 10_000,
     expense: null,
   });
+  t.deepEqual(journal(refunded.body.payload), ["prepaid:4000:cash", "payment:6000:card", "refund:10000:card"]);
   t.is((await h.knex("scheduling_expenses").where("appointment_id", appointment.id)).length, 0);
   const afterRefund = await c.api.post(`/appointments/${appointment.id}/payments`, { payment_method: "card" });
-  t.deepEqual(afterRefund.body, { error: "Cancelled payments cannot be updated", code: "VALIDATION_ERROR" });
+  t.deepEqual(afterRefund.body, { error: "Refunded payments cannot be updated", code: "VALIDATION_ERROR" });
+
+  // Nothing paid: the payment is cancelled, as the fork did.
+  const unpaid = await consultation(c, "11:00");
+  t.like((await c.api.delete(`/appointments/${unpaid.id}/payments`)).body.payload, { payment_status: "cancelled", refunded_amount: 0, payments: [] });
 
   const second = await consultation(c, "10:00");
   const paid = (await c.api.post(`/appointments/${second.id}/payments`, { payment_method: "cash" })).body.payload;
@@ -134,7 +137,7 @@ test("payments and expenses journals: filters, pay one, paying again keeps who a
   t.deepEqual(kinds(await c.api.get("/payments?payment_kinds=payment&payment_methods=card,cash")), [`${a.id}:payment:cash`, `${b.id}:payment:card`]);
   t.deepEqual(kinds(await c.api.get(`/payments?resource_ids=${other.id}`)), [`${b.id}:payment:card`]);
   t.deepEqual(kinds(await c.api.get(`/payments?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)), []);
-  t.deepEqual((await c.api.get("/payments?payment_kinds=refund")).body.details, { payment_kinds: ["is not included in the list (refund)"] });
+  t.deepEqual((await c.api.get("/payments?payment_kinds=gift")).body.details, { payment_kinds: ["is not included in the list (gift)"] });
 
   const expenses = await c.api.get("/expenses");
   t.deepEqual(
@@ -264,7 +267,7 @@ test("50 simultaneous payments never take more than the price; refunds racing pa
     const after = (await c.api.get(`/appointments/${id}`)).body.payload;
     if (refund.status === 200) {
       t.is(payout.status, 404, "the refund went first: the expense was gone when the payout came");
-      t.like(after, { payment_status: "cancelled", expense: null });
+      t.like(after, { payment_status: "refunded", expense: null });
     } else {
       t.deepEqual([refund.status, payout.status], [422, 200]);
       t.like(after, { payment_status: "paid", expense: { status: "paid" } });

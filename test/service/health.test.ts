@@ -63,7 +63,7 @@ test.serial("health answers 200 with both connections ok, a listening relay and 
       temporal: "ok",
       events: "flowing",
       relay: "listening",
-      outbox: { backlog: 0, oldest_undispatched_age_seconds: 0 },
+      outbox: { backlog: 0, oldest_undispatched_age_seconds: 0, parked: 0 },
       ...installationOf(h),
     });
     const installation = await h.knex("installation").first("id");

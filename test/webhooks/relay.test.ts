@@ -2,7 +2,9 @@ import test from "ava";
 import { loadSettings } from "../../src/config";
 import { connectDatabase, type Database } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
+import { Client, Connection } from "@temporalio/client";
 import { EventRelay } from "../../src/services/eventRelay";
+import { redriveParkedEvents } from "../../src/services/parkedEvents";
 import type { EventConsumer, EventRow } from "../../src/services/events";
 import { connectTemporalClient } from "../../src/temporal/client";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
@@ -124,4 +126,54 @@ test.serial("in an outage the drain gives up after a few failures instead of try
   await t.throwsAsync(drainWhileTemporalIsDown());
   const attempts = (await knex("events").whereIn("id", ids).orderBy("id")).map((row) => row.dispatch_attempts);
   t.deepEqual(attempts, [1, 1, 1, 0, 0, 0], "the rest stay due for the sweep");
+});
+
+/** Makes the postponed events due now, as their backoff running out would. */
+const comeDue = () => knex("events").whereNull("dispatched_at").whereNull("parked_at").update({ dispatch_after: null });
+
+test.serial("an event that keeps failing while Temporal answers is parked after its retries; the others go on; re-driven, it goes through", async (t) => {
+  const [bad] = await emit(1);
+  let poisoned = true;
+  const { consumer, dispatched } = recorder((event) => poisoned && event.id === bad);
+  const restoreLogs = redirectLogs(() => undefined);
+  try {
+    const relay = new EventRelay(deps, { consumers: [consumer], parkAfterAttempts: 3 });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await relay.drain().catch(() => undefined);
+      await comeDue();
+    }
+    const parked = await rowOf(bad!);
+    t.like(parked, { dispatched_at: null, dispatch_attempts: 3, last_dispatch_error: `cannot hand over event ${bad}` });
+    t.truthy(parked.parked_at);
+
+    const [after] = await knex("events").insert({ account_id: accountId, name: "contact_created", payload: "{}" }).returning("id");
+    t.is(await relay.drain(), 1, "a parked event is never claimed again, and what comes after goes through");
+    t.deepEqual(dispatched, [after.id]);
+
+    poisoned = false;
+    t.deepEqual(await redriveParkedEvents(knex), [bad]);
+    t.like(await rowOf(bad!), { parked_at: null, dispatch_attempts: 0 });
+    t.is(await relay.drain(), 1);
+    t.truthy((await rowOf(bad!)).dispatched_at);
+  } finally {
+    restoreLogs();
+  }
+});
+
+test.serial("while Temporal does not answer, an event that keeps failing is postponed, never parked", async (t) => {
+  const [bad] = await emit(1);
+  const { consumer } = recorder(() => true);
+  // Left open: closing a connection while its retry timer is pending throws inside @temporalio/client.
+  const client = new Client({ connection: Connection.lazy({ address: "127.0.0.1:1", connectTimeout: 500 }), namespace: "default" });
+  const restoreLogs = redirectLogs(() => undefined);
+  try {
+    const relay = new EventRelay({ ...deps, temporal: { ...deps.temporal, client } }, { consumers: [consumer], parkAfterAttempts: 2 });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await relay.drain().catch(() => undefined);
+      await comeDue();
+    }
+  } finally {
+    restoreLogs();
+  }
+  t.like(await rowOf(bad!), { dispatched_at: null, parked_at: null, dispatch_attempts: 3 });
 });

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { raw } from "objection";
-import type { AppointmentStatus, CompensationType, PaymentStatus } from "../../scheduling/constants";
+import type { AppointmentStatus, CompensationType, ExpenseKind, PaymentStatus } from "../../scheduling/constants";
 import { SchedulingModel } from "./SchedulingModel";
 
 /** A booking of a resource. The database refuses two live (not cancelled) bookings that overlap. */
@@ -31,6 +31,8 @@ export class Appointment extends SchedulingModel {
   declare service_amount: number;
   declare prepaid_amount: number;
   declare settlement_amount: number;
+  /** Of what was received, how much went back (refund entries); never more than was received. */
+  declare refunded_amount: number;
   declare prepaid_payment_method: string | null;
   declare settlement_payment_method: string | null;
   declare compensation_type_snapshot: CompensationType | null;
@@ -68,7 +70,10 @@ export class Appointment extends SchedulingModel {
   }
 }
 
-/** A money movement on an appointment: the prepaid mirror, recorded payments, or the settlement adjustment. */
+/**
+ * A money movement on an appointment: the prepaid mirror, recorded payments, the settlement
+ * adjustment, or a refund (money given back, with why).
+ */
 export class Payment extends SchedulingModel {
   static tableName = "scheduling_payments";
 
@@ -78,6 +83,7 @@ export class Payment extends SchedulingModel {
   declare amount: number;
   declare payment_method: string;
   declare payment_kind: string;
+  declare reason: string | null;
 
   // One array parameter: a month's calendar asks for thousands of appointments, and a parameter each
   // cost more to build and bind than the query itself.
@@ -86,13 +92,17 @@ export class Payment extends SchedulingModel {
   }
 }
 
-/** What the account owes the resource for a paid appointment; frozen once paid out. */
+/**
+ * What the account owes a resource for a paid appointment (kind compensation, one per resource that
+ * had the booking), or a correction of it (kind adjustment, negative to claw back); frozen once paid out.
+ */
 export class Expense extends SchedulingModel {
   static tableName = "scheduling_expenses";
 
   declare account_id: number;
   declare appointment_id: number;
   declare resource_id: number;
+  declare kind: ExpenseKind;
   declare amount: number;
   declare status: string;
   declare paid_at: Date | null;

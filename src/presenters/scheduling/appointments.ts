@@ -9,6 +9,7 @@ export function presentPayment(payment: Payment) {
     amount: payment.amount,
     payment_method: payment.payment_method,
     payment_kind: payment.payment_kind,
+    reason: payment.reason,
     created_at: iso(payment.created_at),
   };
 }
@@ -18,12 +19,24 @@ export function presentExpense(expense: Expense) {
     id: expense.id,
     appointment_id: expense.appointment_id,
     resource_id: expense.resource_id,
+    kind: expense.kind,
     amount: expense.amount,
     status: expense.status,
     paid_at: iso(expense.paid_at),
     paid_by_id: expense.paid_by_id,
     payout_id: expense.payout_id,
   };
+}
+
+/**
+ * "The" expense of an appointment: the compensation of the resource it is with now. Entries of
+ * resources it left (a compensation paid out before it moved, adjustments) are in the expense journal.
+ */
+export function currentExpense<E extends Pick<Expense, "appointment_id" | "resource_id" | "kind">>(
+  appointment: Pick<Appointment, "id" | "resource_id">,
+  expenses: readonly E[],
+): E | undefined {
+  return expenses.find((e) => e.appointment_id === appointment.id && e.kind === "compensation" && e.resource_id === appointment.resource_id);
 }
 
 /**
@@ -68,6 +81,7 @@ export function appointmentFields(appointment: Appointment) {
     service_amount: appointment.service_amount,
     prepaid_amount: appointment.prepaid_amount,
     settlement_amount: appointment.settlement_amount,
+    refunded_amount: appointment.refunded_amount,
     prepaid_payment_method: appointment.prepaid_payment_method,
     settlement_payment_method: appointment.settlement_payment_method,
     compensation_type_snapshot: appointment.compensation_type_snapshot,

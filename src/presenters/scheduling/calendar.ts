@@ -33,7 +33,8 @@ function writeList<T>(into: JsonBytes, items: readonly T[], write: (into: JsonBy
  */
 export function calendarBody(calendar: Calendar): Buffer {
   const paymentsOf = byAppointment(calendar.payments);
-  const expenseOf = new Map(calendar.expenses.map((e) => [e.appointment_id, e]));
+  // The appointment's own expense is its current resource's compensation (as currentExpense picks it).
+  const compensations = new Map(calendar.expenses.filter((e) => e.kind === "compensation").map((e) => [`${e.appointment_id}:${e.resource_id}`, e]));
   const rules = JSON.stringify({
     view: calendar.query.view,
     range: { from: isoInZone(calendar.query.range.start, DEFAULT_TIMEZONE), to: isoInZone(calendar.query.range.end, DEFAULT_TIMEZONE) },
@@ -53,7 +54,7 @@ export function calendarBody(calendar: Calendar): Buffer {
     into.ascii(',"payments":[');
     writeList(into, paymentsOf.get(appointment.id) ?? [], (into, payment) => writePayment(into, payment, true));
     into.ascii('],"expense":');
-    const expense = expenseOf.get(appointment.id);
+    const expense = compensations.get(`${appointment.id}:${appointment.resource_id}`);
     if (expense) writeExpense(into, expense, true);
     else into.ascii("null");
     into.ascii("}");

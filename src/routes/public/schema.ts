@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../http/limits";
 import { uploadedFile } from "../../http/multipart";
-import { id, jsonObject, optionalHttpUrl } from "../../http/schemas";
+import { id, jsonObject, optionalHttpUrl, withinJsonLimits } from "../../http/schemas";
 
 const identifier = z.string().min(1).max(255);
 
@@ -30,11 +31,11 @@ export const identityQuery = z.object({ identifier: z.string().optional(), ident
 
 export const publicConversationCreate = z.object({ custom_attributes: jsonObject().optional() }).openapi("PublicConversationCreate");
 /** Any other typing_status is accepted and ignored, as Chatwoot's case statement does. */
-export const publicTypingBody = z.object({ typing_status: z.string().optional() }).openapi("PublicTyping");
+export const publicTypingBody = z.object({ typing_status: z.string().max(MAX_LENGTH.string).optional() }).openapi("PublicTyping");
 
 export const publicMessageCreate = z
   .object({
-    content: z.string().nullable().optional(),
+    content: z.string().max(MAX_LENGTH.message).nullable().optional(),
     echo_id: z.string().max(255).optional(),
     /** Files, sent as `attachments[]` parts of a multipart body. */
     attachments: z.array(uploadedFile()).optional(),
@@ -46,7 +47,7 @@ export const publicMessageUpdate = z
     submitted_values: z
       .preprocess(
         (value) => (value && typeof value === "object" && !Array.isArray(value) ? (Object.keys(value).length ? [value] : []) : value),
-        z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() })),
+        withinJsonLimits(z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() }))),
       )
       .optional(),
   })

@@ -56,9 +56,13 @@ function changesOf(event: EventRow): Record<string, [unknown, unknown]> {
   );
 }
 
-/** One event's automation: its matching rules, oldest first, each run after the one before. */
+/**
+ * One event's automation: its matching rules' ids, oldest first, each run after the one before. Ids
+ * only: whatever a rule holds is read by its activities, so an account's rules cannot grow the
+ * workflow's input past Temporal's payload limit.
+ */
 export interface AutomationEventInput extends Omit<AutomationWorkflowInput, "ruleId"> {
-  rules: { id: number; name: string }[];
+  ruleIds: number[];
 }
 
 async function startAutomationEventWorkflow(deps: AppDeps, input: AutomationEventInput): Promise<void> {
@@ -73,11 +77,11 @@ async function startAutomationEventWorkflow(deps: AppDeps, input: AutomationEven
       { key: ConversationIdAttribute, value: input.displayId },
       { key: EventNameAttribute, value: input.eventName },
     ],
-    staticSummary: `Automation on ${input.eventName} of conversation #${input.displayId} (event ${input.eventId}): ${input.rules.map((r) => `rule ${r.id}`).join(", ")}`,
+    staticSummary: `Automation on ${input.eventName} of conversation #${input.displayId} (event ${input.eventId}): ${input.ruleIds.map((id) => `rule ${id}`).join(", ")}`,
   });
 }
 
-type AutomationRuleRow = Pick<AutomationRule, "id" | "account_id" | "event_name" | "name">;
+type AutomationRuleRow = Pick<AutomationRule, "id" | "account_id" | "event_name">;
 
 /** The batch's events that raise a rule event, with its name. */
 function triggeredBy(events: EventRow[]): { event: EventRow; name: AutomationEventName }[] {
@@ -89,7 +93,7 @@ function triggeredBy(events: EventRow[]): { event: EventRow; name: AutomationEve
 
 /** The active rules of the triggering events' accounts and rule events: a prepared statement, as every batch reads them. */
 function rulesSql(triggered: { event: EventRow; name: AutomationEventName }[]): Sql {
-  return sql`select id, account_id, event_name, name from automation_rules where active and ${isIn("account_id", [
+  return sql`select id, account_id, event_name from automation_rules where active and ${isIn("account_id", [
     ...new Set(triggered.map((t) => t.event.account_id)),
   ])} and ${isIn("event_name", [...new Set(triggered.map((t) => t.name))])} order by id`;
 }
@@ -125,7 +129,7 @@ export function automationConsumer(): EventConsumer {
         if (displayId === undefined) return;
         const input: AutomationEventInput = {
           accountId: event.account_id,
-          rules: matching.map((rule) => ({ id: rule.id, name: rule.name })),
+          ruleIds: matching.map((rule) => rule.id),
           installationId: deps.temporal.installationId,
           eventId: Number(event.id),
           eventUid: event.uid,

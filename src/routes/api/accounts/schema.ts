@@ -1,16 +1,18 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 
 /** Devise.email_regexp, which Chatwoot uses for every email it stores. */
 export const email = () =>
   z
     .string()
+    .max(MAX_LENGTH.string)
     .trim()
     .toLowerCase()
     .regex(/^[^@\s]+@[^@\s]+$/);
 
 /** Fields an account shares between the platform and account APIs. */
 export const accountFields = {
-  name: z.string().trim().min(1),
+  name: z.string().max(MAX_LENGTH.string).trim().min(1),
   locale: z.string().trim().min(1).max(10),
   domain: z.string().trim().max(100).nullable(),
   support_email: email().nullable(),
@@ -23,12 +25,12 @@ export const accountUpdateSchema = z
   .object({
     ...accountFields,
     auto_resolve_after: jsonInteger().min(10).max(1439856).nullable(),
-    auto_resolve_message: z.string().nullable(),
+    auto_resolve_message: z.string().max(MAX_LENGTH.text).nullable(),
     auto_resolve_ignore_waiting: z.boolean().nullable(),
-    auto_resolve_label: z.string().nullable(),
-    industry: z.string(),
-    company_size: z.string(),
-    timezone: z.string(),
+    auto_resolve_label: z.string().max(MAX_LENGTH.string).nullable(),
+    industry: z.string().max(MAX_LENGTH.string),
+    company_size: z.string().max(MAX_LENGTH.string),
+    timezone: z.string().max(MAX_LENGTH.string),
   })
   .partial()
   .openapi("AccountUpdate");

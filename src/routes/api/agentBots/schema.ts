@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { avatarUpload, clearableHttpUrl, jsonObject, optionalHttpUrl } from "../../../http/schemas";
 import { BOT_TYPES } from "../../../models/AgentBot";
 
 /** Fields of an agent bot shared by the account and platform APIs. */
 export const agentBotFields = {
   name: z.string().trim().max(255),
-  description: z.string().nullable(),
+  description: z.string().max(MAX_LENGTH.text).nullable(),
   outgoing_url: clearableHttpUrl(),
   avatar_url: optionalHttpUrl(),
   /** An image file, in a multipart body. */

@@ -3,7 +3,7 @@ import type { ApiRouter } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { headOk } from "../../../http/headOk";
 import { authorize, requireAdministrator } from "../../../policies";
-import { presentInboxMember as presentAgent } from "../../../presenters/inbox";
+import { presentInboxMember as presentAgent, presentInvitedAgent } from "../../../presenters/inbox";
 import { inviteAgent, listAgents, removeAgent, updateAgent } from "../../../services/agents";
 import { auditActor } from "../../../services/audit";
 import { agentCreate, agentResponse, agentUpdate } from "./schema";
@@ -31,7 +31,7 @@ export function registerAgentRoutes(router: ApiRouter) {
       authorize: requireAdministrator,
       method: "post",
       path,
-      summary: "Invite an agent by email (creating the user when new)",
+      summary: "Add an agent by email (creating the user when new); a user of another account is invited (202) and joins on accepting",
       params: accountParams,
       body: agentCreate,
       response: agentResponse,
@@ -39,7 +39,13 @@ export function registerAgentRoutes(router: ApiRouter) {
     async (ctx, { body }) => {
       const principal = ctx.state.principal;
       if (principal?.kind !== "user") throw new Error("agents reached without a user");
-      ctx.body = presentAgent(await inviteAgent(ctx.state.account!, principal.user, body, auditActor(ctx)));
+      const outcome = await inviteAgent(ctx.state.account!, principal.user, body, auditActor(ctx));
+      if ("member" in outcome) {
+        ctx.body = presentAgent(outcome.member);
+      } else {
+        ctx.status = 202;
+        ctx.body = presentInvitedAgent(outcome.invitation, outcome.user);
+      }
     },
   );
 
@@ -49,7 +55,7 @@ export function registerAgentRoutes(router: ApiRouter) {
         authorize: requireAdministrator,
         method,
         path: `${path}/:id`,
-        summary: "Change an agent's name, role, availability or auto_offline",
+        summary: "Change an agent's role, availability or auto_offline in the account (the name is the user's own)",
         params: accountResourceParams,
         body: agentUpdate,
         response: agentResponse,
@@ -61,7 +67,13 @@ export function registerAgentRoutes(router: ApiRouter) {
   }
 
   router.route(
-    { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Remove an agent from the account", params: accountResourceParams },
+    {
+      authorize: requireAdministrator,
+      method: "delete",
+      path: `${path}/:id`,
+      summary: "Remove an agent's membership (never the user), or withdraw their invitation",
+      params: accountResourceParams,
+    },
     async (ctx, { params }) => {
       await removeAgent(ctx.state.account!, params.id, auditActor(ctx));
       headOk(ctx);

@@ -1,19 +1,22 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { jsonObject, railsBoolean, withinJsonLimits, wrappedUnder } from "../../../http/schemas";
 
 // Loose: Chatwoot keeps whatever else a client puts in a condition or action.
 const condition = z
   .looseObject({
-    attribute_key: z.string(),
-    filter_operator: z.string().optional(),
+    attribute_key: z.string().max(MAX_LENGTH.string),
+    filter_operator: z.string().max(MAX_LENGTH.string).optional(),
     // An array, or {from: [...], to: [...]} for the attribute_changed operator.
     values: z.union([withinJsonLimits(z.array(z.unknown())), jsonObject()]).optional(),
-    query_operator: z.string().nullable().optional(),
-    custom_attribute_type: z.string().optional(),
+    query_operator: z.string().max(MAX_LENGTH.string).nullable().optional(),
+    custom_attribute_type: z.string().max(MAX_LENGTH.string).optional(),
   })
   .openapi("AutomationRuleCondition");
 
-const action = z.looseObject({ action_name: z.string(), action_params: withinJsonLimits(z.array(z.unknown())).optional() }).openapi("AutomationRuleAction");
+const action = z
+  .looseObject({ action_name: z.string().max(MAX_LENGTH.string), action_params: withinJsonLimits(z.array(z.unknown())).optional() })
+  .openapi("AutomationRuleAction");
 
 /**
  * Create and update alike: a missing or null required field is left to the model, which answers it in
@@ -24,11 +27,11 @@ export const automationRuleBody = z
     wrappedUnder("automation_rule"),
     z
       .object({
-        name: z.string().nullable(),
-        description: z.string().nullable(),
-        event_name: z.string().nullable(),
-        conditions: z.array(condition).nullable(),
-        actions: z.array(action).nullable(),
+        name: z.string().max(MAX_LENGTH.string).nullable(),
+        description: z.string().max(MAX_LENGTH.text).nullable(),
+        event_name: z.string().max(MAX_LENGTH.string).nullable(),
+        conditions: withinJsonLimits(z.array(condition)).nullable(),
+        actions: withinJsonLimits(z.array(action)).nullable(),
         active: railsBoolean(),
       })
       .partial(),

@@ -6,6 +6,7 @@ import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
 import { Inbox } from "../../../models/Inbox";
 import { authorize } from "../../../policies";
+import { findVisibleInbox } from "../../../policies/inboxes";
 import { presentInbox } from "../../../presenters/inbox";
 import { inboxResponse } from "../inboxes/schema";
 
@@ -31,9 +32,10 @@ export function registerContactInboxRoutes(router: ApiRouter) {
       const accountId = ctx.state.account!.id;
       const contact = await Contact.findInAccount(accountId, params.id);
       if (!contact) throw NotFound();
-      // Chatwoot's inboxes.find(params[:inbox_id]): a missing id is as unknown as a wrong one.
-      const inbox = body.inbox_id ? await Inbox.findInAccount(accountId, body.inbox_id) : undefined;
-      if (!inbox) throw NotFound();
+      // Chatwoot's inboxes.find(params[:inbox_id]): a missing id is as unknown as a wrong one; an
+      // agent links contacts only to inboxes they are a member of.
+      if (!body.inbox_id) throw NotFound();
+      const inbox = await findVisibleInbox(ctx, body.inbox_id);
       const contactInbox = await ContactInbox.transaction((trx) => ContactInbox.findOrCreate(trx, contact.id, inbox, body.source_id));
       const channel = (await Inbox.channelsOf([inbox])).get(inbox.id)!;
       ctx.body = { source_id: contactInbox.source_id, inbox: presentInbox(inbox, channel, { administrator: ctx.state.membership?.role === "administrator" }) };

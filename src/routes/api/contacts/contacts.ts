@@ -10,7 +10,7 @@ import { ContactInbox, type SlimInboxRow } from "../../../models/ContactInbox";
 import { Trip } from "../../../db/trip";
 import { Inbox } from "../../../models/Inbox";
 import { authorize, requireAdministrator } from "../../../policies";
-import { canSeeInbox } from "../../../policies/inboxes";
+import { canSeeInbox, refuseUnseenInbox } from "../../../policies/inboxes";
 import { presentContact } from "../../../presenters/contact";
 import { inboxRecord, presentInbox } from "../../../presenters/inbox";
 import { createContact, removeCustomAttributes, updateContact } from "../../../services/contacts";
@@ -195,6 +195,7 @@ export function registerContactRoutes(router: ApiRouter) {
     async (ctx, { body: { avatar, ...body } }) => {
       canUseContacts(ctx);
       const account = ctx.state.account!;
+      if (body.inbox_id !== undefined) await refuseUnseenInbox(ctx, body.inbox_id);
       const { contact, contactInbox } = await withUploadedAvatar(account.id, "contact", avatar, (stored) =>
         createContact(Contact.knex(), account, { ...body, ...stored }),
       );

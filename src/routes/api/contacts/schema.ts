@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { avatarUpload, idOrAbsent, jsonObject, optionalHttpUrl, optionalOneOf, railsBoolean, wrappedUnder } from "../../../http/schemas";
 
 const contactFields = {
@@ -20,7 +21,7 @@ export const contactCreate = z
 
 export const contactUpdate = z.preprocess(wrappedUnder("contact"), z.object(contactFields).partial()).openapi("ContactUpdate");
 
-export const removeCustomAttributesBody = z.object({ custom_attributes: z.array(z.string()) }).openapi("ContactRemoveCustomAttributes");
+export const removeCustomAttributesBody = z.object({ custom_attributes: z.array(z.string().max(MAX_LENGTH.string)) }).openapi("ContactRemoveCustomAttributes");
 
 /** Chatwoot's Sift sorts (Contact's sort_on): a name, descending with a leading "-". */
 export const CONTACT_SORTS = ["name", "email", "phone_number", "last_activity_at", "created_at", "company", "city", "country"] as const;

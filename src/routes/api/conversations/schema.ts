@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { idOrAbsent, id, jsonObject, oneOf, optionalId, optionalOneOf, page, railsBoolean } from "../../../http/schemas";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
 import { messageBody, messageResponse } from "../messages/schema";
@@ -12,8 +13,11 @@ import { ASSIGNEE_TYPES, CONVERSATION_TYPES, SORT_OPTIONS } from "../../../servi
 export const timeInput = z
   .union([
     z.number().int().nonnegative(),
-    z.string().regex(/^\d+$/).transform(Number),
-    z.iso.datetime({ offset: true }).transform((value) => Date.parse(value) / 1000),
+    z.string().max(MAX_LENGTH.string).regex(/^\d+$/).transform(Number),
+    z.iso
+      .datetime({ offset: true })
+      .max(MAX_LENGTH.string)
+      .transform((value) => Date.parse(value) / 1000),
   ])
   .transform((seconds) => new Date(seconds * 1000))
   // A number too large for a date is refused here rather than failing when the time is written.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { wrappedUnder } from "../../../http/schemas";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS } from "../../../models/CustomAttributeDefinition";
 import { compileLinear } from "../../../lib/linearRegex";
@@ -8,18 +9,18 @@ const REGEX_PATTERN_MAX = 1000;
 /** An enum sent as Chatwoot's integer code (or its digits) or as its name; stored as the code. */
 const codeOrName = (names: readonly string[]) =>
   z
-    .union([z.number().int(), z.string()])
+    .union([z.number().int(), z.string().max(MAX_LENGTH.string)])
     .transform((value) => (typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : names.indexOf(value)))
     .refine((code) => code >= 0 && code < names.length, { message: "is not included in the list" });
 
 const fields = {
   attribute_display_name: z.string().trim().max(255),
-  attribute_description: z.string().nullable(),
+  attribute_description: z.string().max(MAX_LENGTH.text).nullable(),
   attribute_key: z.string().trim().max(255),
   attribute_display_type: codeOrName(ATTRIBUTE_DISPLAY_TYPES),
   attribute_model: codeOrName(ATTRIBUTE_MODELS),
   /** Nulls are dropped (`[null]`, a form's empty row, stores as `[]`, as Chatwoot's cast does). */
-  attribute_values: z.array(z.string().nullable()).transform((values) => values.filter((value) => value !== null)),
+  attribute_values: z.array(z.string().max(MAX_LENGTH.string).nullable()).transform((values) => values.filter((value) => value !== null)),
   regex_pattern: z
     .string()
     .max(REGEX_PATTERN_MAX)
@@ -38,7 +39,7 @@ const fields = {
       });
     })
     .nullable(),
-  regex_cue: z.string().nullable(),
+  regex_cue: z.string().max(MAX_LENGTH.string).nullable(),
 };
 
 export const definitionBody = z.preprocess(wrappedUnder("custom_attribute_definition"), z.object(fields).partial()).openapi("CustomAttributeDefinitionRequest");

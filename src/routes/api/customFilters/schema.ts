@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { withinJsonLimits, wrappedUnder } from "../../../http/schemas";
 import { FILTER_TYPES } from "../../../models/CustomFilter";
 import { FILTER_OPERATORS } from "../../../services/filters/attributes";
@@ -9,18 +10,19 @@ import { FILTER_OPERATORS } from "../../../services/filters/attributes";
 /** How a condition joins the next one; FilterService upcases it, so any case is accepted. */
 const queryOperator = z
   .string()
+  .max(MAX_LENGTH.string)
   .refine((operator) => ["and", "or"].includes(operator.toLowerCase()), { message: "is not included in the list" })
   .nullable();
 
 // Loose: clients keep their own keys beside these (custom_attribute_type and the like).
 const filterCondition = z
   .looseObject({
-    attribute_key: z.string().min(1),
+    attribute_key: z.string().max(MAX_LENGTH.string).min(1),
     filter_operator: z.enum(FILTER_OPERATORS),
     // Absent for the presence operators; otherwise the values to compare with.
     values: withinJsonLimits(z.array(z.unknown())).optional(),
     query_operator: queryOperator.optional(),
-    custom_attribute_type: z.string().optional(),
+    custom_attribute_type: z.string().max(MAX_LENGTH.string).optional(),
   })
   .openapi("FilterCondition");
 
@@ -41,9 +43,10 @@ const filterType = z.union(
 );
 
 const fields = {
-  name: z.string(),
+  name: z.string().max(MAX_LENGTH.string),
   filter_type: filterType,
-  query: filterQuery,
+  // Loose: what it does not name is kept as sent, within the free-form limits.
+  query: withinJsonLimits(filterQuery),
 };
 
 /** Chatwoot requires `custom_filter` (Rails wraps bare JSON bodies under it); name and query are not null columns. */
@@ -77,11 +80,11 @@ export const filterRequest = z
     payload: z
       .array(
         z.looseObject({
-          attribute_key: z.string().min(1),
-          filter_operator: z.string(),
+          attribute_key: z.string().max(MAX_LENGTH.string).min(1),
+          filter_operator: z.string().max(MAX_LENGTH.string),
           values: z.unknown().optional(),
-          query_operator: z.string().nullable().optional(),
-          custom_attribute_type: z.string().nullable().optional(),
+          query_operator: z.string().max(MAX_LENGTH.string).nullable().optional(),
+          custom_attribute_type: z.string().max(MAX_LENGTH.string).nullable().optional(),
         }),
       )
       .min(1),

@@ -1,16 +1,15 @@
 import { z } from "zod";
-import { NotFound } from "../../../errors";
 import type { ApiRouter } from "../../../http/router";
 import { accountResourceParams } from "../../../http/schemas";
 import { AgentBot } from "../../../models/AgentBot";
 import { AgentBotInbox } from "../../../models/AgentBotInbox";
-import { Inbox } from "../../../models/Inbox";
 import { authorize } from "../../../policies";
+import { findVisibleInbox } from "../../../policies/inboxes";
 import { present as presentAccountBot } from "../agentBots/agentBots";
 import { agentBotResponse } from "../agentBots/schema";
 
 /**
- * GET inboxes/:id/agent_bot (InboxPolicy#agent_bot? lets every member ask): `{"agent_bot": bot}`, and
+ * GET inboxes/:id/agent_bot (InboxPolicy#agent_bot? lets every member of the inbox ask): `{"agent_bot": bot}`, and
  * `{"agent_bot": {}}` when none is attached, as the jbuilder block renders empty.
  */
 export function registerInboxAgentBotRoutes(router: ApiRouter) {
@@ -24,8 +23,7 @@ export function registerInboxAgentBotRoutes(router: ApiRouter) {
       response: z.object({ agent_bot: z.union([agentBotResponse, z.object({})]) }).openapi("InboxAgentBot"),
     },
     async (ctx, { params }) => {
-      const inbox = await Inbox.findInAccount(ctx.state.account!.id, params.id);
-      if (!inbox) throw NotFound();
+      const inbox = await findVisibleInbox(ctx, params.id);
       const attached = await AgentBotInbox.query().findOne({ inbox_id: inbox.id });
       const bot = attached && (await AgentBot.query().findById(attached.agent_bot_id));
       ctx.body = { agent_bot: bot ? await presentAccountBot(ctx, bot) : {} };

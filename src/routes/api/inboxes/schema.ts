@@ -1,21 +1,25 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { avatarUpload, clearableHttpUrl, id, jsonObject, railsBoolean, wrappedUnder } from "../../../http/schemas";
 
 /** Feature flags a web widget may enable (Chatwoot's Channel::WebWidget feature_flags). */
 export const WIDGET_FEATURE_FLAGS = ["attachments", "emoji_picker", "end_conversation", "use_inbox_avatar_for_bot"] as const;
 export const DEFAULT_WIDGET_FEATURE_FLAGS = ["attachments", "emoji_picker", "end_conversation"];
 
-const timezone = z.string().refine(
-  (zone) => {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: "is not included in the list" },
-);
+const timezone = z
+  .string()
+  .max(MAX_LENGTH.string)
+  .refine(
+    (zone) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: "is not included in the list" },
+  );
 
 const hour = z.number().int().min(0).max(23).nullable();
 const minutes = z.number().int().min(0).max(59).nullable();
@@ -35,7 +39,10 @@ const channelFields = {
   webhook_url: clearableHttpUrl(),
   additional_attributes: jsonObject(),
   website_url: z.string().trim().min(1).max(2048),
-  widget_color: z.string().regex(/^#[0-9a-fA-F]{3,8}$/),
+  widget_color: z
+    .string()
+    .max(MAX_LENGTH.string)
+    .regex(/^#[0-9a-fA-F]{3,8}$/),
   welcome_title: z.string().max(255).nullable(),
   welcome_tagline: z.string().max(255).nullable(),
   reply_time: z.enum(["in_a_few_minutes", "in_a_few_hours", "in_a_day"]),
@@ -44,7 +51,7 @@ const channelFields = {
   pre_chat_form_options: jsonObject(),
   continuity_via_email: railsBoolean(),
   selected_feature_flags: z.array(z.enum(WIDGET_FEATURE_FLAGS)),
-  allowed_domains: z.string().nullable(),
+  allowed_domains: z.string().max(MAX_LENGTH.text).nullable(),
 };
 
 export const API_CHANNEL_KEYS = ["webhook_url", "additional_attributes", "hmac_mandatory"] as const;
@@ -65,14 +72,14 @@ export const WIDGET_CHANNEL_KEYS = [
 const inboxFields = {
   name: z.string().trim().min(1).max(255),
   greeting_enabled: railsBoolean(),
-  greeting_message: z.string().nullable(),
+  greeting_message: z.string().max(MAX_LENGTH.greeting).nullable(),
   enable_email_collect: railsBoolean(),
   csat_survey_enabled: railsBoolean(),
   csat_config: jsonObject(),
   enable_auto_assignment: railsBoolean(),
   auto_assignment_config: jsonObject(),
   working_hours_enabled: railsBoolean(),
-  out_of_office_message: z.string().nullable(),
+  out_of_office_message: z.string().max(MAX_LENGTH.greeting).nullable(),
   timezone,
   allow_messages_after_resolved: railsBoolean(),
   lock_to_single_conversation: railsBoolean(),

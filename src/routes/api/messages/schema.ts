@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { uploadedFile } from "../../../http/multipart";
-import { id, jsonObject, optionalId, railsBoolean } from "../../../http/schemas";
+import { id, jsonObject, optionalId, railsBoolean, withinJsonLimits } from "../../../http/schemas";
 import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES } from "../../../models/Message";
 
 /** content_attributes may arrive as a JSON string (MessageBuilder parses it). */
@@ -16,22 +17,26 @@ const contentAttributes = z.preprocess((value) => {
 /** An empty `{}` (a form's default) is no template, as Chatwoot ignores it. */
 const templateParams = z.preprocess(
   (value) => (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0 ? null : value),
-  z
-    .object({
-      name: z.string(),
-      category: z.string().optional(),
-      language: z.string().optional(),
-      processed_params: z
-        .object({
-          body: z.record(z.string(), z.string()).optional(),
-          header: z.object({ media_url: z.string().optional(), media_type: z.string().optional() }).loose().optional(),
-          buttons: z.array(z.object({ type: z.string(), parameter: z.string() }).loose()).optional(),
-        })
-        .loose()
-        .optional(),
-    })
-    .loose()
-    .nullable(),
+  withinJsonLimits(
+    z
+      .object({
+        name: z.string().max(MAX_LENGTH.string),
+        category: z.string().max(MAX_LENGTH.string).optional(),
+        language: z.string().max(MAX_LENGTH.string).optional(),
+        processed_params: z
+          .object({
+            body: z.record(z.string(), z.string().max(MAX_LENGTH.text)).optional(),
+            header: z
+              .object({ media_url: z.string().max(MAX_LENGTH.url).optional(), media_type: z.string().max(MAX_LENGTH.string).optional() })
+              .loose()
+              .optional(),
+            buttons: z.array(z.object({ type: z.string().max(MAX_LENGTH.string), parameter: z.string().max(MAX_LENGTH.string) }).loose()).optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose(),
+  ).nullable(),
 );
 
 /**
@@ -40,7 +45,7 @@ const templateParams = z.preprocess(
  */
 export const messageBody = z
   .object({
-    content: z.string().nullable().optional(),
+    content: z.string().max(MAX_LENGTH.message).nullable().optional(),
     message_type: z
       .string()
       .optional()
@@ -52,9 +57,10 @@ export const messageBody = z
       .openapi({ enum: [...CONTENT_TYPES] }),
     content_attributes: contentAttributes.optional(),
     campaign_id: optionalId().optional(),
+    // Loose: the keys it does not name are kept as sent, within the free-form limits.
     template_params: templateParams.optional(),
     source_id: z.string().max(255).nullable().optional(),
-    sender_type: z.string().optional(),
+    sender_type: z.string().max(MAX_LENGTH.string).optional(),
     sender_id: id().optional(),
     /** Files, sent as `attachments[]` parts of a multipart body. */
     attachments: z.array(uploadedFile()).optional(),
@@ -67,7 +73,7 @@ export const conversationMessagesParams = z.object({ account_id: id(), conversat
 export const messagesQuery = z.object({ before: id().optional(), after: id().optional() });
 
 export const messageStatusBody = z
-  .object({ status: z.string().openapi({ enum: [...MESSAGE_STATUSES] }), external_error: z.string().nullable().optional() })
+  .object({ status: z.string().openapi({ enum: [...MESSAGE_STATUSES] }), external_error: z.string().max(MAX_LENGTH.text).nullable().optional() })
   .openapi("MessageStatusUpdate");
 
 export const messageResponse = z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { avatarUpload, id, jsonObject, railsBoolean, wrappedUnder } from "../../../http/schemas";
 import { email } from "../accounts/schema";
 
@@ -24,9 +25,9 @@ export const profileUpdate = z
         availability: availability(),
         /** The membership whose availability changes; the most recently active one without it. */
         account_id: id(),
-        current_password: z.string(),
-        password: z.string(),
-        password_confirmation: z.string(),
+        current_password: z.string().max(MAX_LENGTH.password),
+        password: z.string().max(MAX_LENGTH.password),
+        password_confirmation: z.string().max(MAX_LENGTH.password),
         /** An image file (multipart only), stored as the user's avatar. */
         avatar: avatarUpload(),
       })

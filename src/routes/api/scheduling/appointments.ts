@@ -3,8 +3,12 @@ import type { ApiRouter } from "../../../http/router";
 import { accountParams } from "../../../http/schemas";
 import { presentAppointment } from "../../../presenters/scheduling/appointments";
 import { type AppointmentView, findAppointmentView } from "../../../scheduling/appointmentRecords";
-import { type Booker, cancelAppointment, createAppointment, deleteAppointment, listAppointments, updateAppointment } from "../../../scheduling/appointments";
-import { refundPayments, recordPayment } from "../../../scheduling/finance";
+import { type Booker, cancelAppointment, createAppointment, listAppointments, updateAppointment } from "../../../scheduling/appointments";
+import { deleteAppointment } from "../../../scheduling/deletion";
+import { recordPayment } from "../../../scheduling/finance";
+import { cancelPayments, refund } from "../../../scheduling/refunds";
+import { requireAdministrator } from "../../../policies";
+import { refuseUnseenConversationOrInbox } from "./inboxAccess";
 import { financeEnabled } from "./middleware";
 import { created, ok, removed } from "./respond";
 import {
@@ -18,6 +22,7 @@ import {
   one,
   pagedMany,
   paymentBody,
+  refundBody,
 } from "./schema";
 
 export const presentView = (view: AppointmentView) => presentAppointment(view.appointment, view.payments, view.expense);
@@ -75,6 +80,7 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
       status: 201,
     },
     async (ctx, { body }) => {
+      await refuseUnseenConversationOrInbox(ctx, body);
       const { view, created: isNew } = await createAppointment(db(ctx), booker(ctx), body);
       (isNew ? created : ok)(ctx, presentView(view));
     },
@@ -89,7 +95,10 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
       body: appointmentUpdate,
       response: one(appointmentResponse),
     },
-    async (ctx, { params, body }) => ok(ctx, presentView(await updateAppointment(db(ctx), booker(ctx), params.id, body))),
+    async (ctx, { params, body }) => {
+      await refuseUnseenConversationOrInbox(ctx, body);
+      ok(ctx, presentView(await updateAppointment(db(ctx), booker(ctx), params.id, body)));
+    },
   );
 
   router.route(
@@ -105,9 +114,15 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "delete", path: `${path}/:id`, summary: "Delete a cancelled appointment that has no payment history", params: accountItemParams, status: 204 },
+    {
+      method: "delete",
+      path: `${path}/:id`,
+      summary: "Delete a cancelled appointment without money movements; posts the cancellation message it owed and emits appointment.deleted",
+      params: accountItemParams,
+      status: 204,
+    },
     async (ctx, { params }) => {
-      await deleteAppointment(db(ctx), ctx.state.account!.id, params.id);
+      await deleteAppointment(db(ctx), ctx.state.account!, params.id);
       removed(ctx);
     },
   );
@@ -130,16 +145,35 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
 
   router.route(
     {
+      method: "post",
+      path: `${path}/:appointment_id/refunds`,
+      summary: "Refund part or all of what was paid, as a refund entry of the payment journal (administrators only)",
+      params: appointmentPaymentParams,
+      body: refundBody,
+      response: one(appointmentResponse),
+      authorize: requireAdministrator,
+      middleware: [financeEnabled],
+    },
+    async (ctx, { params, body }) => {
+      const { user } = booker(ctx);
+      ok(ctx, presentView(await refund(db(ctx), ctx.state.account!, user?.id ?? null, params.appointment_id, body)));
+    },
+  );
+
+  router.route(
+    {
       method: "delete",
       path: `${path}/:appointment_id/payments`,
-      summary: "Refund: remove every payment and cancel the payment (refused once the resource's expense is paid)",
+      summary:
+        "Cancel the payment (the fork's refund): a full refund entry for what is left, the payment cancelled; refused once the expense is paid out (administrators only)",
       params: appointmentPaymentParams,
       response: one(appointmentResponse),
+      authorize: requireAdministrator,
       middleware: [financeEnabled],
     },
     async (ctx, { params }) => {
       const { user } = booker(ctx);
-      ok(ctx, presentView(await refundPayments(db(ctx), ctx.state.account!, user?.id ?? null, params.appointment_id)));
+      ok(ctx, presentView(await cancelPayments(db(ctx), ctx.state.account!, user?.id ?? null, params.appointment_id)));
     },
   );
 }

@@ -1,4 +1,5 @@
 import { z, type ZodType } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { id, jsonObject, page, wrappedUnder } from "../../../http/schemas";
 import {
   APPOINTMENT_STATUSES,
@@ -28,14 +29,17 @@ const endMinute = () => z.number().int().min(1).max(1440);
 const booleanParam = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
 
 const timezone = () =>
-  z.string().transform((value, ctx) => {
-    const zone = canonicalTimeZone(value.trim());
-    if (!zone) ctx.addIssue({ code: "custom", message: "is not a valid IANA timezone" });
-    return zone ?? value;
-  });
+  z
+    .string()
+    .max(MAX_LENGTH.string)
+    .transform((value, ctx) => {
+      const zone = canonicalTimeZone(value.trim());
+      if (!zone) ctx.addIssue({ code: "custom", message: "is not a valid IANA timezone" });
+      return zone ?? value;
+    });
 
 /** A calendar date, "YYYY-MM-DD", that exists. */
-export const calendarDate = () => z.string().refine(isCalendarDate, { message: "is not a valid date" });
+export const calendarDate = () => z.string().max(MAX_LENGTH.string).refine(isCalendarDate, { message: "is not a valid date" });
 
 /**
  * One check for shape and existence: zod runs every refinement even after a format check failed,
@@ -49,14 +53,17 @@ function isCalendarDate(value: string): boolean {
 
 /** An ISO 8601 date-time; without an offset it is wall-clock time in the default zone (Asia/Almaty). */
 export const instant = () =>
-  z.string().transform((value, ctx) => {
-    const ms = parseInstant(value, DEFAULT_TIMEZONE);
-    if (ms === undefined) {
-      ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
-      return z.NEVER;
-    }
-    return new Date(ms);
-  });
+  z
+    .string()
+    .max(MAX_LENGTH.string)
+    .transform((value, ctx) => {
+      const ms = parseInstant(value, DEFAULT_TIMEZONE);
+      if (ms === undefined) {
+        ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
+        return z.NEVER;
+      }
+      return new Date(ms);
+    });
 
 const compensationFields = {
   compensation_type: z.enum(COMPENSATION_TYPES),
@@ -363,7 +370,7 @@ export const contactResponse = z
 
 /** Ids as CSV, or as a JSON array or `ids[]=` list, which read as the same CSV. */
 const csvIds = z
-  .preprocess((value) => (Array.isArray(value) || typeof value === "number" ? [value].flat().join(",") : value), z.string())
+  .preprocess((value) => (Array.isArray(value) || typeof value === "number" ? [value].flat().join(",") : value), z.string().max(MAX_LENGTH.text))
   .transform((value, ctx) => {
     const parts = value
       .split(",")
@@ -484,7 +491,17 @@ export const appointmentCreate = body(
   appointmentFields.extend(holdFields.shape).required({ resource_id: true, starts_at: true }),
   "SchedulingAppointmentCreate",
 );
-export const appointmentUpdate = body("appointment", appointmentFields, "SchedulingAppointmentUpdate");
+/** A boolean in a body, as Rails casts one: true/false, "true"/"false", "1"/"0", 1/0. */
+const flag = () => z.union([z.boolean(), booleanParam, z.union([z.literal(0), z.literal(1)]).transform((value) => value === 1)]);
+
+export const appointmentUpdate = body(
+  "appointment",
+  appointmentFields.extend({
+    /** On a move to another resource the price is kept (docs/scheduling-money.md); true takes the new resource's price. */
+    reprice: flag().optional(),
+  }),
+  "SchedulingAppointmentUpdate",
+);
 export type AppointmentInput = z.output<typeof appointmentFields> & z.output<typeof holdFields>;
 
 export const cancelBody = z.object({ cancellation_reason: text().nullable().optional() }).openapi("SchedulingAppointmentCancel");
@@ -509,6 +526,8 @@ export const paymentResponse = z
     amount: z.number(),
     payment_method: z.string(),
     payment_kind: z.string(),
+    /** A refund's reason. */
+    reason: z.string().nullable(),
     created_at: z.string(),
   })
   .openapi("SchedulingPayment");
@@ -518,6 +537,8 @@ export const expenseResponse = z
     id: z.number(),
     appointment_id: z.number(),
     resource_id: z.number(),
+    /** compensation, or adjustment (negative to claw back). */
+    kind: z.string(),
     amount: z.number(),
     status: z.string(),
     paid_at: z.string().nullable(),
@@ -551,6 +572,8 @@ export const appointmentResponse = z
     service_amount: z.number(),
     prepaid_amount: z.number(),
     settlement_amount: z.number(),
+    /** Of what was received, how much was refunded. */
+    refunded_amount: z.number(),
     prepaid_payment_method: z.string().nullable(),
     settlement_payment_method: z.string().nullable(),
     compensation_type_snapshot: z.string().nullable(),
@@ -582,6 +605,18 @@ export const paymentBody = body(
     payment_method: z.enum(PAYMENT_METHODS),
   }),
   "SchedulingPaymentCreate",
+);
+
+export const refundBody = body(
+  "refund",
+  z.object({
+    /** Defaults to everything paid and not yet refunded. */
+    amount: z.number().int().optional(),
+    /** Defaults to the method the money last came in by. */
+    payment_method: z.enum(PAYMENT_METHODS).optional(),
+    reason: z.string().trim().max(1000).nullable().optional(),
+  }),
+  "SchedulingRefundCreate",
 );
 
 export const paymentsQuery = z

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { id, idList, railsBoolean, wrappedUnder } from "../../../http/schemas";
 import { inboxMembersEnvelope } from "../inboxMembers/schema";
 
@@ -10,10 +11,10 @@ export const teamMembersParams = z.object({ account_id: id(), team_id: id() });
  * (presence, uniqueness), so null and blanks reach it; slack_mention_code is permitted and unused.
  */
 const teamFields = z.object({
-  name: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
+  name: z.string().max(MAX_LENGTH.string).nullable().optional(),
+  description: z.string().max(MAX_LENGTH.text).nullable().optional(),
   allow_auto_assign: railsBoolean().optional(),
-  slack_mention_code: z.string().nullable().optional(),
+  slack_mention_code: z.string().max(MAX_LENGTH.string).nullable().optional(),
 });
 export const teamBody = z.preprocess(wrappedUnder("team"), teamFields).openapi("TeamRequest");
 

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { httpUrl, id, page, wrappedUnder } from "../../../http/schemas";
 import { ALLOWED_WEBHOOK_EVENTS } from "../../../models/Webhook";
 
 const subscriptions = z
-  .array(z.string())
+  .array(z.string().max(MAX_LENGTH.string))
   .refine((events) => events.length > 0 && events.every((e) => (ALLOWED_WEBHOOK_EVENTS as readonly string[]).includes(e)), {
     message: "Invalid events",
   });

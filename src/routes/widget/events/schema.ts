@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { jsonObject } from "../../../http/schemas";
 import { websiteTokenFields } from "../schema";
 
-const localeField = { locale: z.string().optional() };
+const localeField = { locale: z.string().max(MAX_LENGTH.string).optional() };
 
 /** `locale` is the widget's language, reported as event_info.widget_language. */
 export const widgetEventQuery = z.object({ ...websiteTokenFields, ...localeField });
@@ -12,7 +13,7 @@ export const widgetEventBody = z
     ...websiteTokenFields,
     ...localeField,
     /** Chatwoot's dotted event name; the widget sends "webwidget.triggered". */
-    name: z.string().optional(),
+    name: z.string().max(MAX_LENGTH.string).optional(),
     event_info: jsonObject().optional(),
   })
   .openapi("WidgetEventRequest");
