@@ -84,9 +84,11 @@ export function loadRateLimits(env: NodeJS.ProcessEnv = process.env): RateLimits
   return Object.fromEntries(entries) as RateLimits;
 }
 
+const listenPort = (env: NodeJS.ProcessEnv) => Number(env.PORT || 3000);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
-    port: Number(env.PORT ?? 3000),
+    port: listenPort(env),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePreparedStatements: !/^(off|false|0)$/i.test(env.DATABASE_PREPARED_STATEMENTS ?? ""),
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
@@ -114,6 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export interface Settings {
   /** FRONTEND_URL as set (no trailing slash); Chatwoot renders some links only when it is configured. */
   frontendUrl: string | undefined;
+  /** PORT, where the API listens: links point there when FRONTEND_URL is not set. */
+  port: number;
   /** Chatwoot's SECRET_KEY_BASE; without it the service generates a key once per database. */
   secretKeyBase: string | undefined;
   /** CHATWOOT_INBOX_HMAC_KEY: users' hmac_identifier for widget identity validation (none without it). */
@@ -128,9 +132,12 @@ export interface Settings {
   storage: StorageSettings;
 }
 
-/** Where clients reach this service (Chatwoot's FRONTEND_URL): widget scripts, SSO links and file URLs. */
-export function publicBaseUrl(settings: Pick<Settings, "frontendUrl">): string {
-  return settings.frontendUrl ?? "http://localhost:3000";
+/**
+ * Where clients reach this service (Chatwoot's FRONTEND_URL): widget scripts, SSO links and file URLs.
+ * Without it, the port the API listens on, so links work out of the box on any PORT.
+ */
+export function publicBaseUrl(settings: Pick<Settings, "frontendUrl" | "port">): string {
+  return settings.frontendUrl ?? `http://localhost:${settings.port}`;
 }
 
 let installed: Settings | undefined;
@@ -157,6 +164,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const batchSize = Number(env.SCHEDULING_PAYOUT_BATCH_SIZE);
   return {
     frontendUrl: env.FRONTEND_URL?.replace(/\/+$/, "") || undefined,
+    port: listenPort(env),
     secretKeyBase: env.SECRET_KEY_BASE || undefined,
     inboxHmacKey: env.CHATWOOT_INBOX_HMAC_KEY || undefined,
     payoutBatchSize: Number.isInteger(batchSize) && batchSize > 0 ? batchSize : 500,
@@ -181,12 +189,26 @@ export interface DeliveryConfig {
 
 const num = (value: string | undefined, fallback: number) => (value ? Number(value) : fallback);
 
+/** Rails' boolean cast: blank, "0", "f", "false", "off" (any case) are false; anything else is true. */
+const railsTrue = (value: string) => !/^(|0|f|false|off)$/i.test(value.trim());
+
+/**
+ * Whether deliveries and fetches may reach private and loopback addresses: WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+ * or Chatwoot's name for the same switch, SAFE_FETCH_ALLOW_PRIVATE_NETWORK (so a Chatwoot .env or
+ * compose file carries over); allowed outside production when neither is set.
+ */
+function allowPrivateNetworks(env: NodeJS.ProcessEnv): boolean {
+  if (env.WEBHOOK_ALLOW_PRIVATE_NETWORKS) return env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === "true";
+  if (env.SAFE_FETCH_ALLOW_PRIVATE_NETWORK) return railsTrue(env.SAFE_FETCH_ALLOW_PRIVATE_NETWORK);
+  return env.NODE_ENV !== "production";
+}
+
 /** Webhook and agent-bot delivery: WEBHOOK_* and API_INBOX_* variables. */
 export function loadDeliveryConfig(env: NodeJS.ProcessEnv = process.env): DeliveryConfig {
   const initialIntervalMs = num(env.WEBHOOK_RETRY_INITIAL_MS, 1000);
   return {
     timeoutMs: num(env.WEBHOOK_TIMEOUT_MS, 5000),
-    allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ? env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === "true" : env.NODE_ENV !== "production",
+    allowPrivateNetworks: allowPrivateNetworks(env),
     standard: {
       initialIntervalMs,
       backoffCoefficient: 2,

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * The longest string each family of fields may hold, in characters. Chatwoot's where it has one:
  * ApplicationRecord caps every string column at 255 and every text column at 20,000 unless the model
@@ -20,8 +18,3 @@ export const MAX_LENGTH = {
   domain: 100,
   password: 128,
 } as const;
-
-/** A string of a string column's length. */
-export const shortString = () => z.string().max(MAX_LENGTH.string);
-/** A string of a text column's length. */
-export const longText = () => z.string().max(MAX_LENGTH.text);

@@ -89,6 +89,8 @@ function parseParts(ctx: AppContext, dir: string, limits: MultipartLimits): Prom
     try {
       parser = busboy({
         headers: ctx.req.headers,
+        // Browsers and fetch send file names as UTF-8 in filename="..."; busboy reads them as latin1 by default.
+        defParamCharset: "utf8",
         limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: limits.maxFields, fieldSize: limits.maxFieldBytes, fieldNameSize: 200 },
       });
     } catch (err) {

@@ -10,11 +10,15 @@ import { coerceFormValues, isFormRequest, isMultipartRequest, type MultipartLimi
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
+/** Rails' `resources` routes `update` to both PATCH and PUT: a route with `method: UPDATE` answers, and is documented, on both. */
+export const UPDATE = ["patch", "put"] as const satisfies readonly Method[];
+
 /** Middleware that runs after routing, so it sees path params. */
 export type RouteMiddleware = (ctx: AppContext, next: Next) => Promise<void>;
 
 export interface RouteSpec<P extends ZodObject | undefined, Q extends ZodType | undefined, B extends ZodType | undefined> {
-  method: Method;
+  /** One method, or several answering alike (UPDATE). */
+  method: Method | readonly Method[];
   /** Koa path relative to the router's prefix, e.g. "/:id". */
   path: string;
   summary: string;
@@ -73,7 +77,8 @@ export class ApiRouter {
     spec: RouteSpec<P, Q, B>,
     handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void>,
   ): this {
-    this.document(spec);
+    const methods: readonly Method[] = typeof spec.method === "string" ? [spec.method] : spec.method;
+    for (const method of methods) this.document(method, spec);
     const validate = (ctx: AppContext) => {
       let params: unknown;
       if (spec.params) {
@@ -87,7 +92,7 @@ export class ApiRouter {
       return { params, query, body } as RouteInput<P, Q, B>;
     };
     const middleware = [...(this.options.middleware ?? []), ...(spec.middleware ?? [])];
-    this.koa[spec.method](spec.path, ...middleware, async (ctx) => {
+    const endpoint = async (ctx: AppContext) => {
       spec.authorize?.(ctx);
       const run = () => handler(ctx, validate(ctx));
       const { multipart } = spec;
@@ -95,7 +100,8 @@ export class ApiRouter {
         const limits = multipart === true ? {} : typeof multipart === "function" ? multipart(ctx.deps.settings) : multipart;
         await withMultipartBody(ctx, limits, run);
       } else await run();
-    });
+    };
+    for (const method of methods) this.koa[method](spec.path, ...middleware, endpoint);
     return this;
   }
 
@@ -105,12 +111,12 @@ export class ApiRouter {
     throw (this.options.onInvalid ?? toValidationError)(result.error);
   }
 
-  private document(spec: RouteSpec<ZodObject | undefined, ZodType | undefined, ZodType | undefined>) {
+  private document(method: Method, spec: RouteSpec<ZodObject | undefined, ZodType | undefined, ZodType | undefined>) {
     const fullPath = `${this.prefix}${spec.path}`.replace(/\/$/, "") || "/";
     const pathParams = [...fullPath.matchAll(/:(\w+)/g)].map((m) => m[1]!);
     const params = pathParams.length ? z.object({ ...Object.fromEntries(pathParams.map((p) => [p, z.string()])), ...spec.params?.shape }) : undefined;
     registry.registerPath({
-      method: spec.method,
+      method,
       path: fullPath.replace(/:(\w+)/g, "{$1}"),
       summary: spec.summary,
       tags: [this.options.tag],

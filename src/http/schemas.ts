@@ -93,10 +93,6 @@ export const httpUrl = () =>
 export const jsonObject = () => withinJsonLimits(z.record(z.string(), z.unknown()));
 
 /**
- * An avatar_url a client may leave blank: Chatwoot fetches it only when present, so `""` and null
- * change nothing (the key counts as absent).
- */
-/**
  * An `avatar` field: an image file (multipart), or blank/null to remove the avatar, as Active
  * Storage detaches an attachment assigned a blank value.
  */
@@ -108,7 +104,18 @@ export const blankAsAbsent = <S extends ZodType>(schema: S) => z.preprocess((val
 /** A URL field a client may clear: `""` is stored as none (null), as Rails stores a blank. */
 export const clearableHttpUrl = () => z.preprocess((value) => (isBlank(value) ? null : value), httpUrl().nullable());
 
+/**
+ * An avatar_url a client may leave blank: Chatwoot fetches it only when present, so `""` and null
+ * change nothing (the key counts as absent).
+ */
 export const optionalHttpUrl = () => z.preprocess((value) => (isBlank(value) ? undefined : value), httpUrl().optional());
+
+/** A client's temporary message id, echoed back: a string, or a number clients' counters send, taken as text. */
+export const echoId = () =>
+  z
+    .union([z.string().max(255), z.number().transform(String)])
+    .nullable()
+    .optional();
 
 export const pageQuery = z.object({ page: page() });
 

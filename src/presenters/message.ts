@@ -115,6 +115,11 @@ export interface MessageWebhookContext {
 }
 
 /** Message#webhook_data (reference section 1.2): string message_type, ISO created_at, no status. */
+/** Message#push_event_data adds the client's echo_id when one was given (never stored, so only where the message is created). */
+export function withEchoId<T extends object>(data: T, echoId: string | null | undefined): T & { echo_id?: string } {
+  return echoId ? { ...data, echo_id: echoId } : data;
+}
+
 export function messageWebhookData(message: Message, sender: MessageSender | null, { account, inbox, conversation }: MessageWebhookContext) {
   return {
     account,

@@ -1,3 +1,4 @@
+import type { ChannelApi } from "../models/ChannelApi";
 import type { Contact } from "../models/Contact";
 import type { ContactInbox } from "../models/ContactInbox";
 import type { Conversation } from "../models/Conversation";
@@ -11,7 +12,7 @@ import { iso, unixSeconds } from "./time";
  * account API's, since the caller is the contact itself.
  */
 
-/** inboxes/contacts/{create,show}.json.jbuilder: the contact inbox's ids and the contact's name and email. */
+/** inboxes/contacts/{create,show}.json.jbuilder: the contact inbox's ids and the contact's name, email and phone. */
 export function publicContact(contactInbox: ContactInbox, contact: Contact) {
   return {
     source_id: contactInbox.source_id,
@@ -19,6 +20,23 @@ export function publicContact(contactInbox: ContactInbox, contact: Contact) {
     id: contact.id,
     name: contact.name,
     email: contact.email,
+    phone_number: contact.phone_number,
+  };
+}
+
+/** inboxes/show.json.jbuilder with models/_inbox: what a client shows before the contact writes (name, hours, CSAT). */
+export function publicInbox(channel: ChannelApi, inbox: Inbox) {
+  return {
+    identifier: channel.identifier,
+    identity_validation_enabled: channel.hmac_mandatory,
+    name: inbox.name,
+    timezone: inbox.timezone,
+    working_hours: [...inbox.working_hours].sort((a, b) => a.day_of_week - b.day_of_week),
+    working_hours_enabled: inbox.working_hours_enabled,
+    csat_survey_enabled: inbox.csat_survey_enabled,
+    // This service has no such setting; Chatwoot's default for an inbox that never set it.
+    csat_response_visible: false,
+    greeting_enabled: inbox.greeting_enabled,
   };
 }
 

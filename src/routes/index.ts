@@ -11,6 +11,8 @@ import { registerInboxAgentBotRoutes } from "./api/inboxes/agentBot";
 import { registerContactInboxRoutes } from "./api/contacts/contactInboxes";
 import { registerAgentBotRoutes } from "./api/agentBots/agentBots";
 import { registerWebhookRoutes } from "./api/webhooks/webhooks";
+import { registerIntegrationAppRoutes } from "./api/integrations/apps";
+import { registerIntegrationHookRoutes } from "./api/integrations/hooks";
 import { registerInboxRoutes } from "./api/inboxes/inboxes";
 import { registerInboxMemberRoutes } from "./api/inboxMembers/inboxMembers";
 import { registerContactRoutes } from "./api/contacts/contacts";
@@ -54,6 +56,8 @@ export function accountScopedRouter(): ApiRouter {
   });
   registerAgentBotRoutes(router);
   registerWebhookRoutes(router);
+  registerIntegrationAppRoutes(router);
+  registerIntegrationHookRoutes(router);
   registerInboxRoutes(router);
   registerInboxMemberRoutes(router);
   registerContactRoutes(router);

@@ -55,6 +55,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("webhook_deliveries"),
   ownedRows("events"),
   ownedRows("webhooks"),
+  ownedRows("integrations_hooks"),
   ownedRows("attachments"),
   ownedRows("messages"),
   ownedRows("conversation_participants"),

@@ -10,6 +10,7 @@ import { type FileUrlSigner, fileUrlSigner } from "../storage/urls";
 import type { Trip } from "../db/trip";
 import type { Settings } from "../config";
 import { currentLogger } from "../lib/logger";
+import { imageMatchesBytes } from "./fileSignatures";
 
 /** Thumbnails are PNGs of at most THUMBNAIL_SIZE pixels a side (Chatwoot's 250x250 representation). */
 export const THUMBNAIL_TYPE = "image/png";
@@ -107,7 +108,7 @@ export interface StagedAttachment {
  * inbox has the size limit (the server must bound what it keeps); as in Chatwoot only web widget
  * inboxes limit the types.
  */
-function attachmentProblems(files: UploadedFile[], channelType: string, limit: number): string[] {
+async function attachmentProblems(files: UploadedFile[], channelType: string, limit: number): Promise<string[]> {
   const problems = new Set<string>();
   if (files.length > MAX_ATTACHMENTS_PER_MESSAGE) problems.add(`Attachments are too many (maximum is ${MAX_ATTACHMENTS_PER_MESSAGE})`);
   for (const file of files) {
@@ -116,6 +117,7 @@ function attachmentProblems(files: UploadedFile[], channelType: string, limit: n
     const type = contentTypeOf(file);
     if (channelType === "Channel::WebWidget" && fileTypeOf(type) === "file" && !ACCEPTABLE_DOCUMENT_TYPES.has(type))
       problems.add("Attachments file type not supported");
+    else if (!file.truncated && !(await imageMatchesBytes(file.path, type))) problems.add("Attachments file content does not match its type");
   }
   return [...problems];
 }
@@ -133,7 +135,7 @@ export async function withStagedAttachments<T>(
   work: (staged: StagedAttachment[]) => Promise<T>,
 ): Promise<T> {
   if (!files.length) return work([]);
-  const problems = attachmentProblems(files, await channelTypeOf(), maxUploadBytes);
+  const problems = await attachmentProblems(files, await channelTypeOf(), maxUploadBytes);
   if (problems.length) throw CouldNotProcess(`Validation failed: ${problems.join(", ")}`);
   const storage = fileStorage();
   const staged = files.map((file): StagedAttachment => {

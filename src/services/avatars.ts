@@ -6,6 +6,7 @@ import { appSettings, publicBaseUrl } from "../config";
 import { FILES_PATH } from "../storage/urls";
 import { contentTypeOf } from "./attachments";
 import { currentLogger } from "../lib/logger";
+import { imageMatchesBytes } from "./fileSignatures";
 
 /** Avatarable#acceptable_avatar: 15 MB, and the image types a browser shows. */
 export const AVATAR_MAX_BYTES = 15 * 1024 * 1024;
@@ -64,6 +65,7 @@ export async function withUploadedAvatar<T>(
   const contentType = contentTypeOf(file);
   if (file.truncated || file.size > AVATAR_MAX_BYTES) throw ValidationError.of("avatar", "filesize is too big");
   if (!AVATAR_TYPES[contentType]) throw ValidationError.of("avatar", "filetype not supported");
+  if (!(await imageMatchesBytes(file.path, contentType))) throw ValidationError.of("avatar", "content does not match its filetype");
   const key = await storeAvatar(accountId, owner, { path: file.path }, contentType);
   try {
     return await work({ avatar_key: key });

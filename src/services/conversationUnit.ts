@@ -8,7 +8,7 @@ import { Contact } from "../models/Contact";
 import { Conversation } from "../models/Conversation";
 import { contactWebhookData } from "../presenters/contact";
 import { type ConversationGraph, conversationWebhookData } from "../presenters/conversation";
-import { messageWebhookData } from "../presenters/message";
+import { messageWebhookData, withEchoId } from "../presenters/message";
 import type { Message } from "../models/Message";
 import type { Actor } from "./activityMessages";
 import { loadConversationGraphs, loadMessage } from "./conversationGraph";
@@ -20,7 +20,7 @@ export type ChangedAttributes = Record<string, { previous_value: unknown; curren
 type PendingEvent =
   | { name: "conversation_created" | "conversation_status_changed"; conversationId: number }
   | { name: "conversation_updated"; conversationId: number; changed: ChangedAttributes }
-  | { name: "message_created" | "message_updated"; conversationId: number; messageId: number }
+  | { name: "message_created" | "message_updated"; conversationId: number; messageId: number; echoId?: string | null }
   | { name: "contact_updated"; conversationId: number; contactId: number; changed: ChangedAttributes };
 
 /**
@@ -134,7 +134,10 @@ async function payloadOf(trx: Knex.Transaction, event: PendingEvent, graph: Conv
     case "message_created":
     case "message_updated": {
       const { message, sender } = await loadMessage(trx, graph, event.messageId);
-      return messageWebhookData(message, sender, { account: graph.account, inbox: graph.inbox, conversation: conversationWebhookData(graph) });
+      return withEchoId(
+        messageWebhookData(message, sender, { account: graph.account, inbox: graph.inbox, conversation: conversationWebhookData(graph) }),
+        event.echoId,
+      );
     }
     case "contact_updated": {
       const contact = graph.contact?.id === event.contactId ? graph.contact : await Contact.query(trx).findById(event.contactId).throwIfNotFound();

@@ -158,6 +158,7 @@ export class EventRelay {
     } catch (batchError) {
       let dispatched = 0;
       let failed = 0;
+      let temporalAnswers: boolean | undefined;
       for (const event of events) {
         try {
           await this.dispatch([event]);
@@ -165,8 +166,9 @@ export class EventRelay {
         } catch (err) {
           await this.postpone(this.deps.knex, event, err);
           // Nothing but failures looks like an outage: leave the rest for the sweep rather than
-          // wait out a timeout per event.
-          if (++failed >= OUTAGE_AFTER_FAILURES && !dispatched) throw batchError;
+          // wait out a timeout per event. Unless Temporal answers: then the events are bad, one
+          // account's perhaps, and those behind them must not wait a sweep per few of them.
+          if (++failed >= OUTAGE_AFTER_FAILURES && !dispatched && !(temporalAnswers ??= await this.temporalAnswers())) throw batchError;
         }
       }
       if (!dispatched) throw batchError;

@@ -35,6 +35,11 @@ export interface MessageInput {
   campaign_id?: number | null;
   template_params?: Record<string, unknown> | null;
   source_id?: string | null;
+  /**
+   * The client's temporary id for its optimistic copy of the message: not stored (Chatwoot's
+   * attr_accessor), only echoed in the create response and the message_created event.
+   */
+  echo_id?: string | null;
   /** Files already in storage (withStagedAttachments); a message with files needs no text. */
   attachments?: StagedAttachment[];
 }
@@ -237,7 +242,7 @@ export async function insertMessage(unit: Unit, conversation: Conversation, inpu
 
   // The reply clocks read waiting_since and first_reply_created_at, which only the reopen may have moved since the lock: its row serves without a re-read.
   const reopened = message.message_type === MESSAGE_TYPE.incoming && !current.muted ? await reopenFor(unit, current, actor) : current;
-  if (message.webhookSendable) unit.events.push({ name: "message_created", conversationId: current.id, messageId: message.id });
+  if (message.webhookSendable) unit.events.push({ name: "message_created", conversationId: current.id, messageId: message.id, echoId: input.echo_id });
 
   const times = await replyTimes(trx, reopened, message);
   if (Object.keys(times).length) await changeConversation(unit, current.id, times, { actor });

@@ -72,7 +72,7 @@ function unhanded(db: Knex, deliveries: Sql): Promise<HandedDelivery[]> {
  */
 export function privateNetworkNotice(config: Pick<DeliveryConfig, "allowPrivateNetworks">): string | undefined {
   return config.allowPrivateNetworks
-    ? "Webhooks and automation calls may reach private and loopback addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true or NODE_ENV is not production); set WEBHOOK_ALLOW_PRIVATE_NETWORKS=false to refuse them."
+    ? "Webhooks and automation calls may reach private and loopback addresses (WEBHOOK_ALLOW_PRIVATE_NETWORKS or SAFE_FETCH_ALLOW_PRIVATE_NETWORK is true, or NODE_ENV is not production); set WEBHOOK_ALLOW_PRIVATE_NETWORKS=false to refuse them."
     : undefined;
 }
 

@@ -54,7 +54,11 @@ test("an image's dimensions and thumbnail come from a workflow after the message
     [
       ["content", "Look"],
       ["attachments[]", { filename: "wide.png", content: png, type: "image/png" }],
-      ["attachments[]", { filename: "broken.jpg", content: "not really a jpeg", type: "image/jpeg" }],
+      // A JPEG's signature with nothing readable after it: taken, but no image sharp can measure.
+      [
+        "attachments[]",
+        { filename: "broken.jpg", content: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("not really a jpeg")]), type: "image/jpeg" },
+      ],
     ],
     world.account.admin.token,
   );

@@ -1,13 +1,15 @@
 import test from "ava";
 import { createAccount } from "../support/factories";
-import { createContact, createInbox } from "../support/conversationFactories";
+import { createContact, createInbox, setInboxMembers } from "../support/conversationFactories";
 import { accountApi, expectOk, useHarness } from "../support/harness";
 
 const h = useHarness(test);
 
-test("GET inboxes/:id/agent_bot answers the attached bot, or an empty object, to any member", async (t) => {
+test("GET inboxes/:id/agent_bot answers the attached bot, or an empty object, to the inbox's members", async (t) => {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
+  // Agents outside the inbox get 401 (test/inboxes/inboxMembership.test.ts).
+  await setInboxMembers(h, account, inbox.id, [account.agent.id]);
   const path = `/api/v1/accounts/${account.id}/inboxes/${inbox.id}/agent_bot`;
   const none = await h.request("GET", path, { token: account.agent.token });
   t.deepEqual([none.status, none.body], [200, { agent_bot: {} }]);
@@ -36,6 +38,7 @@ test("GET inboxes/:id/agent_bot answers the attached bot, or an empty object, to
 test("POST contacts/:id/contact_inboxes links the contact to an inbox and answers source_id with the inbox", async (t) => {
   const account = await createAccount(h);
   const inbox = await createInbox(h, account);
+  await setInboxMembers(h, account, inbox.id, [account.agent.id]);
   const { contact } = await createContact(h, account, { email: "linked@example.com" });
   const path = `/api/v1/accounts/${account.id}/contacts/${contact.id}/contact_inboxes`;
 

@@ -49,8 +49,8 @@ test("contact → conversation → message: Chatwoot's public shapes, and the we
   await defineAttribute(h, w.account, "conversation_attribute", "order");
 
   const contact = await publicContact(w, { email: "ann@example.com", phone_number: "+14155550100", custom_attributes: { plan: "pro" } });
-  t.deepEqual(Object.keys(contact).sort(), ["email", "id", "name", "pubsub_token", "source_id"]);
-  t.like(contact, { name: "Ann", email: "ann@example.com" });
+  t.deepEqual(Object.keys(contact).sort(), ["email", "id", "name", "phone_number", "pubsub_token", "source_id"]);
+  t.like(contact, { name: "Ann", email: "ann@example.com", phone_number: "+14155550100" });
   t.regex(contact.source_id, /^[0-9a-f-]{36}$/);
   t.is(typeof contact.pubsub_token, "string");
 

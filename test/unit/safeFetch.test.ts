@@ -83,3 +83,16 @@ test("startup says when private networks are reachable: outside production by de
   t.is(privateNetworkNotice(loadDeliveryConfig({ NODE_ENV: "production" })), undefined);
   t.is(privateNetworkNotice(loadDeliveryConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: "false" })), undefined);
 });
+
+test("SAFE_FETCH_ALLOW_PRIVATE_NETWORK, Chatwoot's name for the switch, is honoured; WEBHOOK_ALLOW_PRIVATE_NETWORKS wins when both are set", (t) => {
+  t.true(loadDeliveryConfig({ NODE_ENV: "production", SAFE_FETCH_ALLOW_PRIVATE_NETWORK: "true" }).allowPrivateNetworks);
+  t.true(loadDeliveryConfig({ NODE_ENV: "production", SAFE_FETCH_ALLOW_PRIVATE_NETWORK: "1" }).allowPrivateNetworks);
+  t.false(loadDeliveryConfig({ SAFE_FETCH_ALLOW_PRIVATE_NETWORK: "false" }).allowPrivateNetworks);
+  t.false(
+    loadDeliveryConfig({ NODE_ENV: "production", SAFE_FETCH_ALLOW_PRIVATE_NETWORK: "true", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "false" }).allowPrivateNetworks,
+  );
+  t.regex(
+    privateNetworkNotice(loadDeliveryConfig({ NODE_ENV: "production", SAFE_FETCH_ALLOW_PRIVATE_NETWORK: "true" })) ?? "",
+    /SAFE_FETCH_ALLOW_PRIVATE_NETWORK/,
+  );
+});

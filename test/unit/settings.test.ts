@@ -32,3 +32,8 @@ test("FRONTEND_URL loses its trailing slashes; sizes and counts that are not pos
 test("a misconfigured storage stops loading the settings, so a process fails at start rather than at its first upload", (t) => {
   t.throws(() => loadSettings({ ACTIVE_STORAGE_SERVICE: "amazon" }), { message: /S3_BUCKET_NAME is required/ });
 });
+
+test("without FRONTEND_URL, links point at the port the service listens on (PORT)", (t) => {
+  t.is(publicBaseUrl(loadSettings({ PORT: "3999" })), "http://localhost:3999");
+  t.is(publicBaseUrl(loadSettings({ PORT: "3999", FRONTEND_URL: "https://chat.example.com" })), "https://chat.example.com");
+});

@@ -55,12 +55,18 @@ function recorder(fails: (event: EventRow) => boolean) {
   return { consumer, dispatched };
 }
 
+/** Deps whose Temporal never answers. Left open: closing a connection while its retry timer is pending throws inside @temporalio/client. */
+function temporalDown(): AppDeps {
+  const client = new Client({ connection: Connection.lazy({ address: "127.0.0.1:1", connectTimeout: 500 }), namespace: "default" });
+  return { ...deps, temporal: { ...deps.temporal, client } };
+}
+
 /** A drain whose every hand-over fails, without the postponement logs it writes. */
 async function drainWhileTemporalIsDown(): Promise<number> {
   const { consumer } = recorder(() => true);
   const restoreLogs = redirectLogs(() => undefined);
   try {
-    return await new EventRelay(deps, { consumers: [consumer] }).drain();
+    return await new EventRelay(temporalDown(), { consumers: [consumer] }).drain();
   } finally {
     restoreLogs();
   }
@@ -128,6 +134,21 @@ test.serial("in an outage the drain gives up after a few failures instead of try
   t.deepEqual(attempts, [1, 1, 1, 0, 0, 0], "the rest stay due for the sweep");
 });
 
+test.serial("while Temporal answers, a run of bad events does not hold back the good event behind them in the batch", async (t) => {
+  const ids = await emit(6);
+  const good = ids.at(-1)!;
+  const { consumer, dispatched } = recorder((event) => event.id !== good);
+  const restoreLogs = redirectLogs(() => undefined);
+  try {
+    t.is(await new EventRelay(deps, { consumers: [consumer] }).drain(), 1);
+  } finally {
+    restoreLogs();
+  }
+  t.deepEqual(dispatched, [good]);
+  const attempts = (await knex("events").whereIn("id", ids).orderBy("id")).map((row) => row.dispatch_attempts);
+  t.deepEqual(attempts, [1, 1, 1, 1, 1, 0]);
+});
+
 /** Makes the postponed events due now, as their backoff running out would. */
 const comeDue = () => knex("events").whereNull("dispatched_at").whereNull("parked_at").update({ dispatch_after: null });
 
@@ -163,11 +184,9 @@ test.serial("an event that keeps failing while Temporal answers is parked after 
 test.serial("while Temporal does not answer, an event that keeps failing is postponed, never parked", async (t) => {
   const [bad] = await emit(1);
   const { consumer } = recorder(() => true);
-  // Left open: closing a connection while its retry timer is pending throws inside @temporalio/client.
-  const client = new Client({ connection: Connection.lazy({ address: "127.0.0.1:1", connectTimeout: 500 }), namespace: "default" });
   const restoreLogs = redirectLogs(() => undefined);
   try {
-    const relay = new EventRelay({ ...deps, temporal: { ...deps.temporal, client } }, { consumers: [consumer], parkAfterAttempts: 2 });
+    const relay = new EventRelay(temporalDown(), { consumers: [consumer], parkAfterAttempts: 2 });
     for (let attempt = 1; attempt <= 3; attempt++) {
       await relay.drain().catch(() => undefined);
       await comeDue();

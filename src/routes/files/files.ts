@@ -1,4 +1,5 @@
 import Router from "@koa/router";
+import contentDisposition from "content-disposition";
 import { NotFound } from "../../errors";
 import type { AppCustomContext, AppState } from "../../http/context";
 import { avatarContentType } from "../../services/avatars";
@@ -41,10 +42,8 @@ export function filesRouter() {
     ctx.set("Content-Security-Policy", "default-src 'none'; sandbox");
     ctx.set("Cache-Control", "private, max-age=3600");
     const disposition = INLINE.test(contentType) ? "inline" : "attachment";
-    ctx.set(
-      "Content-Disposition",
-      `${disposition}; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-    );
+    // An ASCII fallback and RFC 5987's filename* in UTF-8, so any name comes back as it was sent.
+    ctx.set("Content-Disposition", contentDisposition(filename, { type: disposition }));
     ctx.body = object.body;
   });
   return router;

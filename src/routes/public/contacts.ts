@@ -1,5 +1,5 @@
 import type { AppContext } from "../../http/context";
-import type { ApiRouter } from "../../http/router";
+import { type ApiRouter, UPDATE } from "../../http/router";
 import { uuid } from "../../lib/tokens";
 import { Contact } from "../../models/Contact";
 import { contactRecord, publicContact } from "../../presenters/publicApi";
@@ -42,25 +42,23 @@ export function registerPublicContactRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        method,
-        path: one,
-        summary: "Update the contact of a source_id (merged into the contact that has its new email or phone); custom attributes merge",
-        multipart: true,
-        params: contactParams,
-        body: publicContactUpdate,
-        response: contactRecordResponse,
-      },
-      async (ctx, { params, body }) => {
-        const scope = scopeOf(ctx);
-        const contactInbox = (await processHmac(ctx.deps.knex, scope, await findPublicContactInbox(ctx.deps.knex, scope, params.contact_identifier), body))!;
-        // Chatwoot leaves the identifier alone here: only a verified widget session may set it.
-        const { identifier: _identifier, identifier_hash: _hash, ...attributes } = body;
-        const contact = await Contact.query(ctx.deps.knex).findById(contactInbox.contact_id).throwIfNotFound();
-        ctx.body = contactRecord(await identifyContact(ctx.deps.knex, scope.account, contact, attributes));
-      },
-    );
-  }
+  router.route(
+    {
+      method: UPDATE,
+      path: one,
+      summary: "Update the contact of a source_id (merged into the contact that has its new email or phone); custom attributes merge",
+      multipart: true,
+      params: contactParams,
+      body: publicContactUpdate,
+      response: contactRecordResponse,
+    },
+    async (ctx, { params, body }) => {
+      const scope = scopeOf(ctx);
+      const contactInbox = (await processHmac(ctx.deps.knex, scope, await findPublicContactInbox(ctx.deps.knex, scope, params.contact_identifier), body))!;
+      // Chatwoot leaves the identifier alone here: only a verified widget session may set it.
+      const { identifier: _identifier, identifier_hash: _hash, ...attributes } = body;
+      const contact = await Contact.query(ctx.deps.knex).findById(contactInbox.contact_id).throwIfNotFound();
+      ctx.body = contactRecord(await identifyContact(ctx.deps.knex, scope.account, contact, attributes));
+    },
+  );
 }

@@ -1,9 +1,10 @@
 import type { Knex } from "knex";
 import { NotFound } from "../../errors";
 import type { AppContext } from "../../http/context";
-import type { ApiRouter } from "../../http/router";
+import { type ApiRouter, UPDATE } from "../../http/router";
 import type { Conversation } from "../../models/Conversation";
 import { Message } from "../../models/Message";
+import { withEchoId } from "../../presenters/message";
 import { publicMessage } from "../../presenters/publicApi";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../services/attachments";
 import { loadSenders } from "../../services/messageSenders";
@@ -66,30 +67,29 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
         conversation.account_id,
         () => ctx.state.apiInbox!.inbox.channel_type,
         body.attachments ?? [],
-        (attachments) => createMessage(ctx.deps.knex, conversation, { content: body.content, message_type: "incoming", attachments }, sender, null),
+        (attachments) =>
+          createMessage(ctx.deps.knex, conversation, { content: body.content, echo_id: body.echo_id, message_type: "incoming", attachments }, sender, null),
       );
-      ctx.body = publicMessage(message, graph.conversation, loaded, graph.inbox);
+      ctx.body = withEchoId(publicMessage(message, graph.conversation, loaded, graph.inbox), body.echo_id);
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        method,
-        path: `${path}/:message_id`,
-        summary: "Submit the contact's answers to a form or choice message",
-        multipart: true,
-        params: messageParams,
-        body: publicMessageUpdate,
-        response: publicMessageResponse,
-      },
-      async (ctx, { params, body }) => {
-        const { conversation } = await scope(ctx, params);
-        const message = await Message.findInConversation(conversation.id, params.message_id, ctx.deps.knex);
-        if (!message) throw NotFound();
-        const updated = body.submitted_values ? await submitMessageValues(ctx.deps.knex, message, body.submitted_values) : message;
-        ctx.body = (await presentMessages(ctx.deps.knex, conversation, [updated]))[0];
-      },
-    );
-  }
+  router.route(
+    {
+      method: UPDATE,
+      path: `${path}/:message_id`,
+      summary: "Submit the contact's answers to a form or choice message",
+      multipart: true,
+      params: messageParams,
+      body: publicMessageUpdate,
+      response: publicMessageResponse,
+    },
+    async (ctx, { params, body }) => {
+      const { conversation } = await scope(ctx, params);
+      const message = await Message.findInConversation(conversation.id, params.message_id, ctx.deps.knex);
+      if (!message) throw NotFound();
+      const updated = body.submitted_values ? await submitMessageValues(ctx.deps.knex, message, body.submitted_values) : message;
+      ctx.body = (await presentMessages(ctx.deps.knex, conversation, [updated]))[0];
+    },
+  );
 }

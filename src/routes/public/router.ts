@@ -3,6 +3,7 @@ import type { AppContext } from "../../http/context";
 import { ApiRouter } from "../../http/router";
 import { type ApiInboxScope, findApiInbox } from "../../services/publicApi";
 import { registerPublicContactRoutes } from "./contacts";
+import { registerPublicInboxRoutes } from "./inbox";
 import { registerPublicConversationRoutes } from "./conversations";
 import { registerPublicMessageRoutes } from "./messages";
 
@@ -25,6 +26,7 @@ async function apiInboxScope(ctx: AppContext, next: Next) {
  */
 export function publicRouter(): ApiRouter {
   const router = new ApiRouter("/public/api/v1/inboxes/:inbox_identifier", { tag: "Public client API", security: [], middleware: [apiInboxScope] });
+  registerPublicInboxRoutes(router);
   registerPublicContactRoutes(router);
   registerPublicConversationRoutes(router);
   registerPublicMessageRoutes(router);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../http/limits";
 import { uploadedFile } from "../../http/multipart";
-import { id, jsonObject, optionalHttpUrl, withinJsonLimits } from "../../http/schemas";
+import { echoId, id, jsonObject, optionalHttpUrl, withinJsonLimits } from "../../http/schemas";
 
 const identifier = z.string().min(1).max(255);
 
@@ -36,7 +36,7 @@ export const publicTypingBody = z.object({ typing_status: z.string().max(MAX_LEN
 export const publicMessageCreate = z
   .object({
     content: z.string().max(MAX_LENGTH.message).nullable().optional(),
-    echo_id: z.string().max(255).optional(),
+    echo_id: echoId(),
     /** Files, sent as `attachments[]` parts of a multipart body. */
     attachments: z.array(uploadedFile()).optional(),
   })
@@ -55,8 +55,39 @@ export const publicMessageUpdate = z
 export const publicMessagesQuery = z.object({ before: id().optional() });
 
 export const publicContactResponse = z
-  .object({ source_id: z.string(), pubsub_token: z.string().nullable(), id: z.number(), name: z.string(), email: z.string().nullable() })
+  .object({
+    source_id: z.string(),
+    pubsub_token: z.string().nullable(),
+    id: z.number(),
+    name: z.string(),
+    email: z.string().nullable(),
+    phone_number: z.string().nullable(),
+  })
   .openapi("PublicContact");
+
+const workingHour = z.object({
+  day_of_week: z.number().int(),
+  closed_all_day: z.boolean(),
+  open_hour: z.number().int().nullable(),
+  open_minutes: z.number().int().nullable(),
+  close_hour: z.number().int().nullable(),
+  close_minutes: z.number().int().nullable(),
+  open_all_day: z.boolean(),
+});
+
+export const publicInboxResponse = z
+  .object({
+    identifier: z.string(),
+    identity_validation_enabled: z.boolean(),
+    name: z.string(),
+    timezone: z.string(),
+    working_hours: z.array(workingHour),
+    working_hours_enabled: z.boolean(),
+    csat_survey_enabled: z.boolean(),
+    csat_response_visible: z.boolean(),
+    greeting_enabled: z.boolean(),
+  })
+  .openapi("PublicInbox");
 
 export const contactRecordResponse = z.record(z.string(), z.unknown()).openapi("ContactRecord");
 
@@ -69,6 +100,7 @@ export const publicMessageResponse = z
     content_attributes: jsonObject(),
     created_at: z.number(),
     conversation_id: z.number(),
+    echo_id: z.string().optional(),
     attachments: z.array(jsonObject()).optional(),
     sender: jsonObject().optional(),
   })

@@ -1,4 +1,4 @@
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { idParams } from "../../../http/schemas";
 import { NotFound, PermissionDenied } from "../../../errors";
 import type { AppContext } from "../../../http/context";
@@ -36,7 +36,7 @@ export function registerAccountRoutes(router: ApiRouter) {
   });
 
   router.route(
-    { method: "patch", path: "/accounts/:id", summary: "Update the account", params: idParams, body: accountUpdateSchema, response: accountResponse },
+    { method: UPDATE, path: "/accounts/:id", summary: "Update the account", params: idParams, body: accountUpdateSchema, response: accountResponse },
     async (ctx, { params, body }) => {
       const { account, membership } = await memberAccount(ctx, params.id);
       if (membership.role !== "administrator") throw PermissionDenied();

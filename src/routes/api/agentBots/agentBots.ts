@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { AccessToken } from "../../../models/AccessToken";
 import { AgentBot } from "../../../models/AgentBot";
@@ -81,7 +81,7 @@ export function registerAgentBotRoutes(router: ApiRouter) {
   router.route(
     {
       authorize: requireAdministrator,
-      method: "patch",
+      method: UPDATE,
       path: `${path}/:id`,
       summary: "Update an agent bot",
       multipart: true,

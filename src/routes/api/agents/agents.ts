@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { headOk } from "../../../http/headOk";
 import { authorize, requireAdministrator } from "../../../policies";
@@ -49,22 +49,20 @@ export function registerAgentRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        authorize: requireAdministrator,
-        method,
-        path: `${path}/:id`,
-        summary: "Change an agent's role, availability or auto_offline in the account (the name is the user's own)",
-        params: accountResourceParams,
-        body: agentUpdate,
-        response: agentResponse,
-      },
-      async (ctx, { params, body }) => {
-        ctx.body = presentAgent(await updateAgent(ctx.state.account!, params.id, body, auditActor(ctx)));
-      },
-    );
-  }
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: UPDATE,
+      path: `${path}/:id`,
+      summary: "Change an agent's role, availability or auto_offline in the account (the name is the user's own)",
+      params: accountResourceParams,
+      body: agentUpdate,
+      response: agentResponse,
+    },
+    async (ctx, { params, body }) => {
+      ctx.body = presentAgent(await updateAgent(ctx.state.account!, params.id, body, auditActor(ctx)));
+    },
+  );
 
   router.route(
     {

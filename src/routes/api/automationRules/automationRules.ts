@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { NotFound, ValidationError, fullMessage } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import { headOk } from "../../../http/headOk";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams, pageQuery } from "../../../http/schemas";
 import { definedOnly } from "../../../lib/objects";
 import { AutomationRule, type AutomationRuleAttributes } from "../../../models/AutomationRule";
@@ -91,29 +91,27 @@ export function registerAutomationRuleRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        authorize: requireAdministrator,
-        method,
-        path: `${path}/:id`,
-        summary: "Update an automation rule",
-        params: accountResourceParams,
-        body: automationRuleBody,
-        response: automationRuleEnvelope,
-      },
-      async (ctx, { params, body }) => {
-        const updated = await AutomationRule.transaction(async (trx) => {
-          const rule = await findRule(ctx, params.id, trx);
-          const changes = await AutomationRule.validate(rule.account_id, definedOnly(body), rule, trx);
-          const after = await AutomationRule.query(trx).patchAndFetchById(rule.id, changes);
-          await audit(ctx, trx, rule, after);
-          return after;
-        });
-        ctx.body = { payload: presentAutomationRule(updated) };
-      },
-    );
-  }
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: UPDATE,
+      path: `${path}/:id`,
+      summary: "Update an automation rule",
+      params: accountResourceParams,
+      body: automationRuleBody,
+      response: automationRuleEnvelope,
+    },
+    async (ctx, { params, body }) => {
+      const updated = await AutomationRule.transaction(async (trx) => {
+        const rule = await findRule(ctx, params.id, trx);
+        const changes = await AutomationRule.validate(rule.account_id, definedOnly(body), rule, trx);
+        const after = await AutomationRule.query(trx).patchAndFetchById(rule.id, changes);
+        await audit(ctx, trx, rule, after);
+        return after;
+      });
+      ctx.body = { payload: presentAutomationRule(updated) };
+    },
+  );
 
   router.route(
     { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete an automation rule", params: accountResourceParams },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { headOk } from "../../../http/headOk";
 import { authorize } from "../../../policies";
@@ -45,23 +45,21 @@ export function registerCannedResponseRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        authorize: member,
-        method,
-        path: `${path}/:id`,
-        summary: "Update a canned response",
-        params: accountResourceParams,
-        body: cannedResponseBody,
-        response: cannedResponseResponse,
-      },
-      async (ctx, { params, body }) => {
-        const current = await findCannedResponse(ctx.state.account!.id, params.id);
-        ctx.body = presentCannedResponse(await updateCannedResponse(current, body, auditActor(ctx)));
-      },
-    );
-  }
+  router.route(
+    {
+      authorize: member,
+      method: UPDATE,
+      path: `${path}/:id`,
+      summary: "Update a canned response",
+      params: accountResourceParams,
+      body: cannedResponseBody,
+      response: cannedResponseResponse,
+    },
+    async (ctx, { params, body }) => {
+      const current = await findCannedResponse(ctx.state.account!.id, params.id);
+      ctx.body = presentCannedResponse(await updateCannedResponse(current, body, auditActor(ctx)));
+    },
+  );
 
   router.route(
     { authorize: member, method: "delete", path: `${path}/:id`, summary: "Delete a canned response", params: accountResourceParams },

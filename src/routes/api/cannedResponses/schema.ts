@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { MAX_LENGTH } from "../../../http/limits";
 import { wrappedUnder } from "../../../http/schemas";
 
 const fields = {
   short_code: z.string().trim().max(255),
-  content: z.string().max(100_000),
+  content: z.string().max(MAX_LENGTH.text),
 };
 
 /** Chatwoot's canned_response_params, under `canned_response` or bare; presence is checked by the service in Rails' words. */

@@ -2,7 +2,7 @@ import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import type { QueryBuilder } from "objection";
 import { CouldNotProcess, NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams, pageNumber } from "../../../http/schemas";
 import { uuid } from "../../../lib/tokens";
 import { Contact } from "../../../models/Contact";
@@ -223,28 +223,26 @@ export function registerContactRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        method,
-        path: `${path}/:id`,
-        summary: "Update a contact; custom and additional attributes merge",
-        multipart: true,
-        params: accountResourceParams,
-        body: contactUpdate,
-        response: contactEnvelope,
-      },
-      async (ctx, { params, body: { avatar, ...body } }) => {
-        const contact = await findContact(ctx, params.id);
-        const account = ctx.state.account!;
-        const updated = await withUploadedAvatar(account.id, "contact", avatar, (stored) =>
-          updateContact(Contact.knex(), account, contact.id, { ...body, ...stored }),
-        );
-        if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, account.id);
-        ctx.body = { payload: (await presentContacts([updated]))[0] };
-      },
-    );
-  }
+  router.route(
+    {
+      method: UPDATE,
+      path: `${path}/:id`,
+      summary: "Update a contact; custom and additional attributes merge",
+      multipart: true,
+      params: accountResourceParams,
+      body: contactUpdate,
+      response: contactEnvelope,
+    },
+    async (ctx, { params, body: { avatar, ...body } }) => {
+      const contact = await findContact(ctx, params.id);
+      const account = ctx.state.account!;
+      const updated = await withUploadedAvatar(account.id, "contact", avatar, (stored) =>
+        updateContact(Contact.knex(), account, contact.id, { ...body, ...stored }),
+      );
+      if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, account.id);
+      ctx.body = { payload: (await presentContacts([updated]))[0] };
+    },
+  );
 
   router.route(
     {

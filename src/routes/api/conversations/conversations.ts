@@ -1,6 +1,6 @@
 import { NotFound, PermissionDenied } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams, pageNumber } from "../../../http/schemas";
 import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
@@ -162,23 +162,21 @@ export function registerConversationRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        method,
-        path: one,
-        summary: "Update a conversation (its priority)",
-        params: accountResourceParams,
-        body: conversationUpdate,
-        response: conversationResponse,
-      },
-      async (ctx, { params, body }) => {
-        let conversation = await findConversation(ctx, params.id);
-        if (body.priority !== undefined) conversation = await setPriority(ctx.deps.knex, conversation, body.priority, actorOf(ctx));
-        ctx.body = await presentOne(ctx, conversation);
-      },
-    );
-  }
+  router.route(
+    {
+      method: UPDATE,
+      path: one,
+      summary: "Update a conversation (its priority)",
+      params: accountResourceParams,
+      body: conversationUpdate,
+      response: conversationResponse,
+    },
+    async (ctx, { params, body }) => {
+      let conversation = await findConversation(ctx, params.id);
+      if (body.priority !== undefined) conversation = await setPriority(ctx.deps.knex, conversation, body.priority, actorOf(ctx));
+      ctx.body = await presentOne(ctx, conversation);
+    },
+  );
 
   router.route(
     {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ValidationError } from "../../../errors";
 import { headOk } from "../../../http/headOk";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountResourceParams, idList } from "../../../http/schemas";
 import type { Conversation } from "../../../models/Conversation";
 import { ConversationParticipant } from "../../../models/ConversationParticipant";
@@ -46,7 +46,7 @@ export function registerConversationParticipantRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { ...common, method: "patch", summary: "Make the participants exactly user_ids; answers them", body: participantsBody, response: participantsResponse },
+    { ...common, method: UPDATE, summary: "Make the participants exactly user_ids; answers them", body: participantsBody, response: participantsResponse },
     async (ctx, { params, body }) => {
       const conversation = await findConversation(ctx, params.id);
       await assertInboxAccess(conversation, body.user_ids);

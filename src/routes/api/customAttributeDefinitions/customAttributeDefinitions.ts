@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NotFound, ValidationError } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { definedOnly } from "../../../lib/objects";
 import { CustomAttributeDefinition } from "../../../models/CustomAttributeDefinition";
@@ -71,32 +71,30 @@ export function registerCustomAttributeDefinitionRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        authorize: requireAdministrator,
-        method,
-        path: `${path}/:id`,
-        summary: "Update a custom attribute definition",
-        params: accountResourceParams,
-        body: definitionBody,
-        response: definitionResponse,
-      },
-      async (ctx, { params, body }) => {
-        const definition = await findDefinition(ctx, params.id);
-        const changes = definedOnly(body);
-        const updated = await keyUnique(() =>
-          CustomAttributeDefinition.transaction(async (trx) => {
-            // Locked: the combination validated is the one stored, and a definition deleted meanwhile is a 404.
-            const current = await CustomAttributeDefinition.lockInAccount(trx, definition.account_id, definition.id);
-            await CustomAttributeDefinition.validate(trx, { ...current, ...changes }, current);
-            return current.$query(trx).patchAndFetch(changes);
-          }),
-        );
-        ctx.body = presentCustomAttributeDefinition(updated);
-      },
-    );
-  }
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: UPDATE,
+      path: `${path}/:id`,
+      summary: "Update a custom attribute definition",
+      params: accountResourceParams,
+      body: definitionBody,
+      response: definitionResponse,
+    },
+    async (ctx, { params, body }) => {
+      const definition = await findDefinition(ctx, params.id);
+      const changes = definedOnly(body);
+      const updated = await keyUnique(() =>
+        CustomAttributeDefinition.transaction(async (trx) => {
+          // Locked: the combination validated is the one stored, and a definition deleted meanwhile is a 404.
+          const current = await CustomAttributeDefinition.lockInAccount(trx, definition.account_id, definition.id);
+          await CustomAttributeDefinition.validate(trx, { ...current, ...changes }, current);
+          return current.$query(trx).patchAndFetch(changes);
+        }),
+      );
+      ctx.body = presentCustomAttributeDefinition(updated);
+    },
+  );
 
   router.route(
     {

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { CustomFilter, FILTER_TYPES } from "../../../models/CustomFilter";
 import { presentCustomFilter } from "../../../presenters/customFilter";
@@ -73,33 +73,31 @@ export function registerCustomFilterRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        method,
-        path: `${path}/:id`,
-        summary: "Change one of your saved filters",
-        params: accountResourceParams,
-        body: customFilterUpdate,
-        response: customFilterResponse,
-      },
-      async (ctx, { params, body }) => {
-        const accountId = ctx.state.account!.id;
-        const userId = userIdOf(ctx);
-        const updated = await CustomFilter.transaction(async (trx) => {
-          await CustomFilter.lockMembership(trx, accountId, userId);
-          const filter = await findOwn(ctx, params.id, trx);
-          await CustomFilter.assertWithinLimit(trx, accountId, userId);
-          return CustomFilter.query(trx).patchAndFetchById(filter.id, {
-            ...(body.name !== undefined ? { name: body.name } : {}),
-            ...(body.filter_type !== undefined ? { filter_type: typeCode(body.filter_type) } : {}),
-            ...(body.query !== undefined ? { query: body.query } : {}),
-          });
+  router.route(
+    {
+      method: UPDATE,
+      path: `${path}/:id`,
+      summary: "Change one of your saved filters",
+      params: accountResourceParams,
+      body: customFilterUpdate,
+      response: customFilterResponse,
+    },
+    async (ctx, { params, body }) => {
+      const accountId = ctx.state.account!.id;
+      const userId = userIdOf(ctx);
+      const updated = await CustomFilter.transaction(async (trx) => {
+        await CustomFilter.lockMembership(trx, accountId, userId);
+        const filter = await findOwn(ctx, params.id, trx);
+        await CustomFilter.assertWithinLimit(trx, accountId, userId);
+        return CustomFilter.query(trx).patchAndFetchById(filter.id, {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.filter_type !== undefined ? { filter_type: typeCode(body.filter_type) } : {}),
+          ...(body.query !== undefined ? { query: body.query } : {}),
         });
-        ctx.body = presentCustomFilter(updated);
-      },
-    );
-  }
+      });
+      ctx.body = presentCustomFilter(updated);
+    },
+  );
 
   router.route(
     { method: "delete", path: `${path}/:id`, summary: "Delete one of your saved filters", params: accountResourceParams, status: 204 },

@@ -2,7 +2,7 @@ import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import type { Knex } from "knex";
 import { NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { definedOnly } from "../../../lib/objects";
 import { secureToken } from "../../../lib/tokens";
@@ -119,37 +119,35 @@ export function registerInboxRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        authorize: requireAdministrator,
-        method,
-        path: `${path}/:id`,
-        summary: "Update an inbox and its channel settings",
-        multipart: true,
-        params: accountResourceParams,
-        body: inboxUpdate,
-        response: inboxResponse,
-      },
-      async (ctx, { params, body: { avatar, ...body } }) => {
-        const inbox = await findAccountInbox(ctx, params.id);
-        const { channel: channelInput, ...inboxInput } = body;
-        const result = await withUploadedAvatar(inbox.account_id, "inbox", avatar, (stored) =>
-          Inbox.transaction(async (trx) => {
-            const before = await Inbox.lockInAccount(trx, inbox.account_id, inbox.id);
-            const attributes = { ...definedOnly(inboxInput), ...stored } as Partial<Inbox>;
-            const updated = Object.keys(attributes).length ? await Inbox.query(trx).patchAndFetchById(inbox.id, attributes) : before;
-            const channel = await updated.updateChannel(trx, channelAttributes(inbox.channel_type, channelInput));
-            const changes = diff(before, updated, AUDITED);
-            if (Object.keys(changes).length) await audit(ctx, trx, updated, "update", changes);
-            return { inbox: updated, channel };
-          }),
-        );
-        if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
-        ctx.body = present(ctx, result.inbox, result.channel);
-      },
-    );
-  }
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: UPDATE,
+      path: `${path}/:id`,
+      summary: "Update an inbox and its channel settings",
+      multipart: true,
+      params: accountResourceParams,
+      body: inboxUpdate,
+      response: inboxResponse,
+    },
+    async (ctx, { params, body: { avatar, ...body } }) => {
+      const inbox = await findAccountInbox(ctx, params.id);
+      const { channel: channelInput, ...inboxInput } = body;
+      const result = await withUploadedAvatar(inbox.account_id, "inbox", avatar, (stored) =>
+        Inbox.transaction(async (trx) => {
+          const before = await Inbox.lockInAccount(trx, inbox.account_id, inbox.id);
+          const attributes = { ...definedOnly(inboxInput), ...stored } as Partial<Inbox>;
+          const updated = Object.keys(attributes).length ? await Inbox.query(trx).patchAndFetchById(inbox.id, attributes) : before;
+          const channel = await updated.updateChannel(trx, channelAttributes(inbox.channel_type, channelInput));
+          const changes = diff(before, updated, AUDITED);
+          if (Object.keys(changes).length) await audit(ctx, trx, updated, "update", changes);
+          return { inbox: updated, channel };
+        }),
+      );
+      if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
+      ctx.body = present(ctx, result.inbox, result.channel);
+    },
+  );
 
   router.route(
     {

@@ -1,4 +1,4 @@
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { headOk } from "../../../http/headOk";
 import { Label } from "../../../models/Label";
@@ -78,23 +78,21 @@ export function registerLabelRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        authorize: requireAdministrator,
-        method,
-        path: `${path}/:id`,
-        summary: "Update a label; a new title is carried to the conversations and contacts that have the old one",
-        params: accountResourceParams,
-        body: labelUpdate,
-        response: labelResponse,
-      },
-      async (ctx, { params, body }) => {
-        const label = await findLabel(ctx.state.account!.id, params.id);
-        ctx.body = presentLabel(await updateLabel(label, body, auditActor(ctx)));
-      },
-    );
-  }
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: UPDATE,
+      path: `${path}/:id`,
+      summary: "Update a label; a new title is carried to the conversations and contacts that have the old one",
+      params: accountResourceParams,
+      body: labelUpdate,
+      response: labelResponse,
+    },
+    async (ctx, { params, body }) => {
+      const label = await findLabel(ctx.state.account!.id, params.id);
+      ctx.body = presentLabel(await updateLabel(label, body, auditActor(ctx)));
+    },
+  );
 
   router.route(
     { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a label", params: accountResourceParams },

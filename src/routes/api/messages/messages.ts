@@ -1,12 +1,12 @@
 import { ApiError, NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { Conversation } from "../../../models/Conversation";
 import { Inbox } from "../../../models/Inbox";
 import { Message } from "../../../models/Message";
 import { conversationMessage } from "../../../presenters/conversation";
 import { contactPushEventData } from "../../../presenters/contact";
-import { userPushEventData } from "../../../presenters/message";
+import { userPushEventData, withEchoId } from "../../../presenters/message";
 import { iso } from "../../../presenters/time";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../../services/attachments";
 import { loadConversationGraph } from "../../../services/conversationGraph";
@@ -86,13 +86,13 @@ export function registerMessageRoutes(router: ApiRouter) {
       const { graph, ...created } = await withStagedAttachments(ctx.deps.settings, conversation.account_id, channelTypeOf, files, (attachments) =>
         createMessage(ctx.deps.knex, conversation, { ...input, attachments }, sender, actor),
       );
-      ctx.body = conversationMessage(graph, created);
+      ctx.body = withEchoId(conversationMessage(graph, created), input.echo_id);
     },
   );
 
   router.route(
     {
-      method: "patch",
+      method: UPDATE,
       path: `${path}/:id`,
       summary: "Update a message's delivery status (API inboxes)",
       multipart: true,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { uploadedFile } from "../../../http/multipart";
-import { id, jsonObject, optionalId, railsBoolean, withinJsonLimits } from "../../../http/schemas";
+import { echoId, id, jsonObject, optionalId, railsBoolean, withinJsonLimits } from "../../../http/schemas";
 import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES } from "../../../models/Message";
 
 /** content_attributes may arrive as a JSON string (MessageBuilder parses it). */
@@ -60,6 +60,7 @@ export const messageBody = z
     // Loose: the keys it does not name are kept as sent, within the free-form limits.
     template_params: templateParams.optional(),
     source_id: z.string().max(255).nullable().optional(),
+    echo_id: echoId(),
     sender_type: z.string().max(MAX_LENGTH.string).optional(),
     sender_id: id().optional(),
     /** Files, sent as `attachments[]` parts of a multipart body. */
@@ -103,6 +104,7 @@ export const messageResponse = z
       last_activity_at: z.number(),
       contact_inbox: z.object({ source_id: z.string().nullable() }),
     }),
+    echo_id: z.string().optional().openapi({ description: "The create request's echo_id, when it gave one" }),
     sender: z.record(z.string(), z.unknown()).optional(),
     attachments: z
       .array(

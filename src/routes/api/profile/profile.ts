@@ -1,5 +1,5 @@
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { User } from "../../../models/User";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import { withUploadedAvatar } from "../../../services/avatars";
@@ -28,25 +28,23 @@ export function registerProfileRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["put", "patch"] as const) {
-    router.route(
-      {
-        method,
-        path: "/profile",
-        summary: "Update the calling user; a password change needs current_password; an avatar file as multipart",
-        multipart: true,
-        body: profileUpdate,
-        response: platformUserResponse,
-      },
-      async (ctx, { body: { avatar, ...body } }) => {
-        const user = await freshUser(ctx);
-        const updated = await withUploadedAvatar(null, "user", avatar, (stored) => updateProfile(user, body, stored));
-        // Users belong to no one account: their replaced avatars are queued under account 0.
-        await purgeDeletedFilesQuietly(ctx.deps.knex, 0);
-        ctx.body = await userPayload(updated);
-      },
-    );
-  }
+  router.route(
+    {
+      method: UPDATE,
+      path: "/profile",
+      summary: "Update the calling user; a password change needs current_password; an avatar file as multipart",
+      multipart: true,
+      body: profileUpdate,
+      response: platformUserResponse,
+    },
+    async (ctx, { body: { avatar, ...body } }) => {
+      const user = await freshUser(ctx);
+      const updated = await withUploadedAvatar(null, "user", avatar, (stored) => updateProfile(user, body, stored));
+      // Users belong to no one account: their replaced avatars are queued under account 0.
+      await purgeDeletedFilesQuietly(ctx.deps.knex, 0);
+      ctx.body = await userPayload(updated);
+    },
+  );
 
   router.route(
     {

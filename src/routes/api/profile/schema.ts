@@ -19,7 +19,7 @@ export const profileUpdate = z
         name: z.string().trim().min(1).max(255),
         display_name: z.string().trim().max(255).nullable(),
         email: email(),
-        message_signature: z.string().max(100_000).nullable(),
+        message_signature: z.string().max(MAX_LENGTH.text).nullable(),
         ui_settings: jsonObject(),
         phone_number: z.string().trim().max(255),
         availability: availability(),

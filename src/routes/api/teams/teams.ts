@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { NotFound, ValidationError } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import { headOk } from "../../../http/headOk";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams } from "../../../http/schemas";
 import { Team, TeamMember } from "../../../models/Team";
 import { requireAdministrator } from "../../../policies";
@@ -73,34 +73,32 @@ export function registerTeamRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        authorize: requireAdministrator,
-        middleware: existing,
-        method,
-        path: one,
-        summary: "Update a team",
-        params: teamParams,
-        body: teamBody,
-        response: teamResponse,
-      },
-      async (ctx, { params, body }) => {
-        const team = await Team.transaction(async (trx) => {
-          const before = await lockTeam(trx, ctx, params.id);
-          const patch = {
-            ...(body.name !== undefined ? { name: validName(body.name) } : {}),
-            ...(body.description !== undefined ? { description: body.description } : {}),
-            ...(body.allow_auto_assign !== undefined ? { allow_auto_assign: body.allow_auto_assign } : {}),
-          };
-          const after = await Team.query(trx).patchAndFetchById(before.id, patch);
-          await audit(ctx, trx, before, after);
-          return after;
-        });
-        ctx.body = presentTeam(team, await callerTeamIds(ctx));
-      },
-    );
-  }
+  router.route(
+    {
+      authorize: requireAdministrator,
+      middleware: existing,
+      method: UPDATE,
+      path: one,
+      summary: "Update a team",
+      params: teamParams,
+      body: teamBody,
+      response: teamResponse,
+    },
+    async (ctx, { params, body }) => {
+      const team = await Team.transaction(async (trx) => {
+        const before = await lockTeam(trx, ctx, params.id);
+        const patch = {
+          ...(body.name !== undefined ? { name: validName(body.name) } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.allow_auto_assign !== undefined ? { allow_auto_assign: body.allow_auto_assign } : {}),
+        };
+        const after = await Team.query(trx).patchAndFetchById(before.id, patch);
+        await audit(ctx, trx, before, after);
+        return after;
+      });
+      ctx.body = presentTeam(team, await callerTeamIds(ctx));
+    },
+  );
 
   router.route(
     {

@@ -1,6 +1,6 @@
 import { NotFound, ValidationError } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { secureToken } from "../../../lib/tokens";
 import { definedOnly } from "../../../lib/objects";
@@ -98,39 +98,37 @@ export function registerWebhookRoutes(router: ApiRouter) {
     },
   );
 
-  for (const method of ["patch", "put"] as const) {
-    router.route(
-      {
-        authorize: requireAdministrator,
-        method,
-        path: `${path}/:id`,
-        summary: "Update a webhook",
-        params: accountResourceParams,
-        body: webhookUpdate,
-        response: webhookEnvelope,
-      },
-      async (ctx, { params, body }) => {
-        const webhook = await findWebhook(ctx, params.id);
-        await validate(ctx, body, webhook.id);
-        const updated = await Webhook.transaction(async (trx) => {
-          const before = await Webhook.lockInAccount(trx, webhook.account_id, webhook.id);
-          const after = await Webhook.query(trx).patchAndFetchById(webhook.id, definedOnly(body));
-          const changes = diff(before, after, AUDITED);
-          if (Object.keys(changes).length) {
-            await recordAudit(trx, auditActor(ctx), {
-              accountId: after.account_id,
-              auditableType: "Webhook",
-              auditableId: after.id,
-              action: "update",
-              changes,
-            });
-          }
-          return after;
-        });
-        ctx.body = { payload: { webhook: await present(updated) } };
-      },
-    );
-  }
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: UPDATE,
+      path: `${path}/:id`,
+      summary: "Update a webhook",
+      params: accountResourceParams,
+      body: webhookUpdate,
+      response: webhookEnvelope,
+    },
+    async (ctx, { params, body }) => {
+      const webhook = await findWebhook(ctx, params.id);
+      await validate(ctx, body, webhook.id);
+      const updated = await Webhook.transaction(async (trx) => {
+        const before = await Webhook.lockInAccount(trx, webhook.account_id, webhook.id);
+        const after = await Webhook.query(trx).patchAndFetchById(webhook.id, definedOnly(body));
+        const changes = diff(before, after, AUDITED);
+        if (Object.keys(changes).length) {
+          await recordAudit(trx, auditActor(ctx), {
+            accountId: after.account_id,
+            auditableType: "Webhook",
+            auditableId: after.id,
+            action: "update",
+            changes,
+          });
+        }
+        return after;
+      });
+      ctx.body = { payload: { webhook: await present(updated) } };
+    },
+  );
 
   router.route(
     { authorize: requireAdministrator, method: "delete", path: `${path}/:id`, summary: "Delete a webhook", params: accountResourceParams },

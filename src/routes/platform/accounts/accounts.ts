@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { idParams } from "../../../http/schemas";
 import { definedOnly } from "../../../lib/objects";
 import { Account } from "../../../models/Account";
@@ -50,7 +50,7 @@ export function registerPlatformAccountRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { method: "patch", path: "/accounts/:id", summary: "Update an account", params: idParams, body: platformAccountUpdate, response: platformAccountResponse },
+    { method: UPDATE, path: "/accounts/:id", summary: "Update an account", params: idParams, body: platformAccountUpdate, response: platformAccountResponse },
     async (ctx, { params, body }) => {
       const account = await permissible(ctx, "Account", find(params.id));
       const { features, ...attributes } = body;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { idParams } from "../../../http/schemas";
 import { AccessToken } from "../../../models/AccessToken";
 import { Account } from "../../../models/Account";
@@ -62,7 +62,7 @@ export function registerPlatformAgentBotRoutes(router: ApiRouter) {
 
   router.route(
     {
-      method: "patch",
+      method: UPDATE,
       path: "/agent_bots/:id",
       summary: "Update an agent bot",
       multipart: true,

@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import { ValidationError } from "../../../errors";
 import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
+import { type ApiRouter, UPDATE } from "../../../http/router";
 import { idParams } from "../../../http/schemas";
 import { User } from "../../../models/User";
 import { userPayload } from "../../../services/users";
@@ -44,7 +44,7 @@ export function registerPlatformUserRoutes(router: ApiRouter) {
   });
 
   router.route(
-    { method: "patch", path: "/users/:id", summary: "Update a user", params: idParams, body: platformUserUpdate, response: platformUserResponse },
+    { method: UPDATE, path: "/users/:id", summary: "Update a user", params: idParams, body: platformUserUpdate, response: platformUserResponse },
     async (ctx, { params, body }) => {
       const user = await permissible(ctx, "User", find(params.id));
       ctx.body = await present(await user.applyUpdate(body));
