@@ -129,9 +129,9 @@ const CALLS: Record<string, Call> = {
   "inboxes.addAgent": async (sdk, w, accountId) => sdk.inboxes.addAgent({ accountId, data: await members(w) }),
   "inboxes.updateAgentsInInbox": async (sdk, w, accountId) => sdk.inboxes.updateAgentsInInbox({ accountId, data: await members(w) }),
   "integrations.list": (sdk, _w, accountId) => sdk.integrations.list({ accountId }),
-  "integrations.create": async (sdk, _w, accountId) => sdk.integrations.create({ accountId, data: { app_id: "webhook", settings: {} } }),
-  "integrations.update": async (sdk, _w, accountId) => sdk.integrations.update({ accountId, hookId: 1, data: { settings: {} } }),
-  "integrations.delete": async (sdk, _w, accountId) => sdk.integrations.delete({ accountId, hookId: 1 }),
+  "integrations.create": async (sdk, _w, accountId) => sdk.integrations.create({ accountId, data: { app_id: "dashboard_apps", settings: {} } }),
+  "integrations.update": async (sdk, w, accountId) => sdk.integrations.update({ accountId, hookId: await w.hook(), data: { settings: {} } }),
+  "integrations.delete": async (sdk, w, accountId) => sdk.integrations.delete({ accountId, hookId: await w.hook() }),
   "messages.list": async (sdk, w, accountId) => (await w.message(), sdk.messages.list({ accountId, conversationId: await w.conversation() })),
   "messages.create": async (sdk, w, accountId) =>
     sdk.messages.create({ accountId, conversationId: await w.conversation(), data: { content: "Reply", message_type: "outgoing" } }),

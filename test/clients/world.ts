@@ -93,6 +93,7 @@ export function clientWorld(h: Harness) {
       (await expectOk(h.request("POST", "/platform/api/v1/accounts", { token: h.platformToken, body: { name: "Platform made" } }), "platform account"))
         .id as number,
   );
+  const hook = once(async () => (await post("/integrations/hooks", { app_id: "dashboard_apps", settings: {} }, "integration hook")).id as number);
   const user = once((): Promise<TestUser> => createUser(h));
   return {
     account: account as () => Promise<TestAccount>,
@@ -112,6 +113,7 @@ export function clientWorld(h: Harness) {
     accountBot,
     platformBot,
     platformAccount,
+    hook,
     user,
   };
 }
