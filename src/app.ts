@@ -12,7 +12,7 @@ import type { BlockedAddresses } from "./services/blockedAddresses";
 import { installRequestLogger, requestLog } from "./middlewares/requestLog";
 import { watchDatabase } from "./lib/metrics";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";
-import { conversationsRouter } from "./routes/api/conversations/router";
+import { conversationsRouter } from "./routes/api/conversationsRouter";
 import { serviceRoutes } from "./routes/health";
 import { schedulingRouter } from "./routes/api/scheduling/scheduling";
 import { widgetRouter } from "./routes/widget/router";

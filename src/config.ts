@@ -183,7 +183,7 @@ export interface DeliveryConfig {
   standard: RetrySchedule;
   /** The API inbox's webhook_url is its message transport, so it gives up within minutes and marks the message failed. */
   apiInbox: RetrySchedule;
-  /** How long one lane of a target takes hand-overs before the next span's lane does (README: webhook lanes). */
+  /** How long one lane of a target takes hand-overs before the next span's lane does (docs/events-and-webhooks.md). */
   laneSpanMs: number;
 }
 

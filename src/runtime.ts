@@ -25,6 +25,7 @@ import { connectTemporalClient } from "./temporal/client";
 import { installTemporalRuntime } from "./temporal/runtime";
 import { createWorker } from "./temporal/worker";
 import { logger } from "./lib/logger";
+import { attachRealtime, closeRealtime, realtimeConsumer } from "./realtime";
 
 export interface Endpoints {
   databaseUrl: string;
@@ -88,13 +89,15 @@ export async function startApi(runtime: Runtime, config: Config): Promise<Server
       outboxMaxAgeSeconds: config.outboxMaxAgeSeconds,
     },
   );
-  return new Promise((resolve) => {
-    const server = app.listen(config.port, () => resolve(server));
-    server.on("close", () => {
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(config.port, () => resolve(listening));
+    listening.on("close", () => {
       void authCache.stop();
       void blockedAddresses?.stop();
     });
   });
+  await attachRealtime(server, runtime.deps.knex);
+  return server;
 }
 
 export interface RunningWorker {
@@ -106,7 +109,15 @@ export interface RunningWorker {
  * planning (src/services/events.ts has the contract, eventRelay.ts the delivery of events to them).
  */
 export function eventConsumers(): EventConsumer[] {
-  return [webhookConsumer(), timerConsumer(), automationConsumer(), appointmentConsumer(), attachmentAnalysisConsumer(), avatarFetchConsumer()];
+  return [
+    webhookConsumer(),
+    timerConsumer(),
+    automationConsumer(),
+    appointmentConsumer(),
+    attachmentAnalysisConsumer(),
+    avatarFetchConsumer(),
+    realtimeConsumer(),
+  ];
 }
 
 /** The worker role: the Temporal worker and the relay that hands committed events to Temporal. */
@@ -160,8 +171,10 @@ async function serveMetrics(deps: AppDeps, port: number): Promise<Server> {
   return server;
 }
 
-export function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
+/** Closes the server, its /cable clients first (it would wait for their sockets). */
+export async function closeServer(server: Server): Promise<void> {
+  await closeRealtime(server);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** Runs `stop` once on Ctrl-C or SIGTERM, then exits. */

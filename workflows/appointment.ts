@@ -5,6 +5,7 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
+  upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from "@temporalio/workflow";
@@ -30,9 +31,6 @@ const { touchAccountAppointments } = proxyActivities<Activities>({
 /** Keeps history small for bookings that change a lot. */
 const ROUNDS_PER_RUN = 200;
 
-/** Runs recorded before the re-plan floor replay without it. */
-const NOT_YET_FLOOR_PATCH = "appointment-not-yet-floor";
-
 /**
  * The booking saga of one appointment. Each round it looks at the database (posting the
  * confirmation, move or cancellation message its conversation is owed), then sleeps until the next
@@ -50,11 +48,17 @@ export async function appointmentWorkflow(input: AppointmentWorkflowInput): Prom
 
   // Steps in a row that did nothing with no change since: the worker's clock may be behind.
   let notYet = 0;
+  // The request named in the memo: the one that last changed the booking (written only when it changes).
+  let requestId = workflowInfo().memo?.request_id;
   for (let round = 0; round < ROUNDS_PER_RUN; round++) {
     touched = false;
     const state = await syncAppointment(input.appointmentId);
     setCurrentDetails(state.details);
     if (state.status === "gone") return "gone";
+    if (state.requestId && state.requestId !== requestId) {
+      requestId = state.requestId;
+      upsertMemo({ request_id: requestId });
+    }
     upsertSearchAttributes([
       { key: ResourceIdAttribute, value: String(state.resourceId) },
       { key: AppointmentStartsAtAttribute, value: new Date(state.startsAt!) },
@@ -64,7 +68,7 @@ export async function appointmentWorkflow(input: AppointmentWorkflowInput): Prom
       if (!touched) return state.appointmentStatus ?? "over";
       continue;
     }
-    const waitMs = Math.max(next.at - Date.now(), 1, notYetFloorMs(NOT_YET_FLOOR_PATCH, notYet));
+    const waitMs = Math.max(next.at - Date.now(), 1, notYetFloorMs(notYet));
     const woken = await condition(() => touched, waitMs, { summary: `${next.kind} at ${new Date(next.at).toISOString()}` });
     if (woken) notYet = 0;
     else {

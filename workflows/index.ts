@@ -1,6 +1,5 @@
 export { accountDeletionWorkflow } from "./accountDeletion";
 export { webhookDeliveryWorkflow } from "./webhookDelivery";
-export { conversationTimerWorkflow } from "./conversationTimer";
 export { timerSweepWorkflow } from "./timerSweep";
 export { accountTimersWorkflow } from "./accountTimers";
 export { automationEventWorkflow, automationRuleWorkflow } from "./automationRule";

@@ -3,7 +3,6 @@ import {
   continueAsNew,
   defineSignal,
   ParentClosePolicy,
-  patched,
   setCurrentDetails,
   setHandler,
   startChild,
@@ -12,7 +11,7 @@ import {
 } from "@temporalio/workflow";
 import { DELIVER_SIGNAL, LIVE_SIGNAL_MAX, webhookDeliveryWorkflowId, type AttemptFailure, type LaneDelivery, type LaneInput } from "../src/temporal/contracts";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute, WebhookIdAttribute } from "../src/temporal/searchAttributes";
-import { attempt, attemptAll } from "./deliveryAttempt";
+import { attemptAll } from "./deliveryAttempt";
 import { webhookDeliveryWorkflow } from "./webhookDelivery";
 
 export const deliverSignal = defineSignal<[LaneDelivery[]]>(DELIVER_SIGNAL);
@@ -27,21 +26,17 @@ const DEFAULT_IDLE_MS = 60_000;
 const SPAN_GRACE_MS = 5000;
 /** Ids remembered for dropping repeats: far more than a relay ever re-sends after a crash. */
 const RECENT_IDS = 5000;
-/** History grows with every send (a marker each in old runs, a round per ROUND_SIZE now); past this the lane starts a fresh run. */
+/** History grows with every round of sends; past this a lane without a span starts a fresh run. */
 const SENDS_PER_RUN = 2000;
 /**
  * Every signal adds to the history, so a busy lane grows it fast. A signal that arrives while the
  * lane continues as new makes the server refuse that task, and the retry replays the whole history
- * while deliveries wait: lanes started before spans (input.spanEnd) start a fresh run well before
- * the server's suggested size of thousands of events; lanes of a span end with it instead.
+ * while deliveries wait: a lane without a span (input.spanEnd) starts a fresh run well before the
+ * server's suggested size of thousands of events; a lane of a span ends with it instead.
  */
 const HISTORY_PER_RUN = 1000;
 /** Deliveries one round takes, posted `concurrency` at a time by one activity. */
 const ROUND_SIZE = 100;
-/** Runs recorded before sends went in rounds replay without them (README: changing a workflow). */
-export const LANE_ROUNDS_PATCH = "webhook-lane-rounds";
-/** Runs recorded before rounds overlapped send one round at a time. */
-export const LANE_OVERLAP_PATCH = "webhook-lane-overlapping-rounds";
 
 /**
  * Sends every delivery handed to one target's lane (for one span of time, see webhookLaneWorkflowId),
@@ -52,13 +47,12 @@ export const LANE_OVERLAP_PATCH = "webhook-lane-overlapping-rounds";
  * own in the Temporal UI.
  */
 export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: number; retrying: number }> {
-  const rounds = patched(LANE_ROUNDS_PATCH);
   const queue = [...(input.queued ?? [])];
   const live: LaneDelivery[] = [];
   const waiting = () => live.length + queue.length;
   const recent = new Set(input.recent ?? []);
   setHandler(deliverSignal, (deliveries) => {
-    const into = rounds && deliveries.length <= LIVE_SIGNAL_MAX ? live : queue;
+    const into = deliveries.length <= LIVE_SIGNAL_MAX ? live : queue;
     for (const delivery of deliveries) {
       if (recent.has(delivery.id)) continue;
       recent.add(delivery.id);
@@ -77,113 +71,61 @@ export async function webhookLaneWorkflow(input: LaneInput): Promise<{ sent: num
   let retrying = 0;
   const report = () => setCurrentDetails(`${input.target}: ${sent} delivered, ${retrying} retrying on their own, ${inFlight} sending, ${waiting()} queued`);
 
-  if (rounds) {
-    // A lane of a span ends after it, so its history stays bounded without continuing as new. Lanes
-    // started before spans have no spanEnd and run exactly as they did, so this needs no patch.
-    const spanEnd = input.spanEnd;
-    const sendsPerRun = spanEnd === undefined ? SENDS_PER_RUN : Infinity;
-    const idleMs = () => (spanEnd === undefined ? (input.idleMs ?? DEFAULT_IDLE_MS) : Math.max(spanEnd - Date.now(), 0) + (input.idleMs ?? SPAN_GRACE_MS));
-    let started = 0;
-    const runIsFull = () =>
-      (spanEnd === undefined && (started >= SENDS_PER_RUN || workflowInfo().historyLength >= HISTORY_PER_RUN)) || workflowInfo().continueAsNewSuggested;
-    const nextRound = () => {
-      const round: LaneDelivery[] = [];
-      while (waiting() > 0 && round.length < Math.min(ROUND_SIZE, sendsPerRun - started)) round.push((live.shift() ?? queue.shift())!);
-      started += round.length;
-      return round;
-    };
-    /** One activity for the round; a failed delivery goes on in a workflow of its own. */
-    const send = async (round: LaneDelivery[], parallel: number) => {
-      inFlight += round.length;
-      report();
-      const failures = await attemptAll({ deliveryIds: round.map((d) => d.id), timeoutMs: input.timeoutMs, parallel });
-      inFlight -= round.length;
-      const failed = round.filter((delivery) => failures[delivery.id]);
-      sent += round.length - failed.length;
-      retrying += failed.length;
-      await Promise.all(failed.map((delivery) => retryOnItsOwn(input, delivery, failures[delivery.id]!)));
-      report();
-    };
-    const carryOver = () => continueAsNew<typeof webhookLaneWorkflow>({ ...input, queued: [...live, ...queue], recent: [...recent] });
-
-    if (patched(LANE_OVERLAP_PATCH)) {
-      // A round starts as soon as deliveries wait and fewer than `concurrency` POSTs are open, beside
-      // the rounds under way: a delivery signalled during a round no longer waits for that round's
-      // POSTs and the workflow task after them (at 50 events/s, 15-20 ms of its latency).
-      let posting = 0;
-      const underWay = new Set<Promise<void>>();
-      for (;;) {
-        if (runIsFull()) {
-          await Promise.all(underWay);
-          return carryOver();
-        }
-        if (waiting() === 0) {
-          if (underWay.size) await condition(() => waiting() > 0 || underWay.size === 0);
-          else if (!(await condition(() => waiting() > 0, idleMs()))) break;
-          continue;
-        }
-        if (posting >= concurrency) {
-          await condition(() => posting < concurrency);
-          continue;
-        }
-        const parallel = concurrency - posting;
-        const round = nextRound();
-        const slots = Math.min(round.length, parallel);
-        posting += slots;
-        const sending: Promise<void> = send(round, parallel).finally(() => {
-          posting -= slots;
-          underWay.delete(sending);
-        });
-        underWay.add(sending);
-      }
-      return { sent, retrying };
-    }
-
-    // Runs recorded before LANE_OVERLAP_PATCH: one round at a time; deliveries signalled during a
-    // round join the next one.
-    // Drop with deprecatePatch once no such run can be open (a lane of a span lives its span and
-    // SPAN_GRACE_MS; one from before spans until it continues as new).
-    for (;;) {
-      if (waiting() === 0 && !(await condition(() => waiting() > 0, idleMs()))) break;
-      await send(nextRound(), concurrency);
-      if (runIsFull()) return carryOver();
-    }
-    return { sent, retrying };
-  }
-
-  // Runs recorded before LANE_ROUNDS_PATCH: one local activity per delivery, refilled as each ends
-  // (which held signals back while any ran).
-  // Drop with deprecatePatch once no such run can be open (a lane lives at most SENDS_PER_RUN sends or its idle time).
-  const send = async (delivery: LaneDelivery) => {
-    const failure = await attempt(delivery.id, input.timeoutMs);
-    if (!failure) sent++;
-    else {
-      retrying++;
-      await retryOnItsOwn(input, delivery, failure);
-    }
-  };
-
+  // A lane of a span ends after it, so its history stays bounded without continuing as new.
+  const spanEnd = input.spanEnd;
+  const sendsPerRun = spanEnd === undefined ? SENDS_PER_RUN : Infinity;
+  const idleMs = () => (spanEnd === undefined ? (input.idleMs ?? DEFAULT_IDLE_MS) : Math.max(spanEnd - Date.now(), 0) + (input.idleMs ?? SPAN_GRACE_MS));
   let started = 0;
-  for (;;) {
-    if (queue.length === 0 && inFlight === 0) {
-      // Nothing to do: wait a while for more, else end (the next signal starts the lane again).
-      if (!(await condition(() => queue.length > 0, input.idleMs ?? DEFAULT_IDLE_MS))) break;
-    }
-    await condition(() => (queue.length > 0 && inFlight < concurrency) || (queue.length === 0 && inFlight === 0));
-    while (queue.length > 0 && inFlight < concurrency && started < SENDS_PER_RUN) {
-      const delivery = queue.shift()!;
-      inFlight++;
-      started++;
-      void send(delivery).finally(() => {
-        inFlight--;
-        report();
-      });
-    }
+  const runIsFull = () =>
+    (spanEnd === undefined && (started >= SENDS_PER_RUN || workflowInfo().historyLength >= HISTORY_PER_RUN)) || workflowInfo().continueAsNewSuggested;
+  const nextRound = () => {
+    const round: LaneDelivery[] = [];
+    while (waiting() > 0 && round.length < Math.min(ROUND_SIZE, sendsPerRun - started)) round.push((live.shift() ?? queue.shift())!);
+    started += round.length;
+    return round;
+  };
+  /** One activity for the round; a failed delivery goes on in a workflow of its own. */
+  const send = async (round: LaneDelivery[], parallel: number) => {
+    inFlight += round.length;
     report();
-    if (started >= SENDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
-      await condition(() => inFlight === 0);
-      return continueAsNew<typeof webhookLaneWorkflow>({ ...input, queued: queue, recent: [...recent] });
+    const failures = await attemptAll({ deliveryIds: round.map((d) => d.id), timeoutMs: input.timeoutMs, parallel });
+    inFlight -= round.length;
+    const failed = round.filter((delivery) => failures[delivery.id]);
+    sent += round.length - failed.length;
+    retrying += failed.length;
+    await Promise.all(failed.map((delivery) => retryOnItsOwn(input, delivery, failures[delivery.id]!)));
+    report();
+  };
+  const carryOver = () => continueAsNew<typeof webhookLaneWorkflow>({ ...input, queued: [...live, ...queue], recent: [...recent] });
+
+  // A round starts as soon as deliveries wait and fewer than `concurrency` POSTs are open, beside
+  // the rounds under way: a delivery signalled during a round does not wait for that round's POSTs
+  // and the workflow task after them.
+  let posting = 0;
+  const underWay = new Set<Promise<void>>();
+  for (;;) {
+    if (runIsFull()) {
+      await Promise.all(underWay);
+      return carryOver();
     }
+    if (waiting() === 0) {
+      if (underWay.size) await condition(() => waiting() > 0 || underWay.size === 0);
+      else if (!(await condition(() => waiting() > 0, idleMs()))) break;
+      continue;
+    }
+    if (posting >= concurrency) {
+      await condition(() => posting < concurrency);
+      continue;
+    }
+    const parallel = concurrency - posting;
+    const round = nextRound();
+    const slots = Math.min(round.length, parallel);
+    posting += slots;
+    const sending: Promise<void> = send(round, parallel).finally(() => {
+      posting -= slots;
+      underWay.delete(sending);
+    });
+    underWay.add(sending);
   }
   return { sent, retrying };
 }

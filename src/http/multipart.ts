@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
+import qs from "qs";
 import { z } from "zod";
 import { ApiError, BadRequest } from "../errors";
 import type { AppContext } from "./context";
@@ -142,57 +143,49 @@ function parseParts(ctx: AppContext, dir: string, limits: MultipartLimits): Prom
   });
 }
 
-const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof UploadedFile);
-
-/** `a[b][][c]` → ["a", "b", "", "c"]; a name that does not follow the notation is one key. */
-function keyPath(name: string): string[] {
-  const match = name.match(/^([^[\]]+)((?:\[[^[\]]*\])*)$/);
-  if (!match) return [name];
-  return [match[1]!, ...[...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!)];
-}
-
-function hasPath(target: Record<string, unknown>, keys: string[]): boolean {
-  const [key, ...rest] = keys;
-  if (key === undefined || key === "" || !(key in target)) return false;
-  if (!rest.length) return true;
-  const child = target[key];
-  return isPlainObject(child) && hasPath(child, rest);
-}
-
-function assign(target: Record<string, unknown>, keys: string[], value: unknown): void {
-  const [key, ...rest] = keys;
-  if (key === undefined || FORBIDDEN_KEYS.has(key)) return;
-  if (!rest.length) {
-    target[key] = value;
-    return;
-  }
-  if (rest[0] === "") {
-    const list = Array.isArray(target[key]) ? (target[key] as unknown[]) : (target[key] = []);
-    const after = rest.slice(1);
-    if (!after.length) {
-      list.push(value);
-      return;
+/**
+ * Rack's rule for `items[][title]`, which qs (nesting by explicit index) lacks: a field fills the
+ * array's last hash until that hash already has its key, then starts a new one. Rewrites each such
+ * `[]` to the index it means, e.g. `items[][title]` → `items[1][title]` for the second title.
+ */
+function withRackIndices(names: string[]): string[] {
+  const arrays = new Map<string, { index: number; keys: Set<string> }>();
+  return names.map((name) => {
+    for (let at = name.indexOf("[]["); at !== -1; at = name.indexOf("[][", at + 1)) {
+      const prefix = name.slice(0, at);
+      const rest = name.slice(at + 2);
+      let array = arrays.get(prefix);
+      if (!array) arrays.set(prefix, (array = { index: 0, keys: new Set() }));
+      // Rack fills the last hash whenever the rest holds another `[]`.
+      if (!rest.includes("[]")) {
+        if (array.keys.has(rest)) array = { index: array.index + 1, keys: new Set() };
+        array.keys.add(rest);
+        arrays.set(prefix, array);
+      }
+      name = `${prefix}[${array.index}]${rest}`;
     }
-    // Rack's rule for `items[][title]`: fill the last hash until it already has the key, then start a new one.
-    const last = list.at(-1);
-    if (isPlainObject(last) && !hasPath(last, after)) return assign(last, after, value);
-    const fresh: Record<string, unknown> = {};
-    list.push(fresh);
-    assign(fresh, after, value);
-    return;
-  }
-  const child = isPlainObject(target[key]) ? (target[key] as Record<string, unknown>) : (target[key] = {});
-  assign(child as Record<string, unknown>, rest, value);
+    return name;
+  });
 }
 
 /** Form fields in Rack's bracket notation as the nested object Rails' params would be. */
 export function decodeFormFields(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [name, value] of entries) assign(body, keyPath(name), value);
-  return body;
+  const all = [...entries];
+  const names = withRackIndices(all.map(([name]) => name));
+  // A repeated plain name keeps its last value, as in Rails; `a[]` ones add up.
+  const last = new Map(names.map((name, i) => [name, i]));
+  const query = names.flatMap((name, i) => (name.includes("[]") || last.get(name) === i ? [`${encodeURIComponent(name)}=${i}`] : [])).join("&");
+  return qs.parse(query, {
+    depth: 32,
+    arrayLimit: 1000,
+    parameterLimit: Infinity,
+    // Values go through by position, so files and non-strings stay as they are.
+    decoder: (text, decode, charset, type) => (type === "value" ? all[Number(text)]![1] : decode(text, decode, charset)),
+  });
 }
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof UploadedFile);
 
 /** ActiveModel::Type::Boolean::FALSE_VALUES (as strings); any other non-blank string is true. */
 const FALSE_STRINGS = new Set(["0", "f", "F", "false", "FALSE", "off", "OFF"]);

@@ -1,10 +1,8 @@
 /**
  * Large buffers kept for reuse. A fresh buffer of megabytes costs the first touch of every one of its
  * pages (a page fault each), and the allocator hands such buffers back to the system when they are
- * freed, so a response written into a new one pays that again every time: filling a fresh 5 MB
- * buffer took 3–10 ms of CPU on this machine, against 0.1–0.6 ms for one filled before. The
- * calendar's month of 20 resources (a 5 MB body) took 17–27 ms of the server's CPU back to back and
- * 38–49 ms when each request came 40 ms after the last; from reused buffers, 16–20 ms either way.
+ * freed, so a response written into a new one pays that again every time, and the calendar's month
+ * view writes megabytes a request (the measurements are in bench/HISTORY.md).
  *
  * Only buffers this pool handed out come back to it (release of anything else does nothing), and
  * only once whoever held them is done: what a released buffer held may be written over at once.

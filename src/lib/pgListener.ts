@@ -1,3 +1,4 @@
+// No library fits: pg-listen, npm's LISTEN helper, never re-runs LISTEN after it reconnects and gives up retrying.
 import type { Knex } from "knex";
 import pg from "pg";
 

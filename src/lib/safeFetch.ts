@@ -1,3 +1,4 @@
+// No library fits whole: the address check is node:net's BlockList in the connection's own DNS lookup (below).
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";

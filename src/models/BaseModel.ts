@@ -14,8 +14,8 @@ export class BaseModel extends Model {
 
   /**
    * objection's, with the row's columns set by one Object.assign: its own loop of keyed stores over
-   * every model class's columns cost the conversation list 4 % of the API's busy CPU (a conversation row
-   * 1.9 µs, now 1.1). What $parseDatabaseJson makes of the row is what is set, as before.
+   * every model class's columns was a visible share of the conversation list's CPU (bench/HISTORY.md).
+   * What $parseDatabaseJson makes of the row is what is set, as before.
    */
   static fromDatabaseJson<M extends Model>(this: new () => M, json: object): M {
     const model = new this();

@@ -116,7 +116,7 @@ export class Message extends BaseModel {
    * The newest message (by created_at, then id) of each conversation that passes the condition; the
    * text is written, not built, as it is read on every conversation shown. Each is the first entry
    * of the (conversation_id, created_at, id) index from its end, so a conversation's length does not
-   * matter (sorting every message of a page's conversations took 15 ms at 400 messages each).
+   * matter (sorting every message of a page's conversations grew with their length).
    */
   static latestSql(conversationIds: InList, condition?: string): Sql {
     return sql`select m.* from (${idsOf(conversationIds)}) as c (id) cross join lateral (select * from messages

@@ -18,6 +18,9 @@ export const ALLOWED_WEBHOOK_EVENTS = [
   "appointment.updated",
   "appointment.cancelled",
   "appointment.completed",
+  "appointment.no_show",
+  "appointment.rescheduled",
+  "appointment.reminder_sent",
   "appointment.deleted",
 ] as const;
 

@@ -1,3 +1,5 @@
+import type { AppContext } from "../http/context";
+import { AccessToken } from "../models/AccessToken";
 import type { AgentBot } from "../models/AgentBot";
 import { BOT_TYPES } from "../models/AgentBot";
 import { avatarUrlOf } from "../services/avatars";
@@ -31,6 +33,19 @@ export function presentAgentBot(bot: AgentBot, visibility: AgentBotVisibility = 
     ...(visibility.showSecret && !bot.systemBot ? { secret: bot.secret } : {}),
     system_bot: bot.systemBot,
   };
+}
+
+/**
+ * As AgentBotPresenter, for the account's own bots only, and beyond Chatwoot only for administrators:
+ * the token acts as the bot in every inbox it serves, so an agent holding it could read and post in
+ * inboxes they are not a member of. The secret is an administrator's only, as in Chatwoot.
+ */
+export async function presentAccountAgentBot(ctx: AppContext, bot: AgentBot) {
+  const trusted = bot.account_id === ctx.state.account!.id && ctx.state.membership?.role === "administrator";
+  return presentAgentBot(bot, {
+    accessToken: trusted ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
+    showSecret: trusted,
+  });
 }
 
 /** app/views/api/v1/models/_agent_bot_slim.json.jbuilder: a bot as a conversation's assignee. */

@@ -6,17 +6,17 @@ import { presentInboxSlim } from "./inbox";
 import { iso, unixSeconds } from "./time";
 import { avatarUrlOf } from "../services/avatars";
 
-/** Presence is not tracked, so every contact reads as Chatwoot shows a contact without a live session. */
+/** A contact without a live /cable subscription (src/realtime/presence.ts), as Chatwoot shows one. */
 const AVAILABILITY = "offline";
 
 /**
  * app/views/api/v1/models/_contact.json.jbuilder: timestamps as Unix seconds and left out when
  * null; contact_inboxes only where the contacts endpoints include them.
  */
-export function presentContact(contact: Contact, contactInboxes?: ContactInboxWithSlimInbox[]) {
+export function presentContact(contact: Contact, contactInboxes?: ContactInboxWithSlimInbox[], online = false) {
   return {
     additional_attributes: contact.additional_attributes,
-    availability_status: AVAILABILITY,
+    availability_status: online ? "online" : AVAILABILITY,
     email: contact.email,
     id: contact.id,
     name: contact.name,

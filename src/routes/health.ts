@@ -1,43 +1,13 @@
 import Router from "@koa/router";
-import { type Database, databaseIsReachable } from "../db";
-import type { AppDeps } from "../deps";
+import type { Database } from "../db";
+import { PROBE_DEADLINE_MS, probeDependencies } from "../infra/dependencyProbes";
 import { metrics, outboxState } from "../lib/metrics";
 import { listeningRelays } from "../services/eventRelay";
 import { parkedState } from "../services/parkedEvents";
 import type { AppCustomContext, AppState } from "../http/context";
 import { openApiDocument } from "../openapi/registry";
-import { temporalIsReachable } from "../temporal/client";
-
-/**
- * How long a dependency may take to answer the health check. Clients retry an unreachable Temporal
- * for many seconds, while a health check must answer promptly; a probe still silent counts as down.
- */
-const PROBE_DEADLINE_MS = 3000;
 
 export const DEFAULT_OUTBOX_MAX_AGE_SECONDS = 120;
-
-async function withinDeadline(probe: Promise<boolean>): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), PROBE_DEADLINE_MS);
-  });
-  try {
-    return await Promise.race([probe, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Whether PostgreSQL and Temporal answer, each within the probe deadline. */
-export async function probeDependencies(deps: AppDeps): Promise<{ database: boolean; temporal: boolean }> {
-  const client = deps.temporal.client;
-  const [database, temporal] = await Promise.all([
-    withinDeadline(databaseIsReachable(deps.knex)),
-    // The gRPC deadline also ends the client's own retries, so no probe outlives its request.
-    withinDeadline(client.connection.withDeadline(Date.now() + PROBE_DEADLINE_MS, () => temporalIsReachable(client))),
-  ]);
-  return { database, temporal };
-}
 
 /**
  * What health says of the event flow: whether a relay listens, how old the oldest waiting event is,
@@ -114,7 +84,7 @@ export function serviceRoutes(options: ServiceRouteOptions = {}) {
       events: flowing ? "flowing" : "stalled",
       relay: flow.relay,
       outbox: flow.outbox,
-      // Which histories are ours: one namespace may serve several installations (see README).
+      // Which histories are ours: one namespace may serve several installations (docs/production.md).
       installation: ctx.deps.temporal.installationId,
       temporal_namespace: client.options.namespace,
       task_queue: ctx.deps.temporal.taskQueue,

@@ -13,7 +13,9 @@ import { Conversation } from "../models/Conversation";
 import { Appointment, AppointmentNotice } from "../models/scheduling/Appointment";
 import { Resource } from "../models/scheduling/Resource";
 import { SchedulingSettings } from "../models/scheduling/SchedulingSettings";
-import { APPOINTMENT_EVENT_NAMES, type EventConsumer, type EventRow } from "../services/events";
+import { presentAppointment } from "../presenters/scheduling/appointments";
+import { APPOINTMENT_EVENT_NAMES, type EventConsumer, type EventRow, recordEvent } from "../services/events";
+import { findAppointmentView } from "./appointmentRecords";
 import { inUnit } from "../services/conversationUnit";
 import { insertMessage } from "../services/messages";
 import { startOnce } from "../temporal/client";
@@ -35,8 +37,10 @@ export interface AppointmentState {
   next?: TimelineStep;
   resourceId?: number;
   startsAt?: number;
-  /** For the Temporal UI's "current details". */
+  /** For the Temporal UI's "current details": where the booking is now and what comes next. */
   details: string;
+  /** The API request that last changed the booking (for the run's memo). */
+  requestId?: string | null;
 }
 
 export interface Locked {
@@ -82,7 +86,8 @@ export async function postNotice(trx: Knex.Transaction, { appointment, resource 
 }
 
 function describe(appointment: Appointment, resource: Resource, next: TimelineStep | undefined): string {
-  const start = localTimeText(appointment.starts_at.getTime(), resource.timezone);
+  // Ids, not names: the Temporal UI is no place for a client's personal data.
+  const start = `resource #${resource.id}, ${localTimeText(appointment.starts_at.getTime(), resource.timezone)}`;
   if (!next) return `${appointment.status}, ${start}: nothing more to do`;
   const at = new Date(next.at).toISOString();
   if (next.kind === "hold") return `${appointment.status}, ${start}: held for a prepayment until ${at}`;
@@ -109,6 +114,7 @@ export async function syncAppointment(db: Knex, appointmentId: number, now = Dat
       resourceId: appointment.resource_id,
       startsAt: appointment.starts_at.getTime(),
       details: describe(appointment, resource, next),
+      requestId: appointment.last_request_id,
     };
   });
 }
@@ -122,7 +128,20 @@ async function sendReminder(db: Knex, appointmentId: number, step: Extract<Timel
     const startsAt = appointment.starts_at.getTime();
     if (!isLive(appointment) || startsAt !== step.startsAt || now < step.at || now >= startsAt) return false;
     if (!(await SchedulingSettings.of(account.id, trx)).reminder_offsets_minutes.includes(step.offsetMinutes)) return false;
-    return postNotice(trx, locked, "reminder", reminderKey(step.offsetMinutes, startsAt));
+    if (!(await postNotice(trx, locked, "reminder", reminderKey(step.offsetMinutes, startsAt)))) return false;
+    const view = await findAppointmentView(trx, account.id, appointment.id);
+    const name = "appointment.reminder_sent";
+    await recordEvent(trx, {
+      accountId: account.id,
+      name,
+      payload: {
+        event: name,
+        ...presentAppointment(view.appointment, view.payments, view.expense),
+        reminder: { offset_minutes: step.offsetMinutes },
+        account: { id: account.id, name: account.name },
+      },
+    });
+    return true;
   });
 }
 
@@ -138,7 +157,7 @@ export async function fireAppointmentStep(db: Knex, appointmentId: number, step:
   }
 }
 
-type Touchable = Pick<Appointment, "id" | "account_id" | "resource_id" | "starts_at" | "client_name"> & { resource_name: string; timezone: string };
+type Touchable = Pick<Appointment, "id" | "account_id" | "resource_id" | "starts_at">;
 
 /** Wakes the appointment's workflow, starting it if it is not running; it re-reads the database either way. */
 export async function touchAppointmentWorkflow(deps: AppDeps, a: Touchable): Promise<void> {
@@ -155,22 +174,18 @@ export async function touchAppointmentWorkflow(deps: AppDeps, a: Touchable): Pro
       { key: ResourceIdAttribute, value: String(a.resource_id) },
       { key: AppointmentStartsAtAttribute, value: a.starts_at },
     ],
-    staticSummary: `Appointment #${a.id}: ${a.resource_name} with ${a.client_name}, ${localTimeText(a.starts_at.getTime(), a.timezone)}`,
+    // Only what never changes: where the booking is now is in the run's current details, kept up to date.
+    staticSummary: `Appointment #${a.id} of account ${a.account_id}`,
   });
 }
 
 function touchable(db: Knex) {
-  return db("scheduling_appointments")
-    .join("scheduling_resources", "scheduling_resources.id", "scheduling_appointments.resource_id")
-    .select(
-      "scheduling_appointments.id",
-      "scheduling_appointments.account_id",
-      "scheduling_appointments.resource_id",
-      "scheduling_appointments.starts_at",
-      "scheduling_appointments.client_name",
-      "scheduling_resources.name as resource_name",
-      "scheduling_resources.timezone",
-    );
+  return db("scheduling_appointments").select(
+    "scheduling_appointments.id",
+    "scheduling_appointments.account_id",
+    "scheduling_appointments.resource_id",
+    "scheduling_appointments.starts_at",
+  );
 }
 
 /** After a settings change: every upcoming live booking of the account re-plans its reminders, page by page. */
@@ -193,7 +208,8 @@ export async function touchAccountAppointments(deps: AppDeps, accountId: number,
   }
 }
 
-const APPOINTMENT_EVENTS = new Set<string>(APPOINTMENT_EVENT_NAMES);
+/** A sent reminder is the workflow's own doing: it needs no wake-up. */
+const APPOINTMENT_EVENTS = new Set<string>(APPOINTMENT_EVENT_NAMES.filter((name) => name !== "appointment.reminder_sent"));
 
 /**
  * Every appointment event wakes (or starts) that appointment's workflow, once per appointment per

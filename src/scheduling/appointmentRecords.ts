@@ -7,9 +7,11 @@ import type { Account } from "../models/Account";
 import { Appointment, Expense, Payment } from "../models/scheduling/Appointment";
 import { currentExpense, presentAppointment } from "../presenters/scheduling/appointments";
 import { allOn } from "../services/conversationGraph";
-import { type AppointmentEventName, recordEvent } from "../services/events";
+import { recordEvent } from "../services/events";
+import { changeEvents, type ChangedAttributes } from "./appointmentEvents";
 import { appointmentNotFound } from "./errors";
 import { jsonEqual } from "../lib/jsonEqual";
+import { currentRequestId } from "../lib/logger";
 
 export interface AppointmentView {
   appointment: Appointment;
@@ -42,8 +44,6 @@ export async function lockAppointment(trx: Knex.Transaction, accountId: number, 
 }
 
 type Presented = ReturnType<typeof presentAppointment>;
-/** `[{attribute: {previous_value, current_value}}]`, as Chatwoot's *_updated events carry them. */
-export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];
 
 export function changedAttributes(before: Presented, after: Presented): ChangedAttributes {
   return (Object.keys(after) as (keyof Presented)[])
@@ -52,9 +52,8 @@ export function changedAttributes(before: Presented, after: Presented): ChangedA
 }
 
 /**
- * The event a change raises: created for a new booking, cancelled or completed when the status
- * moves there, updated for any other change; nothing when nothing changed. Recorded in the change's
- * transaction, so webhooks and the appointment's workflow hear of exactly the changes that commit.
+ * Records the events a change raises (appointmentEvents.ts), in the change's transaction, so
+ * webhooks and the appointment's workflow hear of exactly the changes that commit.
  */
 export async function recordAppointmentChange(
   trx: Knex.Transaction,
@@ -64,26 +63,21 @@ export async function recordAppointmentChange(
 ): Promise<AppointmentView> {
   const after = await findAppointmentView(trx, account.id, appointmentId);
   const current = present(after);
-  let name: AppointmentEventName;
-  let changed: ChangedAttributes = [];
-  if (!before) {
-    name = "appointment.created";
-  } else {
-    changed = changedAttributes(present(before), current);
-    if (!changed.length) return after;
-    const statusMoved = before.appointment.status !== after.appointment.status;
-    name =
-      statusMoved && after.appointment.status === "cancelled"
-        ? "appointment.cancelled"
-        : statusMoved && after.appointment.status === "completed"
-          ? "appointment.completed"
-          : "appointment.updated";
+  const previous = before && present(before);
+  const events = changeEvents(previous, current, previous ? changedAttributes(previous, current) : []);
+  // The workflow's memo names the request that last changed the booking (payments included).
+  const requestId = currentRequestId();
+  if (events.length && requestId && after.appointment.last_request_id !== requestId) {
+    await trx(Appointment.tableName).where("id", appointmentId).update({ last_request_id: requestId });
   }
-  await recordEvent(trx, {
-    accountId: account.id,
-    name,
-    payload: { event: name, ...current, ...(before ? { changed_attributes: changed } : {}), account: { id: account.id, name: account.name } },
-  });
+  await recordEvent(
+    trx,
+    events.map(({ name, extra }) => ({
+      accountId: account.id,
+      name,
+      payload: { event: name, ...current, ...extra, account: { id: account.id, name: account.name } },
+    })),
+  );
   return after;
 }
 

@@ -16,6 +16,10 @@ export type SchedulingCode =
   | "EXPENSE_NOT_FOUND"
   | "APPOINTMENT_DELETE_REQUIRES_CANCELLED"
   | "HISTORICAL_DATA_RETAINED"
+  | "RESOURCE_NOT_AVAILABLE_FOR_SCHEDULING"
+  | "IDEMPOTENCY_KEY_REUSED"
+  | "INVALID_STATUS_TRANSITION"
+  | "MINIMUM_NOTICE_NOT_MET"
   | BookingBlockCode;
 
 /** Why an interval cannot be booked, in the order the checks run (reference §5). */

@@ -208,8 +208,8 @@ const BY_ACTIVITY: readonly SortOption[] = ["last_activity_at_asc", "last_activi
  * The list's page. Without a status to narrow it, a page by activity is each status's first rows
  * along the (account_id, status, last_activity_at, id) index, merged: there is no index by activity
  * alone (it would cost every message's write one more index entry), and PostgreSQL sorted every
- * conversation of the account instead (18 ms at 100,000, 0.3 ms merged). The statuses are all there
- * are: the database holds the column to them.
+ * conversation of the account instead (bench/HISTORY.md, figures once in comments). The statuses are
+ * all there are: the database holds the column to them.
  */
 function pageSql(list: ConversationsWhere, filters: ListPage): Sql {
   const order = sqlText(` order by ${sortClause(filters.sort_by)}`);
@@ -254,7 +254,7 @@ export async function contactConversations(db: Knex, viewer: Viewer, contactId: 
 /**
  * Open conversations with an incoming message the agents have not seen, tallied by inbox, label and
  * assignee. PostgreSQL tallies them: a large account has tens of thousands, and reading them all to
- * count them here held the event loop (and every other request) for 40 ms at 20,000.
+ * count them here held the event loop (and every other request) in a large account.
  */
 export async function unreadCounts(db: Knex, viewer: Viewer) {
   const scope = and(inViewersInboxes(viewer), `conversations.status = 'open' and ${Conversation.hasUnread("conversations")}`);

@@ -69,12 +69,6 @@ const planRows = (db: Knex, conversationIds: number[], options: { lock: boolean 
 /** A conversation of an account being deleted waits for nothing. */
 const planOf = (row: PlanRow): TimerPlan | null => (row.live ? timerPlan(row, row.settings ?? {}) : null);
 
-/** The plan of the conversation the timer was started for; none if its number now names another one. */
-export async function loadTimerPlan(db: Knex, conversationId: number, conversationUuid?: string): Promise<TimerPlan | null> {
-  const [row] = await planRows(db, [conversationId], { lock: false });
-  return row && (!conversationUuid || row.uuid === conversationUuid) ? planOf(row) : null;
-}
-
 /**
  * Writes the deadlines of these conversations (timer_due_at) from their rows, under their row locks so
  * that two relays planning the same conversation from different moments cannot leave the older plan

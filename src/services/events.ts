@@ -24,6 +24,10 @@ export const INTERNAL_EVENT_NAMES = [
   "scheduling_settings_changed",
   /** A contact's or agent bot's avatar_url changed: its image is fetched in the background. */
   "avatar_url_changed",
+  /** An agent read a conversation: its agents' views update live (src/realtime). */
+  "conversation_read",
+  /** Someone started or stopped typing in a conversation: told live to its agents and visitor (src/realtime). */
+  "conversation_typing",
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 
@@ -33,6 +37,9 @@ export const APPOINTMENT_EVENT_NAMES = [
   "appointment.updated",
   "appointment.cancelled",
   "appointment.completed",
+  "appointment.no_show",
+  "appointment.rescheduled",
+  "appointment.reminder_sent",
   "appointment.deleted",
 ] as const;
 export type AppointmentEventName = (typeof APPOINTMENT_EVENT_NAMES)[number];

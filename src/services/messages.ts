@@ -124,6 +124,11 @@ function validate(input: MessageInput): ValidMessage {
   return { messageType, contentType, content, contentAttributes, additionalAttributes };
 }
 
+/** MessageBuilder#message_sender: sender_type AgentBot with sender_id names the bot an outgoing message is from. */
+export function botSenderId(body: { sender_type?: string; sender_id?: number }): number | undefined {
+  return body.sender_type === "AgentBot" ? body.sender_id : undefined;
+}
+
 /**
  * MessageBuilder#sender: outgoing messages are the caller's (or the agent bot named by
  * sender_type/sender_id); every other type is the conversation's contact's.

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { Knex } from "knex";
-import { signJwt, verifyJwt } from "../lib/jwt";
 import { appSettings } from "../config";
 
 /** What a widget session token carries, as Chatwoot's Widget::TokenService payload. */
@@ -39,15 +38,33 @@ export function widgetTokenSecret(db: Knex): Promise<string> {
   return secret;
 }
 
+/** Tokens are HS256 JWTs keyed with the secret's UTF-8 bytes, as Chatwoot's BaseTokenService signs them. */
+const ALGORITHM = "HS256";
+const keyOf = (secret: string) => new TextEncoder().encode(secret);
+/** jose is an ES module, which this CommonJS build reaches through import(). */
+const jose = () => import("jose");
+
 export async function issueWidgetToken(db: Knex, claims: WidgetTokenClaims): Promise<string> {
-  const iat = Math.floor(Date.now() / 1000);
-  return signJwt({ ...claims, iat, exp: iat + EXPIRY_DAYS * 86_400 }, await widgetTokenSecret(db));
+  const { SignJWT } = await jose();
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+    .setIssuedAt()
+    .setExpirationTime(`${EXPIRY_DAYS}d`)
+    .sign(keyOf(await widgetTokenSecret(db)));
 }
 
-/** The claims of a valid token; undefined for no token or any invalid one, which callers treat alike. */
+/**
+ * The claims of a valid token; undefined for no token or any invalid one (malformed, another
+ * algorithm, a bad signature, past its `exp`), which callers treat alike, as Chatwoot's decode_token
+ * does when it answers `{}`.
+ */
 export async function decodeWidgetToken(db: Knex, token: string | undefined): Promise<WidgetTokenClaims | undefined> {
   if (!token) return undefined;
-  const claims = verifyJwt(token, await widgetTokenSecret(db));
+  const [{ jwtVerify }, secret] = await Promise.all([jose(), widgetTokenSecret(db)]);
+  const claims = await jwtVerify(token, keyOf(secret), { algorithms: [ALGORITHM] }).then(
+    ({ payload }) => payload,
+    () => undefined,
+  );
   if (typeof claims?.source_id !== "string" || typeof claims.inbox_id !== "number") return undefined;
   return { source_id: claims.source_id, inbox_id: claims.inbox_id };
 }

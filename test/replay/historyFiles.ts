@@ -15,7 +15,6 @@ export const HISTORIES_DIR = path.join(__dirname, "histories");
 
 /** The workflows whose runs can be in flight across a deploy: each must have a recorded history. */
 export const LONG_LIVED = [
-  "conversationTimerWorkflow",
   "timerSweepWorkflow",
   "accountTimersWorkflow",
   "webhookLaneWorkflow",
@@ -25,9 +24,6 @@ export const LONG_LIVED = [
   "accountDeletionWorkflow",
   "appointmentWorkflow",
 ] as const;
-
-/** Long-lived workflows nothing starts any more (runs from before an upgrade finish on them): their histories stay as recorded. */
-export const STARTED_NO_MORE: readonly string[] = ["conversationTimerWorkflow"];
 
 export function saveHistory(name: string, history: temporal.api.history.v1.IHistory): string {
   const file = path.join(HISTORIES_DIR, `${name}.json`);

@@ -1,23 +1,26 @@
-import { eventually, workflowExists } from "../support/eventually";
 /**
  * Records the histories the replay test (replay.test.ts) runs the current workflow code against:
- * real runs of each long-lived workflow, with real activities, on a fresh database and Temporal dev
- * server of its own. Run it after a deliberate change to a workflow's commands (see the README,
- * "Changing a workflow safely"):
+ * real runs of each long-lived workflow, with real activities, then the runs of recordMocked.ts, on a
+ * fresh database and Temporal dev server of its own. Run it after every change to a workflow's
+ * commands (docs/workflows.md):
  *
- *   TEST_DATABASE=convo_sched_record TEST_TEMPORAL_PORT=7399 npx tsx test/replay/record.ts [workflowType...]
+ *   npm run record-histories [-- workflowType...]
  *
- * It writes test/replay/histories/<workflowType>.json (the longest finished run of each type, or of
- * the types named), replacing those files and leaving other histories there alone.
+ * With no types named it replaces every history in test/replay/histories; with types named, only the
+ * longest finished run of each of those (and leaves the mocked runs alone).
  */
+import { rmSync } from "node:fs";
+import path from "node:path";
 import { automationEventWorkflowId } from "../../src/temporal/contracts";
 import { deadlineIn, openConversation, setupSettled, show, sweepHandle } from "../autoResolve/support";
 import { book, liveClinic } from "../scheduling/bookingSupport";
 import { createContact, createInbox } from "../support/conversationFactories";
+import { eventually, workflowExists } from "../support/eventually";
 import { createAccount } from "../support/factories";
 import { expectOk, quickRetries, startHarness, type Harness } from "../support/harness";
 import { Receiver } from "../support/receiver";
-import { LONG_LIVED, saveHistory, STARTED_NO_MORE } from "./historyFiles";
+import { HISTORIES_DIR, historyFiles, LONG_LIVED, saveHistory } from "./historyFiles";
+import { recordMockedRuns } from "./recordMocked";
 import { servicesEnv, withTestServices } from "../support/services";
 
 const SECOND = 1000;
@@ -136,13 +139,16 @@ async function main() {
         if (!best || (execution.historyLength ?? 0) > (best.historyLength ?? 0)) longest.set(execution.type, execution);
       }
       const named = process.argv.slice(2);
-      for (const type of LONG_LIVED.filter((t) => !STARTED_NO_MORE.includes(t) && (!named.length || named.includes(t)))) {
+      // A full recording starts from nothing, so no history of an older generation of the code stays.
+      if (!named.length) for (const file of historyFiles()) rmSync(path.join(HISTORIES_DIR, file));
+      for (const type of LONG_LIVED.filter((t) => !named.length || named.includes(t))) {
         const execution = longest.get(type);
         if (!execution) throw new Error(`no finished run of ${type} to record`);
         const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
         saveHistory(type, history);
         console.log(`${type}: ${history.events?.length} events from ${execution.workflowId}`);
       }
+      if (!named.length) await recordMockedRuns(services);
     } finally {
       await h.close();
     }

@@ -6,7 +6,7 @@ import { schedulingApi } from "./support";
 
 const h = useHarness(test);
 
-test("POST appointments books with the fork's defaults; S2 shows it; an idempotency_key replays it with 200", async (t) => {
+test("POST appointments books with the fork's defaults; S2 shows it; an idempotency_key replays the same request with 200", async (t) => {
   const { account, api, resource, service, contact } = await clinic(h);
   const response = await api.post("/appointments", {
     resource_id: resource.id,
@@ -60,9 +60,17 @@ test("POST appointments books with the fork's defaults; S2 shows it; an idempote
   const shown = await api.get(`/appointments/${appointment.id}`);
   t.deepEqual([shown.status, shown.body], [200, { payload: appointment }]);
 
-  // The replay is not compared with the first request, and not checked against the calendar.
-  const replay = await api.post("/appointments", { resource_id: resource.id, starts_at: at("23:00"), idempotency_key: "booking-1" });
+  // The same request again gets the booking it made; another request with the key is refused.
+  const replay = await api.post("/appointments", {
+    resource_id: resource.id,
+    service_id: service.id,
+    contact_id: contact.id,
+    starts_at: at("10:00"),
+    idempotency_key: "booking-1",
+  });
   t.deepEqual([replay.status, replay.body], [200, { payload: appointment }]);
+  const reused = await api.post("/appointments", { resource_id: resource.id, starts_at: at("23:00"), idempotency_key: "booking-1" });
+  t.deepEqual([reused.status, reused.body.code], [422, "IDEMPOTENCY_KEY_REUSED"]);
   t.deepEqual(await h.knex("scheduling_appointments").where("account_id", account.id).pluck("id"), [appointment.id]);
 
   const missing = await api.get(`/appointments/${appointment.id + 1000}`);
@@ -213,14 +221,24 @@ test("each booking rule answers with its code, in the fork's order", async (t) =
 
 test("SLOT_CONFLICT follows the status: cancelled bookings free their slot, completed and no-show ones keep it", async (t) => {
   const { api, resource } = await clinic(h);
+  // Visits that already happened, recorded as such.
+  const past = (time: string) => ({
+    resource_id: resource.id,
+    starts_at: at(time, "2026-03-02"),
+    client_name: "Client",
+    service_amount: 1000,
+    record_past_visit: true,
+  });
+  const visited = await book(api, past("11:00"));
+  const completed = await api.patch(`/appointments/${visited.id}`, { status: "completed" });
+  t.is(completed.body.payload.status, "completed");
+  t.is((await api.post("/appointments", past("11:00"))).body.code, "SLOT_CONFLICT");
+  const missed = await book(api, past("12:00"));
+  t.is((await api.patch(`/appointments/${missed.id}`, { status: "no_show" })).body.payload.status, "no_show");
+  t.is((await api.post("/appointments", past("12:00"))).body.code, "SLOT_CONFLICT");
+
   const slot = { resource_id: resource.id, starts_at: at("11:00"), client_name: "Client", service_amount: 1000 };
   const first = await book(api, slot);
-  const completed = await api.patch(`/appointments/${first.id}`, { status: "completed" });
-  t.is(completed.body.payload.status, "completed");
-  t.is((await api.post("/appointments", slot)).body.code, "SLOT_CONFLICT");
-
-  await api.patch(`/appointments/${first.id}`, { status: "no_show" });
-  t.is((await api.post("/appointments", slot)).body.code, "SLOT_CONFLICT");
 
   const cancelled = await api.post(`/appointments/${first.id}/cancel`, { cancellation_reason: "Client called" });
   t.is(cancelled.status, 200);
@@ -461,15 +479,16 @@ test("feature flags and roles: scheduling and scheduling_finance gate, journals 
 
 test("scheduling settings: defaults, changes, validation", async (t) => {
   const { api } = await clinic(h);
-  t.deepEqual((await api.get("/settings")).body, { payload: { reminder_offsets_minutes: [1440, 120], prepayment_hold_minutes: 30 } });
+  const rest = { minimum_notice_minutes: 0, timezone: "Asia/Almaty" };
+  t.deepEqual((await api.get("/settings")).body, { payload: { reminder_offsets_minutes: [1440, 120], prepayment_hold_minutes: 30, ...rest } });
   const changed = await api.patch("/settings", { reminder_offsets_minutes: [60, 1440, 60] });
-  t.deepEqual(changed.body, { payload: { reminder_offsets_minutes: [1440, 60], prepayment_hold_minutes: 30 } });
+  t.deepEqual(changed.body, { payload: { reminder_offsets_minutes: [1440, 60], prepayment_hold_minutes: 30, ...rest } });
   const hold = await api.patch("/settings", { settings: { prepayment_hold_minutes: 45 } });
-  t.deepEqual(hold.body.payload, { reminder_offsets_minutes: [1440, 60], prepayment_hold_minutes: 45 });
+  t.deepEqual(hold.body.payload, { reminder_offsets_minutes: [1440, 60], prepayment_hold_minutes: 45, ...rest });
   const bad = await api.patch("/settings", { reminder_offsets_minutes: [0], prepayment_hold_minutes: 20_000 });
   t.deepEqual(
     [bad.status, bad.body.details],
     [422, { "reminder_offsets_minutes.0": ["must be greater than or equal to 1"], prepayment_hold_minutes: ["must be less than or equal to 10080"] }],
   );
-  t.deepEqual((await api.get("/settings")).body.payload, { reminder_offsets_minutes: [1440, 60], prepayment_hold_minutes: 45 });
+  t.deepEqual((await api.get("/settings")).body.payload, { reminder_offsets_minutes: [1440, 60], prepayment_hold_minutes: 45, ...rest });
 });

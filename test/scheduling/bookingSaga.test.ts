@@ -48,7 +48,24 @@ test("a booking with an inbox opens a conversation and is confirmed there; its w
   t.is(description.typedSearchAttributes.get(AppointmentIdAttribute), String(appointment.id));
   t.is(description.typedSearchAttributes.get(ResourceIdAttribute), String(c.resource.id));
   t.is((description.typedSearchAttributes.get(AppointmentStartsAtAttribute) as Date).toISOString(), new Date(startsAt).toISOString());
-  t.is(await description.staticSummary(), `Appointment #${appointment.id}: Dr. Now with Dana Client, ${when(c, startsAt)}`);
+  t.is(await description.staticSummary(), `Appointment #${appointment.id} of account ${c.account.id}`);
+
+  // The run's details follow the booking when it moves (ids, no client's name), and its memo names the request that moved it.
+  const newStart = inMs(2 * 24 * 60 * MINUTE + 60 * MINUTE);
+  const move = await h.request("PATCH", `/api/v1/accounts/${c.account.id}/scheduling/appointments/${appointment.id}`, {
+    token: c.account.admin.token,
+    body: { starts_at: newStart },
+    headers: { "X-Request-Id": "move-request-31" },
+  });
+  t.is(move.status, 200);
+  await eventually(
+    () => workflowOf(c, appointment.id).describe(),
+    (d) => (d.memo as { request_id?: string } | undefined)?.request_id === "move-request-31",
+    "the memo to name the request that moved the booking",
+  );
+  const details = (await workflowOf(c, appointment.id).query<{ currentDetails?: string }>("__temporal_workflow_metadata")).currentDetails ?? "";
+  t.true(details.includes(`resource #${c.resource.id}, ${when(c, newStart)}`), details);
+  t.false(details.includes("Dana"), details);
 
   // Linking an existing conversation (by display id) confirms the next booking there too.
   const second = await book(c.api, {
@@ -59,12 +76,12 @@ test("a booking with an inbox opens a conversation and is confirmed there; its w
     conversation_id: appointment.conversation_id,
   });
   t.is(second.conversation_id, appointment.conversation_id);
-  const messages = await messagesOnce(c, appointment.conversation_id, 2);
+  const messages = await messagesOnce(c, appointment.conversation_id, 3);
   t.is(messages.filter((m) => m.includes("is confirmed")).length, 2);
 
   // The client, who was told of the booking, hears of its cancellation; the workflow then ends.
   await c.api.post(`/appointments/${appointment.id}/cancel`, {});
-  t.is((await messagesOnce(c, appointment.conversation_id, 3))[2], `Your appointment with Dr. Now on ${when(c, startsAt)} has been cancelled.`);
+  t.is((await messagesOnce(c, appointment.conversation_id, 4))[3], `Your appointment with Dr. Now on ${when(c, newStart)} has been cancelled.`);
   t.is(await workflowOf(c, appointment.id).result(), "cancelled");
 });
 
@@ -93,7 +110,7 @@ test("an unpaid hold runs out: the booking is cancelled, the slot freed, the con
     `Your appointment with Dr. Now on ${when(c, startsAt)} has been cancelled because the prepayment was not received in time. The time is free again; write to us to book anew.`,
   );
   const events = await h.knex("events").where({ account_id: c.account.id }).where("name", "like", "appointment.%").orderBy("id").pluck("name");
-  t.deepEqual(events, ["appointment.created", "appointment.cancelled"]);
+  t.deepEqual(events, ["appointment.created", "appointment.updated", "appointment.cancelled"]);
   t.is(
     (await c.api.post("/appointments", { resource_id: c.resource.id, starts_at: startsAt, client_name: "Next", service_amount: 100 })).status,
     201,
@@ -148,6 +165,7 @@ test("reminders come at the account's offsets and move with a reschedule; a move
   // Due in three seconds, but moved two hours away first; another (with another resource) cancelled first.
   const other = await c.api.create("/resources", { name: "Dr. Other", timezone: c.resource.timezone });
   await c.api.patch(`/resources/${other.id}/work_rules`, { rules: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_minute: 0, end_minute: 1440 })) });
+  await c.api.patch(`/services/${c.service.id}`, { prices: [c.resource, other].map((r) => ({ resource_id: r.id, price: 10_000 })) });
   const second = await bookFor(c, inMs(MINUTE + 3 * SECOND));
   const third = await bookFor(c, second.starts_at, { resource_id: other.id });
   await c.api.patch(`/appointments/${second.id}`, { starts_at: inMs(2 * 60 * MINUTE) });
@@ -193,7 +211,7 @@ test("appointment events reach subscribed webhooks, signed, with the booking and
   const c = await liveClinic(h);
   const receiver = await new Receiver().start();
   t.teardown(() => receiver.stop());
-  const events = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.completed"];
+  const events = ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.completed", "appointment.no_show"];
   const hook = await expectOk(accountApi(h, c.account).post("/webhooks", { url: receiver.url, subscriptions: events }), "webhook");
   const unknown = await h.request("POST", `/api/v1/accounts/${c.account.id}/webhooks`, {
     token: c.account.admin.token,
@@ -201,13 +219,21 @@ test("appointment events reach subscribed webhooks, signed, with the booking and
   });
   t.is(unknown.status, 422);
 
-  const a = await book(c.api, { resource_id: c.resource.id, service_id: c.service.id, client_name: "Hooked", starts_at: inMs(4 * 60 * MINUTE) });
+  // A visit that has happened (recorded as such) can be completed.
+  const a = await book(c.api, {
+    resource_id: c.resource.id,
+    service_id: c.service.id,
+    client_name: "Hooked",
+    starts_at: inMs(-60 * MINUTE),
+    record_past_visit: true,
+  });
   await c.api.post(`/appointments/${a.id}/payments`, { amount: 2500, payment_method: "card" });
   await c.api.patch(`/appointments/${a.id}`, { status: "completed" });
   const b = await book(c.api, { resource_id: c.resource.id, service_id: c.service.id, client_name: "Hooked", starts_at: inMs(5 * 60 * MINUTE) });
   await c.api.post(`/appointments/${b.id}/cancel`, {});
 
-  const received = await receiver.waitFor((r) => r.length >= 5);
+  // Each change is appointment.updated; a status change also raises its own event.
+  const received = await receiver.waitFor((r) => r.length >= 7);
   await sleep(1000);
   const names = receiver.requests.map((r) => `${r.body.event}#${r.body.id}`);
   t.deepEqual(
@@ -218,15 +244,17 @@ test("appointment events reach subscribed webhooks, signed, with the booking and
       `appointment.created#${a.id}`,
       `appointment.created#${b.id}`,
       `appointment.updated#${a.id}`,
+      `appointment.updated#${a.id}`,
+      `appointment.updated#${b.id}`,
     ].sort(),
   );
   for (const request of received) t.true(signatureValid(request, hook.payload.webhook.secret));
-  const updated = receiver.requests.find((r) => r.body.event === "appointment.updated")!.body;
+  const updated = receiver.requests.find((r) => r.body.event === "appointment.updated" && r.body.status === "scheduled")!.body;
   t.like(updated, { id: a.id, payment_status: "prepaid", settlement_amount: 2500, account: { id: c.account.id } });
   t.deepEqual(
     updated.changed_attributes.filter((change: Record<string, unknown>) => "settlement_amount" in change),
     [{ settlement_amount: { previous_value: 0, current_value: 2500 } }],
   );
   const deliveries = await expectOk(accountApi(h, c.account).get(`/webhooks/${hook.payload.webhook.id}/deliveries`), "deliveries");
-  t.is(deliveries.payload.filter((d: { status: string }) => d.status === "delivered").length, 5, "the delivery log has them");
+  t.is(deliveries.payload.filter((d: { status: string }) => d.status === "delivered").length, 7, "the delivery log has them");
 });

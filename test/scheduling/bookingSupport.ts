@@ -29,7 +29,13 @@ export async function clinic(h: Harness, name = "Clinic"): Promise<Clinic> {
   const weekdays = [1, 2, 3, 4, 5];
   await api.patch(`/resources/${resource.id}/work_rules`, { rules: weekdays.map((weekday) => ({ weekday, start_minute: 540, end_minute: 1080 })) });
   await api.patch(`/resources/${resource.id}/break_rules`, { rules: weekdays.map((weekday) => ({ weekday, start_minute: 780, end_minute: 840 })) });
-  const service = await api.create("/services", { name: "Consultation", base_price: 10_000, duration_min: 30 });
+  // A service is booked with a resource only through a price of it for that resource.
+  const service = await api.create("/services", {
+    name: "Consultation",
+    base_price: 10_000,
+    duration_min: 30,
+    prices: [{ resource_id: resource.id, price: 10_000, compensation_type: "percent", compensation_value: 40 }],
+  });
   const contact = await api.create("/contacts", { full_name: "Aidos Seitkali", phone: "87012345678", iin: "940720300129" });
   return { account, api, resource, service, contact };
 }
@@ -63,7 +69,12 @@ export async function liveClinic(h: Harness): Promise<LiveClinic> {
   const api = schedulingApi(h, account);
   const resource = await api.create("/resources", { name: "Dr. Now", timezone: middayZone(), compensation_type: "fixed", compensation_value: 3000 });
   await api.patch(`/resources/${resource.id}/work_rules`, { rules: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, start_minute: 0, end_minute: 1440 })) });
-  const service = await api.create("/services", { name: "Check-up", base_price: 10_000, duration_min: 5 });
+  const service = await api.create("/services", {
+    name: "Check-up",
+    base_price: 10_000,
+    duration_min: 5,
+    prices: [{ resource_id: resource.id, price: 10_000, compensation_type: "fixed", compensation_value: 3000 }],
+  });
   const inbox = await createInbox(h, account);
   const { contact } = await createContact(h, account, { inbox_id: inbox.id, name: "Dana Client", phone_number: "+77011112233" });
   return { account, api, resource, service, contact, inbox };

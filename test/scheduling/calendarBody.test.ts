@@ -71,36 +71,36 @@ async function seed(account: TestAccount): Promise<number[]> {
   await insert("scheduling_holidays", [
     {
       account_id: account.id,
-      date: "2026-03-08",
+      date: "2037-03-08",
       title: "Yearly",
       recurring_yearly: true,
       working_day_override: false,
       custom_attributes: JSON.stringify(CUSTOM[1]),
     },
-    { account_id: account.id, date: "2026-03-16", title: pick(AWKWARD), recurring_yearly: false, working_day_override: false },
+    { account_id: account.id, date: "2037-03-16", title: pick(AWKWARD), recurring_yearly: false, working_day_override: false },
     { account_id: account.id, date: "2025-03-18", title: "Worked", recurring_yearly: true, working_day_override: true },
   ]);
   await insert("scheduling_workday_overrides", [
     {
       account_id: account.id,
       resource_id: ids[0],
-      date: "2026-03-16",
+      date: "2037-03-16",
       start_minute: 600,
       end_minute: 700,
       break_start_minute: 630,
       break_end_minute: 645,
       break_title: "Tea",
     },
-    { account_id: account.id, resource_id: ids[3], date: "2026-03-29", start_minute: 60, end_minute: 300, custom_attributes: JSON.stringify(CUSTOM[2]) },
+    { account_id: account.id, resource_id: ids[3], date: "2037-03-29", start_minute: 60, end_minute: 300, custom_attributes: JSON.stringify(CUSTOM[2]) },
   ]);
   await insert("scheduling_time_offs", [
-    { account_id: account.id, kind: "vacation", starts_at: "2026-03-21T00:00:00+05:00", ends_at: "2026-03-24T00:00:00+05:00", notes: pick(AWKWARD) },
+    { account_id: account.id, kind: "vacation", starts_at: "2037-03-21T00:00:00+05:00", ends_at: "2037-03-24T00:00:00+05:00", notes: pick(AWKWARD) },
     {
       account_id: account.id,
       resource_id: ids[4],
       kind: "sick_leave",
-      starts_at: "2026-03-10T13:17:00Z",
-      ends_at: "2026-03-11T02:00:00.123456Z",
+      starts_at: "2037-03-10T13:17:00Z",
+      ends_at: "2037-03-11T02:00:00.123456Z",
       title: pick(AWKWARD),
     },
   ]);
@@ -117,7 +117,7 @@ async function seed(account: TestAccount): Promise<number[]> {
       // The first two Almaty resources share their bookings as they share their rules.
       const slots = i < 2 ? [9 * 60 + 30, 14 * 60 + 15] : [int(0, 23 * 60), int(0, 23 * 60)];
       for (const [k, minute] of slots.entries()) {
-        const startsAt = Date.parse(`2026-03-${String(day).padStart(2, "0")}T00:00:00+05:00`) + minute * 60_000 + (k === 0 && day % 7 === 0 ? 123 : 0);
+        const startsAt = Date.parse(`2037-03-${String(day).padStart(2, "0")}T00:00:00+05:00`) + minute * 60_000 + (k === 0 && day % 7 === 0 ? 123 : 0);
         const status = pick(["scheduled", "confirmed", "completed", "cancelled", "no_show"]);
         appointments.push({
           account_id: account.id,
@@ -133,8 +133,8 @@ async function seed(account: TestAccount): Promise<number[]> {
           client_birth_date: day % 5 ? null : "1987-06-05",
           notes: day % 3 ? null : pick(AWKWARD),
           custom_attributes: JSON.stringify(pick(CUSTOM)),
-          hold_expires_at: day % 6 ? null : "2026-03-01T10:00:00.987654Z",
-          cancelled_at: status === "cancelled" ? "2026-02-27T08:00:00.5Z" : null,
+          hold_expires_at: day % 6 ? null : "2037-03-01T10:00:00.987654Z",
+          cancelled_at: status === "cancelled" ? "2037-02-27T08:00:00.5Z" : null,
           cancellation_reason: status === "cancelled" ? pick(AWKWARD) : null,
           service_amount: 10_000,
           external_ref: day % 9 ? null : `ref-${day}-${i}-${k}`,
@@ -174,7 +174,7 @@ async function seed(account: TestAccount): Promise<number[]> {
               amount: 1000,
               payment_method: "card",
               payment_kind: "prepaid",
-              created_at: "2026-02-01T00:00:00.000999Z",
+              created_at: "2037-02-01T00:00:00.000999Z",
             },
           ]
         : []),
@@ -193,7 +193,7 @@ async function seed(account: TestAccount): Promise<number[]> {
         resource_id: a.resource_id,
         amount: 4000,
         status: i % 2 ? "paid" : "unpaid",
-        paid_at: i % 2 ? "2026-03-30T12:00:00Z" : null,
+        paid_at: i % 2 ? "2037-03-30T12:00:00Z" : null,
       })),
   );
   // Bookings moved away from a resource that was paid: its compensation, clawed back, before the current one.
@@ -226,7 +226,7 @@ async function seed(account: TestAccount): Promise<number[]> {
   return ids;
 }
 
-/** The calendar body computed the straightforward way: models, the presenters, and each resource's slotsOf. */
+/** The calendar body computed the straightforward way: models, the presenters, and each active resource's slotsOf (the range lies ahead). */
 async function reference(
   accountId: number,
   query: { view: string; from: string; to: string; resourceIds?: number[]; includeSlots: boolean; durationMin?: number },
@@ -244,15 +244,17 @@ async function reference(
   const payments = await Payment.ofAppointments(ids);
   const expenses = await Expense.ofAppointments(ids);
   const slots = query.includeSlots
-    ? resources.flatMap((resource) => {
-        const duration = query.durationMin ?? resource.slot_duration_min;
-        return slotsOf(scheduleOf(resource, rows), range, duration).map((slot) => ({
-          resource_id: resource.id,
-          starts_at: isoInZone(slot.start, resource.timezone),
-          ends_at: isoInZone(slot.end, resource.timezone),
-          status: "available",
-        }));
-      })
+    ? resources
+        .filter((resource) => resource.active)
+        .flatMap((resource) => {
+          const duration = query.durationMin ?? resource.slot_duration_min;
+          return slotsOf(scheduleOf(resource, rows), range, duration).map((slot) => ({
+            resource_id: resource.id,
+            starts_at: isoInZone(slot.start, resource.timezone),
+            ends_at: isoInZone(slot.end, resource.timezone),
+            status: "available",
+          }));
+        })
     : [];
   const payload = {
     view: query.view,
@@ -281,11 +283,11 @@ test("the calendar body is byte for byte the straightforward computation's, slot
   const account = await createAccount(h, "Calendar bytes");
   const ids = await seed(account);
   const cases = [
-    { view: "month", from: "2026-03-01T00:00:00+05:00", to: "2026-04-01T00:00:00+05:00", includeSlots: true },
-    { view: "week", from: "2026-03-23T07:13:00Z", to: "2026-03-30T09:01:00Z", includeSlots: true, durationMin: 25 },
-    { view: "day", from: "2026-03-29T00:00:00+02:00", to: "2026-03-30T00:00:00+02:00", includeSlots: true, resourceIds: [ids[3]!, ids[1]!] },
-    { view: "list", from: "2026-03-01T00:00:00+05:00", to: "2026-03-15T00:00:00+05:00", includeSlots: false },
-    { view: "month", from: "2026-05-01T00:00:00+05:00", to: "2026-06-01T00:00:00+05:00", includeSlots: true, resourceIds: [ids[5]!] },
+    { view: "month", from: "2037-03-01T00:00:00+05:00", to: "2037-04-01T00:00:00+05:00", includeSlots: true },
+    { view: "week", from: "2037-03-23T07:13:00Z", to: "2037-03-30T09:01:00Z", includeSlots: true, durationMin: 25 },
+    { view: "day", from: "2037-03-29T00:00:00+02:00", to: "2037-03-30T00:00:00+02:00", includeSlots: true, resourceIds: [ids[3]!, ids[1]!] },
+    { view: "list", from: "2037-03-01T00:00:00+05:00", to: "2037-03-15T00:00:00+05:00", includeSlots: false },
+    { view: "month", from: "2037-05-01T00:00:00+05:00", to: "2037-06-01T00:00:00+05:00", includeSlots: true, resourceIds: [ids[5]!] },
   ];
   let slots = 0;
   let appointments = 0;

@@ -69,5 +69,5 @@ test("a live booking cannot be deleted; one never announced is deleted without a
   await c.api.post(`/appointments/${walkIn.id}/cancel`, {});
   t.is((await c.api.delete(`/appointments/${walkIn.id}`)).status, 204);
   const events = await h.knex("events").where({ account_id: c.account.id }).where("name", "like", "appointment.%").orderBy("id").pluck("name");
-  t.deepEqual(events, ["appointment.created", "appointment.cancelled", "appointment.deleted"]);
+  t.deepEqual(events, ["appointment.created", "appointment.updated", "appointment.cancelled", "appointment.deleted"]);
 });

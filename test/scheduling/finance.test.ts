@@ -124,6 +124,12 @@ test("payments and expenses journals: filters, pay one, paying again keeps who a
   const c = await clinic(h);
   const other = await c.api.create("/resources", { name: "Dr. Fixed", compensation_type: "fixed", compensation_value: 1500 });
   await c.api.patch(`/resources/${other.id}/work_rules`, { rules: [{ weekday: 2, start_minute: 540, end_minute: 1080 }] });
+  await c.api.patch(`/services/${c.service.id}`, {
+    prices: [
+      { resource_id: c.resource.id, price: 10_000, compensation_type: "percent", compensation_value: 40 },
+      { resource_id: other.id, price: 10_000, compensation_type: "fixed", compensation_value: 1500 },
+    ],
+  });
   const a = await consultation(c, "09:00", { prepaid_amount: 1000, prepaid_payment_method: "kaspi_qr" });
   await c.api.post(`/appointments/${a.id}/payments`, { payment_method: "cash" });
   const b = await book(c.api, { resource_id: other.id, service_id: c.service.id, starts_at: at("09:00", "2030-03-05"), client_name: "B" });

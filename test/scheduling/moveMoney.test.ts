@@ -16,8 +16,15 @@ async function threeDoctors(c: Clinic) {
   };
   const dear = await resource("Dr. Dear", 14_000, "fixed", 5000);
   const cheap = await resource("Dr. Cheap", 6000, "percent", 50);
+  // The list replaces every price of the service: the clinic's own resource keeps its row.
+  const own = { id: c.resource.id, price: 10_000, compensation_type: "percent", compensation_value: 40 };
   await c.api.patch(`/services/${c.service.id}`, {
-    prices: [dear, cheap].map(({ id, price, compensation_type, compensation_value }) => ({ resource_id: id, price, compensation_type, compensation_value })),
+    prices: [own, dear, cheap].map(({ id, price, compensation_type, compensation_value }) => ({
+      resource_id: id,
+      price,
+      compensation_type,
+      compensation_value,
+    })),
   });
   return { dear, cheap };
 }

@@ -10,6 +10,7 @@ import { type DeliveryConfig, installSettings, loadDeliveryConfig, loadSettings,
 import { connectDatabase, type Database } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
 import { PlatformApp } from "../../src/models/PlatformApp";
+import { attachRealtime, type RealtimeOptions } from "../../src/realtime";
 import { closeServer, eventConsumers } from "../../src/runtime";
 import { EventRelay, type RelayOptions } from "../../src/services/eventRelay";
 import { AuthCache } from "../../src/services/authCache";
@@ -71,6 +72,8 @@ export interface HarnessOptions {
   databaseUrl?: string;
   /** Over loadSettings(): what the test configures instead of the environment (storage, deliveries, limits, links). */
   settings?: Partial<Settings>;
+  /** Serve /cable (src/realtime) on the harness's server, with these limits. */
+  realtime?: boolean | RealtimeOptions;
   /** Database connections at most: a few per file keep the suite's files within PostgreSQL's limit; a bench takes what production has. */
   poolMax?: number;
 }
@@ -103,6 +106,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const server = createApp(deps).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (options.realtime) await attachRealtime(server, knex, options.realtime === true ? {} : options.realtime);
 
   let worker: Worker | undefined;
   // The SDK's lines go through pino as in production; LOG_LEVEL (error under npm test) keeps them quiet.

@@ -1,5 +1,6 @@
+import { createHmac } from "node:crypto";
 import test from "ava";
-import { signJwt } from "../../src/lib/jwt";
+import { widgetTokenSecret } from "../../src/services/widgetTokens";
 import { browserInfo, browserLanguage } from "../../src/services/widgetBrowser";
 import { createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
@@ -23,6 +24,13 @@ const triggered = (websiteToken: string, authToken: string | undefined, body: un
     body,
     headers: { ...(authToken ? { "X-Auth-Token": authToken } : {}), ...headers },
   });
+
+/** An HS256 token signed by hand, byte for byte as the service signed widget tokens before it used jose. */
+function handSigned(claims: object, secret: string, header: object = { alg: "HS256", typ: "JWT" }): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const input = `${part(header)}.${part(claims)}`;
+  return `${input}.${createHmac("sha256", secret).update(input).digest("base64url")}`;
+}
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
 const webwidgetEvents = (requests: ReceivedRequest[]) => requests.filter((r) => r.body.event === "webwidget_triggered");
@@ -78,13 +86,33 @@ test("config creates a visitor with a contact inbox and a token; a second config
 
   // A token that is not ours, or one of another widget, starts a new visitor as Chatwoot does.
   const otherInbox = await widgetInbox(account);
-  for (const stranger of ["not-a-token", signJwt({ source_id: claims.source_id, inbox_id: inbox.id }, "another key")]) {
+  for (const stranger of ["not-a-token", handSigned({ source_id: claims.source_id, inbox_id: inbox.id }, "another key")]) {
     const fresh = await config(inbox.website_token, stranger);
     t.is(fresh.status, 200);
     t.not(fresh.body.contact.id, contact.id);
   }
   const elsewhere = await config(otherInbox.website_token, authToken);
   t.not(elsewhere.body.contact.id, contact.id);
+});
+
+test("a token issued before (hand-signed HS256) still resumes its visitor; expired, unsigned or foreign ones do not", async (t) => {
+  const account = await createAccount(h);
+  const inbox = await widgetInbox(account);
+  const first = await config(inbox.website_token);
+  const claims = claimsOf(first.body.auth_token);
+  const secret = await widgetTokenSecret(h.knex);
+  const now = Math.floor(Date.now() / 1000);
+  const issued = handSigned({ source_id: claims.source_id, inbox_id: inbox.id, iat: now - 86_400, exp: now + 86_400 }, secret);
+  t.is((await config(inbox.website_token, issued)).body.contact.id, first.body.contact.id);
+  const unsigned = `${handSigned(claims, secret, { alg: "none", typ: "JWT" }).split(".").slice(0, 2).join(".")}.`;
+  for (const refused of [
+    handSigned({ ...claims, exp: now - 1 }, secret),
+    unsigned,
+    handSigned(claims, secret, { alg: "HS512", typ: "JWT" }),
+    handSigned(claims, "another key"),
+  ]) {
+    t.not((await config(inbox.website_token, refused)).body.contact.id, first.body.contact.id);
+  }
 });
 
 test("events records one webwidget_triggered for subscribed webhooks and the inbox's bot only, signed, with the contact inbox payload", async (t) => {
@@ -173,7 +201,7 @@ test("unknown website_token is 404; a missing, forged or foreign token is Chatwo
     await triggered("nope", authToken, event),
     await triggered(inbox.website_token, undefined, event),
     await triggered(inbox.website_token, "garbage", event),
-    await triggered(inbox.website_token, signJwt(claimsOf(authToken), "another key"), event),
+    await triggered(inbox.website_token, handSigned(claimsOf(authToken), "another key"), event),
     await triggered(other.website_token, authToken, event),
   ]) {
     t.is(response.status, 404);

@@ -17,8 +17,8 @@ function claimIn(order: "ASC" | "DESC"): string {
 /**
  * The relay's claim (eventRelay.ts) as a function that plans it without bitmap scans. An event
  * leaves the undispatched index only when a vacuum passes, and PostgreSQL's bitmap scan, which it
- * picked for the claim, visits every such entry's row on every claim: under a steady 200 events/s
- * that was 2.5 ms of PostgreSQL a claim, and a backlog was sorted whole for each batch of a hundred.
+ * picked for the claim, visits every such entry's row on every claim, so under a steady stream of
+ * events each claim grew costly, and a backlog was sorted whole for each batch of a hundred.
  * An index scan takes the first due ids in order and marks the dead entries it passes, so the next
  * claim skips them. The setting holds only while the function runs.
  */

@@ -3,9 +3,8 @@ import type { Knex } from "knex";
 /**
  * The conversation list's default order is last_activity_at and then the id (so pages never
  * overlap). With the id in the index a page is read in that order and PostgreSQL stops after 25;
- * without it, each page was sorted: an incremental sort of the first rows in a large account (0.15 ms
- * at 20,000 open conversations, 0.09 ms now), but a sort of every open conversation where PostgreSQL
- * took the table for small (1.2 ms at the bench's 120, 0.1 ms now).
+ * without it, each page was sorted: an incremental sort of the first rows in a large account, but a
+ * sort of every open conversation where PostgreSQL took the table for small.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw("CREATE INDEX conversations_account_status_activity_id ON conversations (account_id, status, last_activity_at, id)");

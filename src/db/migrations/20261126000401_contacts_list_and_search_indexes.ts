@@ -2,9 +2,8 @@ import type { Knex } from "knex";
 
 /**
  * Contacts of a large account (50,000 here): the list's default order (most recently active first)
- * and its order by name had no index, so every page sorted all of them (18 and 34 ms; 0.07 and 0.1 ms
- * along these indexes), and the search's ILIKE on name, email and phone read every row (48 ms; 1.3 ms
- * with trigram indexes). Trigrams come from pg_trgm, which the migration installs where the server
+ * and its order by name had no index, so every page sorted all of them, and the search's ILIKE on
+ * name, email and phone read every row (bench/HISTORY.md has the before and after). Trigrams come from pg_trgm, which the migration installs where the server
  * has it and the database lets it; a server without it keeps the slower search.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -4,8 +4,7 @@ import type { Knex } from "knex";
  * A conversation's inbox is one of its own account's, held by the database rather than by every
  * path that creates a conversation. The lists lean on it: a caller who sees every inbox of the
  * account sees every conversation of the account, so their scope needs no join to inboxes, whose
- * semi-join made PostgreSQL count the list's conversations along a worse index (0.19 → 0.04 ms for
- * the bench's counts). The key is checked only when a conversation's account or inbox changes, never
+ * semi-join made PostgreSQL count the list's conversations along a worse index (bench/HISTORY.md). The key is checked only when a conversation's account or inbox changes, never
  * on the activity updates every message makes.
  */
 export async function up(knex: Knex): Promise<void> {

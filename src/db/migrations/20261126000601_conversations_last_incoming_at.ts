@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 /**
  * When the conversation's newest incoming message was written: a conversation is unread while this
  * is after agent_last_seen_at. unread_counts looked into every open conversation's messages to
- * decide that (70 ms at 20,000 open conversations); the column is a comparison on the row. The
+ * decide that, at a cost growing with the open conversations; the column is a comparison on the row. The
  * message's insert sets it in the update of the conversation it already makes (services/messages.ts).
  */
 export async function up(knex: Knex): Promise<void> {

@@ -7,7 +7,7 @@ import type { Knex } from "knex";
  * (ON DELETE CASCADE). The messages' own keys to accounts and inboxes checked nothing more, at a cost
  * every message paid: each check share-locks the parent row, and concurrent messages of one account
  * all lock the same account and inbox rows (PostgreSQL then builds a multixact of every locker).
- * Under the bench's 32 concurrent posts the insert took 0.47-0.54 ms with them, 0.36 without.
+ * Under the bench's concurrent posts the insert was measurably faster without them (bench/HISTORY.md).
  * messages_account_created (account_id, created_at) serves every lookup by account the single-column
  * index did, so the insert keeps one index fewer up to date.
  */

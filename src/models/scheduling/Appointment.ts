@@ -47,6 +47,10 @@ export class Appointment extends SchedulingModel {
   declare hold_expires_at: Date | null;
   /** When starts_at took its current value. */
   declare start_set_at: Date;
+  /** What the idempotency key was first used with (see scheduling/idempotency.ts). */
+  declare idempotency_fingerprint: string | null;
+  /** The API request that last changed the booking, for its workflow's memo. */
+  declare last_request_id: string | null;
   /** The linked conversation's per-account display id, which clients know it by (selected by `ofAccount`). */
   declare conversation_display_id?: number | null;
 

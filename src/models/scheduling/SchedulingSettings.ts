@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { DEFAULT_TIMEZONE } from "../../scheduling/constants";
 import { SchedulingModel } from "./SchedulingModel";
 
 export interface SchedulingSettingsValues {
@@ -6,9 +7,18 @@ export interface SchedulingSettingsValues {
   reminder_offsets_minutes: number[];
   /** How long a booking of a service that requires prepayment holds its slot unpaid. */
   prepayment_hold_minutes: number;
+  /** A new booking (or a move) must start at least this many minutes from now; the calendar offers no slot sooner. */
+  minimum_notice_minutes: number;
+  /** The zone of new resources, and of the calendar's from/to when they carry no offset. */
+  timezone: string;
 }
 
-export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = { reminder_offsets_minutes: [1440, 120], prepayment_hold_minutes: 30 };
+export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = {
+  reminder_offsets_minutes: [1440, 120],
+  prepayment_hold_minutes: 30,
+  minimum_notice_minutes: 0,
+  timezone: DEFAULT_TIMEZONE,
+};
 
 /** An account's booking settings; an account without a row has the defaults. */
 export class SchedulingSettings extends SchedulingModel {
@@ -17,10 +27,18 @@ export class SchedulingSettings extends SchedulingModel {
   declare account_id: number;
   declare reminder_offsets_minutes: number[];
   declare prepayment_hold_minutes: number;
+  declare minimum_notice_minutes: number;
+  declare timezone: string | null;
 
   static async of(accountId: number, db?: Knex): Promise<SchedulingSettingsValues> {
     const row = await SchedulingSettings.query(db).findOne({ account_id: accountId });
-    return row ? { reminder_offsets_minutes: row.reminder_offsets_minutes, prepayment_hold_minutes: row.prepayment_hold_minutes } : DEFAULT_SCHEDULING_SETTINGS;
+    if (!row) return DEFAULT_SCHEDULING_SETTINGS;
+    return {
+      reminder_offsets_minutes: row.reminder_offsets_minutes,
+      prepayment_hold_minutes: row.prepayment_hold_minutes,
+      minimum_notice_minutes: row.minimum_notice_minutes,
+      timezone: row.timezone ?? DEFAULT_TIMEZONE,
+    };
   }
 
   /** Writes the changed values (one statement, so concurrent edits of different fields both land). */

@@ -29,15 +29,16 @@ function writeList<T>(into: JsonBytes, items: readonly T[], write: (into: JsonBy
  * give for the payload. Appointments, payments and expenses are written from PostgreSQL's text (see
  * scheduling/calendarRows.ts), and the slots (tens of thousands in a month view) straight into the
  * buffer, instead of becoming objects and strings first. Slot times carry their resource's UTC
- * offset, the range the default zone's.
+ * offset, the range the account's scheduling timezone's.
  */
 export function calendarBody(calendar: Calendar): Buffer {
   const paymentsOf = byAppointment(calendar.payments);
   // The appointment's own expense is its current resource's compensation (as currentExpense picks it).
   const compensations = new Map(calendar.expenses.filter((e) => e.kind === "compensation").map((e) => [`${e.appointment_id}:${e.resource_id}`, e]));
+  const zone = calendar.query.timeZone ?? DEFAULT_TIMEZONE;
   const rules = JSON.stringify({
     view: calendar.query.view,
-    range: { from: isoInZone(calendar.query.range.start, DEFAULT_TIMEZONE), to: isoInZone(calendar.query.range.end, DEFAULT_TIMEZONE) },
+    range: { from: isoInZone(calendar.query.range.start, zone), to: isoInZone(calendar.query.range.end, zone) },
     resources: calendar.resources.map(presentResource),
     work_rules: calendar.workRules.map(presentWorkRule),
     break_rules: calendar.breakRules.map(presentBreakRule),

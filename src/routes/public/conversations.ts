@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import type { AppContext } from "../../http/context";
+import { recordTyping } from "../../realtime/liveEvents";
 import type { ApiRouter } from "../../http/router";
 import { headOk } from "../../http/headOk";
 import { Contact } from "../../models/Contact";
@@ -113,12 +114,13 @@ export function registerPublicConversationRoutes(router: ApiRouter) {
     {
       method: "post",
       path: `${one}/toggle_typing`,
-      summary: "Typing indicator (accepted; no live channel to relay it to)",
+      summary: "Typing indicator: conversation.typing_on/off to the conversation's agents",
       params: conversationParams,
       body: publicTypingBody,
     },
-    async (ctx, { params }) => {
-      await findPublicConversation(ctx.deps.knex, await contactInboxOf(ctx, params.contact_identifier), params.conversation_id);
+    async (ctx, { params, body }) => {
+      const conversation = await findPublicConversation(ctx.deps.knex, await contactInboxOf(ctx, params.contact_identifier), params.conversation_id);
+      await recordTyping(ctx.deps.knex, conversation, { kind: "contact" }, body.typing_status);
       headOk(ctx);
     },
   );

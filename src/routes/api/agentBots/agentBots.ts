@@ -6,26 +6,13 @@ import { accountParams, accountResourceParams } from "../../../http/schemas";
 import { AccessToken } from "../../../models/AccessToken";
 import { AgentBot } from "../../../models/AgentBot";
 import { authorize, requireAdministrator } from "../../../policies";
-import { presentAgentBot } from "../../../presenters/agentBot";
-import { auditAgentBot } from "./audit";
+import { presentAccountAgentBot as present } from "../../../presenters/agentBot";
+import { auditAgentBot } from "../../../services/agentBotAudit";
 import { agentBotBody, agentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
 import { withUploadedAvatar } from "../../../services/avatars";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import { requestAvatarFetch } from "../../../services/avatarFetch";
-
-/**
- * As AgentBotPresenter, for the account's own bots only, and beyond Chatwoot only for administrators:
- * the token acts as the bot in every inbox it serves, so an agent holding it could read and post in
- * inboxes they are not a member of. The secret is an administrator's only, as in Chatwoot.
- */
-export async function present(ctx: AppContext, bot: AgentBot) {
-  const trusted = bot.account_id === ctx.state.account!.id && ctx.state.membership?.role === "administrator";
-  return presentAgentBot(bot, {
-    accessToken: trusted ? await AccessToken.tokenOf("AgentBot", bot.id) : undefined,
-    showSecret: trusted,
-  });
-}
 
 /** Bots the account may change: its own, never the system bots. */
 async function ownBot(ctx: AppContext, id: number): Promise<AgentBot> {

@@ -6,6 +6,7 @@ import { authorize, requireAdministrator } from "../../../policies";
 import { presentInboxMember as presentAgent, presentInvitedAgent } from "../../../presenters/inbox";
 import { inviteAgent, listAgents, removeAgent, updateAgent } from "../../../services/agents";
 import { auditActor } from "../../../services/audit";
+import { connectedUserIds, liveAvailability } from "../../../realtime/presence";
 import { agentCreate, agentResponse, agentUpdate } from "./schema";
 
 /** /api/v1/accounts/:account_id/agents (Chatwoot's AgentsController and UserPolicy: members list, administrators manage). */
@@ -22,7 +23,12 @@ export function registerAgentRoutes(router: ApiRouter) {
       response: z.array(agentResponse),
     },
     async (ctx) => {
-      ctx.body = (await listAgents(ctx.state.account!.id)).map(presentAgent);
+      const accountId = ctx.state.account!.id;
+      const [agents, connected] = await Promise.all([listAgents(accountId), connectedUserIds(ctx.deps.knex, accountId)]);
+      ctx.body = agents.map((agent) => ({
+        ...presentAgent(agent),
+        availability_status: liveAvailability(agent.accountUser.availability, connected.has(agent.user.id), agent.accountUser.auto_offline),
+      }));
     },
   );
 

@@ -31,6 +31,7 @@ import {
   type ContactSort,
   removeCustomAttributesBody,
 } from "./schema";
+import { connectedContactIds } from "../../../realtime/presence";
 import { withUploadedAvatar } from "../../../services/avatars";
 
 const PER_PAGE = 15;
@@ -47,7 +48,14 @@ async function findContact(ctx: AppContext, id: number): Promise<Contact> {
 /** Contacts as the contacts endpoints render them, with their contact inboxes unless include_contact_inboxes=false. */
 async function presentContacts(contacts: Contact[], includeInboxes = true) {
   const inboxes = includeInboxes ? await ContactInbox.withInboxesOf(contacts.map((c) => c.id)) : undefined;
-  return contacts.map((contact) => presentContact(contact, inboxes?.get(contact.id)));
+  const online = contacts.length
+    ? await connectedContactIds(
+        Contact.knex(),
+        contacts[0]!.account_id,
+        contacts.map((c) => c.id),
+      )
+    : new Set<number>();
+  return contacts.map((contact) => presentContact(contact, inboxes?.get(contact.id), online.has(contact.id)));
 }
 
 /**
@@ -219,7 +227,8 @@ export function registerContactRoutes(router: ApiRouter) {
       await trip.run();
       const [contact] = await contacts;
       if (!contact) throw NotFound();
-      ctx.body = { payload: presentContact(contact, ContactInbox.slimInboxesByContact([contact.id], await inboxes).get(contact.id)) };
+      const online = await connectedContactIds(Contact.knex(), contact.account_id, [contact.id]);
+      ctx.body = { payload: presentContact(contact, ContactInbox.slimInboxesByContact([contact.id], await inboxes).get(contact.id), online.has(contact.id)) };
     },
   );
 

@@ -8,7 +8,7 @@ import { unixSeconds } from "../../../presenters/time";
 import { attachmentPushEventData } from "../../../services/attachments";
 import { loadSenders } from "../../../services/messageSenders";
 import { fileUrlSigner } from "../../../storage/urls";
-import { findConversation, usersOnly } from "./access";
+import { findConversation, usersOnly } from "../../../policies/conversations";
 
 /** ConversationsController::ATTACHMENT_RESULTS_PER_PAGE. */
 const PER_PAGE = 100;

@@ -7,7 +7,7 @@ import { Team } from "../../../models/Team";
 import { teamRecord } from "../../../presenters/team";
 import { assignConversation, setTeam } from "../../../services/conversationAssignment";
 import { setCustomAttributes, setLabels } from "../../../services/conversationAttributes";
-import { actorOf, findConversation } from "./access";
+import { actorOf, findConversation } from "../../../policies/conversations";
 import { assignmentBody, customAttributesBody, customAttributesResponse, labelsBody, labelsResponse } from "./schema";
 
 /** Labels, custom attributes and assignment of one conversation (all open to agent bots too). */

@@ -3,7 +3,7 @@ import type { ApiRouter } from "../../../http/router";
 import { accountResourceParams } from "../../../http/schemas";
 import { Contact } from "../../../models/Contact";
 import { contactConversations } from "../../../services/conversationList";
-import { usersOnly, viewerOf } from "./access";
+import { usersOnly, viewerOf } from "../../../policies/conversations";
 import { presentConversations } from "./present";
 import { conversationsPayload } from "./schema";
 

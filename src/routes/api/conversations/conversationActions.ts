@@ -1,3 +1,4 @@
+import type { AppContext } from "../../../http/context";
 import type { ApiRouter } from "../../../http/router";
 import { headOk } from "../../../http/headOk";
 import { accountResourceParams } from "../../../http/schemas";
@@ -5,9 +6,18 @@ import { Conversation } from "../../../models/Conversation";
 import { iso } from "../../../presenters/time";
 import { setPriority } from "../../../services/conversationAttributes";
 import { muteConversation, toggleStatus, unmuteConversation } from "../../../services/conversationStatus";
-import { actorOf, findConversation, userIdOf, usersOnly } from "./access";
+import { actorOf, findConversation, userIdOf, usersOnly } from "../../../policies/conversations";
+import { recordRead, recordTyping, type Typist } from "../../../realtime/liveEvents";
 import { presentOne } from "./present";
 import { conversationResponse, togglePriorityBody, toggleStatusBody, toggleStatusResponse, typingBody } from "./schema";
+
+/** The caller as typing events show them. */
+function typistOf(ctx: AppContext): Typist | null {
+  const principal = ctx.state.principal;
+  if (principal?.kind === "agent_bot") return { kind: "agent_bot", bot: principal.bot };
+  if (principal?.kind === "user") return { kind: "user", user: principal.user, availability: ctx.state.membership?.availability ?? "online" };
+  return null;
+}
 
 /** What an agent does to one conversation: its status, priority, muting, typing and read marks. */
 export function registerConversationActionRoutes(router: ApiRouter) {
@@ -49,12 +59,14 @@ export function registerConversationActionRoutes(router: ApiRouter) {
     {
       method: "post",
       path: `${one}/toggle_typing_status`,
-      summary: "Typing indicator (accepted; no live channel to relay it to)",
+      summary: "Typing indicator: conversation.typing_on/off to the conversation's live subscribers",
       params: accountResourceParams,
       body: typingBody,
     },
-    async (ctx, { params }) => {
-      await findConversation(ctx, params.id);
+    async (ctx, { params, body }) => {
+      const conversation = await findConversation(ctx, params.id);
+      const typist = typistOf(ctx);
+      if (typist) await recordTyping(ctx.deps.knex, conversation, typist, body.typing_status, body.is_private ?? false);
       headOk(ctx);
     },
   );
@@ -110,6 +122,7 @@ export function registerConversationActionRoutes(router: ApiRouter) {
     async (ctx, { params }) => {
       const conversation = await findConversation(ctx, params.id);
       const seen = await Conversation.markSeen(ctx.deps.knex, conversation.id, { byAssignee: conversation.assignee_id === userIdOf(ctx) });
+      await recordRead(ctx.deps.knex, seen);
       ctx.body = await presentOne(ctx, seen);
     },
   );

@@ -11,10 +11,10 @@ import { setPriority } from "../../../services/conversationAttributes";
 import { conversationCounts, filterConversations, listConversations, unreadCounts } from "../../../services/conversationList";
 import { createConversation } from "../../../services/newConversation";
 import { requireAdministrator } from "../../../policies";
-import { senderFor } from "../../../services/messages";
+import { botSenderId, senderFor } from "../../../services/messages";
 import { filterPageQuery, filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
-import { actorOf, findConversation, usersOnly, viewerOf } from "./access";
+import { actorOf, findConversation, usersOnly, viewerOf } from "../../../policies/conversations";
 import { presentConversations, presentOne, presentShown } from "./present";
 import {
   conversationCreate,
@@ -194,9 +194,4 @@ export function registerConversationRoutes(router: ApiRouter) {
       headOk(ctx);
     },
   );
-}
-
-/** MessageBuilder#message_sender: sender_type AgentBot with sender_id names the bot an outgoing message is from. */
-export function botSenderId(body: { sender_type?: string; sender_id?: number }): number | undefined {
-  return body.sender_type === "AgentBot" ? body.sender_id : undefined;
 }

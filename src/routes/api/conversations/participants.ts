@@ -8,7 +8,7 @@ import { ConversationParticipant } from "../../../models/ConversationParticipant
 import { loadMembers } from "../../../models/InboxMember";
 import { presentInboxMember } from "../../../presenters/inbox";
 import { inboxMembersEnvelope } from "../inboxMembers/schema";
-import { findConversation, usersOnly } from "./access";
+import { findConversation, usersOnly } from "../../../policies/conversations";
 
 const participantsBody = z.object({ user_ids: idList() }).openapi("ConversationParticipantsRequest");
 const participantsResponse = inboxMembersEnvelope.shape.payload.openapi("ConversationParticipants");

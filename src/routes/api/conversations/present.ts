@@ -3,7 +3,7 @@ import { Conversation } from "../../../models/Conversation";
 import { presentConversation } from "../../../presenters/conversation";
 import type { ConversationsToLoad } from "../../../services/conversationGraph";
 import { loadListed } from "../../../services/conversationList";
-import { userIdOf, visibleTo } from "./access";
+import { userIdOf, visibleTo } from "../../../policies/conversations";
 
 function loadFor(ctx: AppContext, toLoad: ConversationsToLoad) {
   const { id, name } = ctx.state.account!;

@@ -5,7 +5,7 @@ import { AgentBot } from "../../../models/AgentBot";
 import { AgentBotInbox } from "../../../models/AgentBotInbox";
 import { authorize } from "../../../policies";
 import { findVisibleInbox } from "../../../policies/inboxes";
-import { present as presentAccountBot } from "../agentBots/agentBots";
+import { presentAccountAgentBot as presentAccountBot } from "../../../presenters/agentBot";
 import { agentBotResponse } from "../agentBots/schema";
 
 /**

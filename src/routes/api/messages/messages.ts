@@ -11,9 +11,8 @@ import { iso } from "../../../presenters/time";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../../services/attachments";
 import { loadConversationGraph } from "../../../services/conversationGraph";
 import { loadSenders } from "../../../services/messageSenders";
-import { createMessage, deleteMessage, senderFor, updateMessageStatus } from "../../../services/messages";
-import { actorOf, findConversation, usersOnly } from "../conversations/access";
-import { botSenderId } from "../conversations/conversations";
+import { botSenderId, createMessage, deleteMessage, senderFor, updateMessageStatus } from "../../../services/messages";
+import { actorOf, findConversation, usersOnly } from "../../../policies/conversations";
 import { conversationMessagesParams, messageBody, messageListResponse, messageParams, messageResponse, messageStatusBody, messagesQuery } from "./schema";
 
 /** Messages as push_event_data (message_type as its integer), with the conversation's current state. */

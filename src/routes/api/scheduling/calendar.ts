@@ -3,6 +3,9 @@ import { accountParams } from "../../../http/schemas";
 import { calendarBody } from "../../../presenters/scheduling/calendar";
 import { buildCalendar } from "../../../scheduling/calendar";
 import { checks } from "../../../scheduling/validation";
+import { SchedulingSettings } from "../../../models/scheduling/SchedulingSettings";
+import { earliestStart } from "../../../scheduling/placement";
+import { resolveTime } from "../../../scheduling/wallTime";
 import { okJson } from "./respond";
 import { calendarQuery, calendarResponse } from "./schema";
 
@@ -21,7 +24,8 @@ export function registerCalendarRoutes(router: ApiRouter, base: string) {
       response: calendarResponse,
     },
     async (ctx, { query }) => {
-      const range = { start: query.from.getTime(), end: query.to.getTime() };
+      const settings = await SchedulingSettings.of(ctx.state.account!.id, ctx.deps.knex);
+      const range = { start: resolveTime(query.from, settings.timezone).getTime(), end: resolveTime(query.to, settings.timezone).getTime() };
       const c = checks();
       if (range.end <= range.start) c.add("to", "must be after from");
       else if (range.end - range.start > MAX_RANGE_DAYS * DAY_MS) c.add("to", `must be at most ${MAX_RANGE_DAYS} days after from`);
@@ -32,6 +36,9 @@ export function registerCalendarRoutes(router: ApiRouter, base: string) {
         resourceIds: query.resource_ids,
         includeSlots: query.include_slots,
         durationMin: query.duration_min,
+        serviceId: query.service_id,
+        notBefore: earliestStart(Date.now(), settings.minimum_notice_minutes),
+        timeZone: settings.timezone,
       });
       okJson(ctx, calendarBody(calendar));
     },

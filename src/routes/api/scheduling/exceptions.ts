@@ -2,11 +2,14 @@ import type { AppContext } from "../../../http/context";
 import type { ApiRouter } from "../../../http/router";
 import { accountParams } from "../../../http/schemas";
 import { Holiday } from "../../../models/scheduling/Holiday";
+import { Resource } from "../../../models/scheduling/Resource";
+import { SchedulingSettings } from "../../../models/scheduling/SchedulingSettings";
 import { TimeOff } from "../../../models/scheduling/TimeOff";
 import { WorkdayOverride } from "../../../models/scheduling/WorkdayOverride";
 import { requireAdministrator } from "../../../policies";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "../../../presenters/scheduling/exceptions";
 import { checks } from "../../../scheduling/validation";
+import { resolveTime } from "../../../scheduling/wallTime";
 import { requireResource } from "./resources";
 import { created, list, mustExist, ok, patchLocked, removed } from "./respond";
 import {
@@ -42,10 +45,26 @@ function validateOverride(o: OverrideInput) {
   c.done();
 }
 
-function validateTimeOff(t: TimeOffInput) {
+function validateTimeOff(t: { starts_at: Date; ends_at: Date }) {
   const c = checks();
-  if (t.ends_at!.getTime() <= t.starts_at!.getTime()) c.add("ends_at", "must be after starts_at");
+  if (t.ends_at.getTime() <= t.starts_at.getTime()) c.add("ends_at", "must be after starts_at");
   c.done();
+}
+
+/** The zone a time off's times without an offset are read in: its resource's, else the account's scheduling timezone. */
+async function timeOffZone(ctx: AppContext, resourceId: number | null | undefined): Promise<string> {
+  const resource = resourceId ? await Resource.ofAccount(ctx.state.account!.id).findById(resourceId) : undefined;
+  return resource?.timezone ?? (await SchedulingSettings.of(ctx.state.account!.id, ctx.deps.knex)).timezone;
+}
+
+/** The body with its times placed in the zone. */
+function timesIn<T extends TimeOffInput>(body: T, zone: string) {
+  const { starts_at, ends_at, ...rest } = body;
+  return {
+    ...rest,
+    ...(starts_at ? { starts_at: resolveTime(starts_at, zone) } : {}),
+    ...(ends_at ? { ends_at: resolveTime(ends_at, zone) } : {}),
+  };
 }
 
 export function registerExceptionRoutes(router: ApiRouter, base: string) {
@@ -208,12 +227,13 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
     },
     async (ctx, { body }) => {
       if (body.resource_id) await requireResource(ctx, body.resource_id);
-      validateTimeOff(body);
+      const row = timesIn(body, await timeOffZone(ctx, body.resource_id));
+      validateTimeOff({ starts_at: row.starts_at!, ends_at: row.ends_at! });
       created(
         ctx,
         presentTimeOff(
           await TimeOff.query()
-            .insert({ ...body, account_id: accountId(ctx) })
+            .insert({ ...row, account_id: accountId(ctx) })
             .returning("*"),
         ),
       );
@@ -231,10 +251,11 @@ export function registerExceptionRoutes(router: ApiRouter, base: string) {
       response: one(timeOffResponse),
     },
     async (ctx, { params, body }) => {
-      await findTimeOff(ctx, params.id);
+      const stored = await findTimeOff(ctx, params.id);
       if (body.resource_id) await requireResource(ctx, body.resource_id);
-      const updated = await patchLocked(TimeOff, ctx, params.id, "Time off", body, (current) =>
-        validateTimeOff({ starts_at: current.starts_at, ends_at: current.ends_at, ...body }),
+      const changes = timesIn(body, await timeOffZone(ctx, "resource_id" in body ? body.resource_id : stored.resource_id));
+      const updated = await patchLocked(TimeOff, ctx, params.id, "Time off", changes, (current) =>
+        validateTimeOff({ starts_at: changes.starts_at ?? current.starts_at, ends_at: changes.ends_at ?? current.ends_at }),
       );
       ok(ctx, presentTimeOff(updated));
     },

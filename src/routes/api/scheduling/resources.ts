@@ -3,6 +3,7 @@ import type { ApiRouter } from "../../../http/router";
 import { accountParams } from "../../../http/schemas";
 import { AccountUser } from "../../../models/AccountUser";
 import { Resource } from "../../../models/scheduling/Resource";
+import { SchedulingSettings } from "../../../models/scheduling/SchedulingSettings";
 import { BreakRule, WorkRule, type WeeklyRuleAttributes } from "../../../models/scheduling/WeeklyRule";
 import { requireAdministrator } from "../../../policies";
 import { presentBreakRule, presentResource, presentWorkRule } from "../../../presenters/scheduling/resources";
@@ -86,8 +87,11 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
     },
     async (ctx, { body }) => {
       await validateResource(ctx, body, body);
+      const accountId = ctx.state.account!.id;
+      // Without a zone of its own, a resource keeps the account's scheduling timezone.
+      const timezone = body.timezone ?? (await SchedulingSettings.of(accountId, ctx.deps.knex)).timezone;
       const resource = await Resource.query()
-        .insert({ ...body, account_id: ctx.state.account!.id })
+        .insert({ ...body, timezone, account_id: accountId })
         .returning("*");
       created(ctx, presentResource(resource));
     },

@@ -16,6 +16,7 @@ import {
   PAYMENT_STATUSES,
 } from "../../../scheduling/constants";
 import { canonicalTimeZone, parseInstant } from "../../../scheduling/timezone";
+import { parseTimeInput } from "../../../scheduling/wallTime";
 
 // ---- field types
 
@@ -63,6 +64,23 @@ export const instant = () =>
         return z.NEVER;
       }
       return new Date(ms);
+    });
+
+/**
+ * An ISO 8601 date-time kept as the request gave it: with an offset it is an instant; without one
+ * it is wall-clock time in the zone of what it is about (the resource's, or the account's).
+ */
+export const timeInput = () =>
+  z
+    .string()
+    .max(MAX_LENGTH.string)
+    .transform((value, ctx) => {
+      const parsed = parseTimeInput(value);
+      if (parsed === undefined) {
+        ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
+        return z.NEVER;
+      }
+      return parsed;
     });
 
 const compensationFields = {
@@ -240,8 +258,9 @@ const timeOffFields = z
   .object({
     resource_id: id().nullable(),
     kind: requiredText(),
-    starts_at: instant(),
-    ends_at: instant(),
+    /** Without an offset: wall-clock time in the resource's zone (the account's for everyone's time off). */
+    starts_at: timeInput(),
+    ends_at: timeInput(),
     title: text().nullable(),
     notes: z.string().max(10_000).nullable(),
     custom_attributes: jsonObject(),
@@ -387,9 +406,12 @@ const csvIds = z
 export const calendarQuery = z
   .object({
     view: z.enum(CALENDAR_VIEWS).default("week"),
-    from: instant(),
-    to: instant(),
+    /** Without an offset: wall-clock time in the account's scheduling timezone. */
+    from: timeInput(),
+    to: timeInput(),
     resource_ids: csvIds.optional(),
+    /** Only the resources that offer this service (an active price of it); slots last as long as it, unless duration_min says. */
+    service_id: z.coerce.number().int().positive().optional(),
     include_slots: booleanParam.default(false),
     duration_min: z.coerce.number().int().min(MIN_DURATION_MINUTES).max(MAX_DURATION_MINUTES).optional(),
   })
@@ -451,8 +473,8 @@ const appointmentFields = z
     /** With a contact and no conversation: a conversation is opened in this inbox for the booking's messages. */
     inbox_id: id(),
     created_by_id: id().nullable(),
-    starts_at: instant(),
-    ends_at: instant(),
+    starts_at: timeInput(),
+    ends_at: timeInput(),
     duration_min: durationMin(),
     status: z.enum(APPOINTMENT_STATUSES),
     appointment_type: z.enum(APPOINTMENT_TYPES),
@@ -482,13 +504,16 @@ const appointmentFields = z
 const holdFields = z
   .object({
     hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES),
-    hold_until: instant(),
+    hold_until: timeInput(),
   })
   .partial();
 
+/** Staff recording a visit that already happened: the minimum notice does not apply. */
+const pastVisitField = z.object({ record_past_visit: z.union([z.boolean(), booleanParam]) }).partial();
+
 export const appointmentCreate = body(
   "appointment",
-  appointmentFields.extend(holdFields.shape).required({ resource_id: true, starts_at: true }),
+  appointmentFields.extend(holdFields.shape).extend(pastVisitField.shape).required({ resource_id: true, starts_at: true }),
   "SchedulingAppointmentCreate",
 );
 /** A boolean in a body, as Rails casts one: true/false, "true"/"false", "1"/"0", 1/0. */
@@ -496,13 +521,13 @@ const flag = () => z.union([z.boolean(), booleanParam, z.union([z.literal(0), z.
 
 export const appointmentUpdate = body(
   "appointment",
-  appointmentFields.extend({
+  appointmentFields.extend(holdFields.shape).extend(pastVisitField.shape).extend({
     /** On a move to another resource the price is kept (docs/scheduling-money.md); true takes the new resource's price. */
     reprice: flag().optional(),
   }),
   "SchedulingAppointmentUpdate",
 );
-export type AppointmentInput = z.output<typeof appointmentFields> & z.output<typeof holdFields>;
+export type AppointmentInput = z.output<typeof appointmentFields> & z.output<typeof holdFields> & z.output<typeof pastVisitField>;
 
 export const cancelBody = z.object({ cancellation_reason: text().nullable().optional() }).openapi("SchedulingAppointmentCancel");
 
@@ -654,9 +679,14 @@ export const payoutResponse = one(
 
 // ---- settings
 
-export const settingsResponse = one(z.object({ reminder_offsets_minutes: z.array(z.number()), prepayment_hold_minutes: z.number() })).openapi(
-  "SchedulingSettings",
-);
+export const settingsResponse = one(
+  z.object({
+    reminder_offsets_minutes: z.array(z.number()),
+    prepayment_hold_minutes: z.number(),
+    minimum_notice_minutes: z.number(),
+    timezone: z.string(),
+  }),
+).openapi("SchedulingSettings");
 
 export const settingsUpdate = body(
   "settings",
@@ -668,6 +698,10 @@ export const settingsUpdate = body(
         .max(10)
         .transform((offsets) => [...new Set(offsets)].sort((a, b) => b - a)),
       prepayment_hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES),
+      /** New bookings and moves start at least this far ahead; up to a year. */
+      minimum_notice_minutes: z.number().int().min(0).max(525_600),
+      /** Default zone of new resources and of the calendar's range. */
+      timezone: timezone(),
     })
     .partial(),
   "SchedulingSettingsUpdate",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SERVICE_VERSION } from "../../../config";
 import { ApiRouter } from "../../../http/router";
-import { probeDependencies } from "../../health";
+import { probeDependencies } from "../../../infra/dependencyProbes";
 
 const status = z.enum(["ok", "failing"]);
 

@@ -6,7 +6,7 @@ import { AccessToken } from "../../../models/AccessToken";
 import { Account } from "../../../models/Account";
 import { AgentBot } from "../../../models/AgentBot";
 import { presentPlatformAgentBot } from "../../../presenters/agentBot";
-import { auditAgentBot } from "../../api/agentBots/audit";
+import { auditAgentBot } from "../../../services/agentBotAudit";
 import { permissible, platformApp } from "../permissible";
 import { platformAgentBotBody, platformAgentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";

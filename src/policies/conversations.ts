@@ -1,10 +1,10 @@
 import type { Next } from "koa";
-import { BotEndpointDenied, NotFound, PermissionDenied } from "../../../errors";
-import type { AppContext } from "../../../http/context";
-import { Conversation } from "../../../models/Conversation";
-import { accessibleInboxIdsSql, canSeeInbox } from "../../../policies/inboxes";
-import type { Actor } from "../../../services/activityMessages";
-import type { Viewer } from "../../../services/conversationList";
+import { BotEndpointDenied, NotFound, PermissionDenied } from "../errors";
+import type { AppContext } from "../http/context";
+import { Conversation } from "../models/Conversation";
+import { accessibleInboxIdsSql, canSeeInbox } from "./inboxes";
+import type { Actor } from "../services/activityMessages";
+import type { Viewer } from "../services/conversationList";
 
 /** Endpoints outside Chatwoot's BOT_ACCESSIBLE_ENDPOINTS refuse agent bot tokens. */
 export async function usersOnly(ctx: AppContext, next: Next) {

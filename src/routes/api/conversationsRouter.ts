@@ -1,13 +1,13 @@
-import { ApiRouter } from "../../../http/router";
-import { accountScope } from "../../../middlewares/accountScope";
-import { authenticateApplication } from "../../../middlewares/authentication";
-import { registerMessageRoutes } from "../messages/messages";
-import { registerConversationActionRoutes } from "./conversationActions";
-import { registerConversationAttachmentRoutes } from "./attachments";
-import { registerConversationAttributeRoutes } from "./attributes";
-import { registerContactConversationRoutes } from "./contactConversations";
-import { registerConversationRoutes } from "./conversations";
-import { registerConversationParticipantRoutes } from "./participants";
+import { ApiRouter } from "../../http/router";
+import { accountScope } from "../../middlewares/accountScope";
+import { authenticateApplication } from "../../middlewares/authentication";
+import { registerMessageRoutes } from "./messages/messages";
+import { registerConversationActionRoutes } from "./conversations/conversationActions";
+import { registerConversationAttachmentRoutes } from "./conversations/attachments";
+import { registerConversationAttributeRoutes } from "./conversations/attributes";
+import { registerContactConversationRoutes } from "./conversations/contactConversations";
+import { registerConversationRoutes } from "./conversations/conversations";
+import { registerConversationParticipantRoutes } from "./conversations/participants";
 
 /**
  * Conversations and messages, where agent bots may call Chatwoot's BOT_ACCESSIBLE_ENDPOINTS with

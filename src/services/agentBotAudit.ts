@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
-import type { AppContext } from "../../../http/context";
-import type { AgentBot } from "../../../models/AgentBot";
-import { auditActor, auditChange } from "../../../services/audit";
+import type { AppContext } from "../http/context";
+import type { AgentBot } from "../models/AgentBot";
+import { auditActor, auditChange } from "./audit";
 
 /** Everything but the secret, as Chatwoot's Enterprise::Audit::AgentBot. */
 const AUDITED = ["name", "description", "outgoing_url", "avatar_url", "bot_type", "bot_config", "account_id"] as const;
