@@ -15,6 +15,12 @@ export const AVATAR_CONTENT_TYPES: Record<string, string> = Object.fromEntries(O
 
 export type AvatarOwner = "contact" | "agent_bot" | "inbox" | "user";
 
+/** The avatar columns a write sets: a new stored image, or nulls that remove the avatar. */
+export interface AvatarAttributes {
+  avatar_key?: string | null;
+  avatar_url?: null;
+}
+
 /** Where a stored avatar is served: a stable public URL (its key is unguessable), as Active Storage serves avatars. */
 export function avatarPublicUrl(key: string): string {
   return `${publicBaseUrl(appSettings())}${FILES_PATH}/avatars/${key}`;
@@ -45,15 +51,17 @@ export async function storeAvatar(
 /**
  * An uploaded `avatar` file: checked as Avatarable checks it (422 in the record-invalid shape),
  * stored before `work` writes the row, and removed again when `work` fails. `work` gets the
- * attributes to write (none without a file).
+ * attributes to write (none without a file; a null file removes the avatar, the stored image and
+ * the URL it came from alike).
  */
 export async function withUploadedAvatar<T>(
   accountId: number | null,
   owner: AvatarOwner,
-  file: UploadedFile | undefined,
-  work: (attributes: { avatar_key?: string }) => Promise<T>,
+  file: UploadedFile | null | undefined,
+  work: (attributes: AvatarAttributes) => Promise<T>,
 ): Promise<T> {
-  if (!file) return work({});
+  if (file === undefined) return work({});
+  if (file === null) return work({ avatar_key: null, avatar_url: null });
   const contentType = contentTypeOf(file);
   if (file.truncated || file.size > AVATAR_MAX_BYTES) throw ValidationError.of("avatar", "filesize is too big");
   if (!AVATAR_TYPES[contentType]) throw ValidationError.of("avatar", "filetype not supported");

@@ -57,9 +57,11 @@ function problemWith(definition: CustomAttributeDefinition, value: unknown): str
 
 /**
  * Checks custom_attributes against the account's definitions for the model, going beyond Chatwoot
- * (which accepts any JSON): every key needs a definition and every value must fit its display type.
- * All problems are reported together in one 422; callers check before writing, so nothing is saved
- * when any key fails. A null value clears the attribute and is always accepted for a defined key.
+ * (which accepts any JSON) for the keys that have one: their values must fit the display type, list
+ * values and regex. Keys without a definition are stored as sent, as Chatwoot stores them
+ * (integrations such as WAHA keep their own keys there). All problems are reported together in one
+ * 422; callers check before writing, so nothing is saved when any key fails. A null value clears
+ * the attribute and is always accepted.
  */
 export async function validateCustomAttributes(db: Knex, accountId: number, model: AttributeModel, attributes: Record<string, unknown>): Promise<void> {
   const keys = Object.keys(attributes);
@@ -73,7 +75,7 @@ export async function validateCustomAttributes(db: Knex, accountId: number, mode
   for (const key of keys) {
     const definition = byKey.get(key);
     const value = attributes[key];
-    const problem = !definition ? `has no ${model} definition` : value === null ? undefined : problemWith(definition, value);
+    const problem = !definition || value === null ? undefined : problemWith(definition, value);
     if (problem) errors.push({ attribute: "custom_attributes", message: fullMessage("custom_attributes", `${key} ${problem}`) });
   }
   if (errors.length) throw new ValidationError(errors);

@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from "../lib/tokens";
 import { parseOrThrow } from "../lib/validation";
 import { AccountUser } from "../models/AccountUser";
 import { User } from "../models/User";
+import type { AvatarAttributes } from "./avatars";
 import type { ProfileUpdate } from "../routes/api/profile/schema";
 import { password as passwordRule } from "../routes/platform/users/schema";
 
@@ -36,7 +37,7 @@ export async function setMembershipFields(userId: number, accountId: number | un
 }
 
 /** PUT /api/v1/profile: the user's own name, email, signature, UI settings, password and availability. */
-export async function updateProfile(user: User, changes: ProfileUpdate, stored: { avatar_key?: string } = {}): Promise<User> {
+export async function updateProfile(user: User, changes: ProfileUpdate, stored: AvatarAttributes = {}): Promise<User> {
   const encrypted = await newPasswordHash(user, changes);
   const membership = changes.availability ? await membershipFor(user.id, changes.account_id) : undefined;
   const { name, display_name, email, message_signature, ui_settings, phone_number } = changes;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../http/limits";
 import { uploadedFile } from "../../http/multipart";
-import { echoId, httpUrl, id, jsonObject, withinJsonLimits } from "../../http/schemas";
+import { echoId, id, jsonObject, optionalHttpUrl, withinJsonLimits } from "../../http/schemas";
 
 const identifier = z.string().min(1).max(255);
 
@@ -17,7 +17,7 @@ const contactFields = {
   name: z.string().trim().max(255),
   email: z.string().trim().max(255).nullable(),
   phone_number: z.string().trim().max(255).nullable(),
-  avatar_url: httpUrl().nullable(),
+  avatar_url: optionalHttpUrl(),
   custom_attributes: jsonObject(),
 };
 
@@ -43,9 +43,13 @@ export const publicMessageCreate = z
   .openapi("PublicMessageCreate");
 export const publicMessageUpdate = z
   .object({
-    submitted_values: withinJsonLimits(
-      z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() })),
-    ).optional(),
+    // Rails' permit takes one `{name, title, value}` hash as well as a list of them; `{}` is no answer.
+    submitted_values: z
+      .preprocess(
+        (value) => (value && typeof value === "object" && !Array.isArray(value) ? (Object.keys(value).length ? [value] : []) : value),
+        withinJsonLimits(z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() }))),
+      )
+      .optional(),
   })
   .openapi("PublicMessageUpdate");
 export const publicMessagesQuery = z.object({ before: id().optional() });

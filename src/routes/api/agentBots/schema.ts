@@ -1,17 +1,16 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { httpUrl, jsonObject } from "../../../http/schemas";
+import { avatarUpload, clearableHttpUrl, jsonObject, optionalHttpUrl } from "../../../http/schemas";
 import { BOT_TYPES } from "../../../models/AgentBot";
-import { uploadedFile } from "../../../http/multipart";
 
 /** Fields of an agent bot shared by the account and platform APIs. */
 export const agentBotFields = {
   name: z.string().trim().max(255),
   description: z.string().max(MAX_LENGTH.text).nullable(),
-  outgoing_url: httpUrl().nullable(),
-  avatar_url: httpUrl().nullable(),
+  outgoing_url: clearableHttpUrl(),
+  avatar_url: optionalHttpUrl(),
   /** An image file, in a multipart body. */
-  avatar: uploadedFile(),
+  avatar: avatarUpload(),
 };
 
 /** bot_type arrives as Chatwoot's integer code (0 webhook) or its name; stored as the code. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { wrappedUnder } from "../../../http/schemas";
+import { railsBoolean, wrappedUnder } from "../../../http/schemas";
 import { email } from "../accounts/schema";
 import { inboxMembersEnvelope } from "../inboxMembers/schema";
 import { availability } from "../profile/schema";
@@ -15,7 +15,7 @@ export const agentCreate = z
       name: z.string().trim().max(255).optional(),
       role: role().optional(),
       availability: availability().optional(),
-      auto_offline: z.boolean().optional(),
+      auto_offline: railsBoolean().optional(),
     }),
   )
   .openapi("AgentCreate");
@@ -23,7 +23,7 @@ export const agentCreate = z
 export const agentUpdate = z
   .preprocess(
     wrappedUnder("agent"),
-    z.object({ name: z.string().trim().min(1).max(255), role: role(), availability: availability(), auto_offline: z.boolean() }).partial(),
+    z.object({ name: z.string().trim().min(1).max(255), role: role(), availability: availability(), auto_offline: railsBoolean() }).partial(),
   )
   .openapi("AgentUpdate");
 

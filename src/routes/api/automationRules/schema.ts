@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { jsonObject, withinJsonLimits, wrappedUnder } from "../../../http/schemas";
+import { jsonObject, railsBoolean, withinJsonLimits, wrappedUnder } from "../../../http/schemas";
 
 // Loose: Chatwoot keeps whatever else a client puts in a condition or action.
 const condition = z
@@ -32,7 +32,7 @@ export const automationRuleBody = z
         event_name: z.string().max(MAX_LENGTH.string).nullable(),
         conditions: withinJsonLimits(z.array(condition)).nullable(),
         actions: withinJsonLimits(z.array(action)).nullable(),
-        active: z.boolean(),
+        active: railsBoolean(),
       })
       .partial(),
   )

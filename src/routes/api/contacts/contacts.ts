@@ -3,7 +3,7 @@ import type { QueryBuilder } from "objection";
 import { CouldNotProcess, NotFound } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import { type ApiRouter, UPDATE } from "../../../http/router";
-import { accountParams, accountResourceParams } from "../../../http/schemas";
+import { accountParams, accountResourceParams, pageNumber } from "../../../http/schemas";
 import { uuid } from "../../../lib/tokens";
 import { Contact } from "../../../models/Contact";
 import { ContactInbox, type SlimInboxRow } from "../../../models/ContactInbox";
@@ -113,7 +113,7 @@ export function registerContactRoutes(router: ApiRouter) {
     },
     async (ctx, { query }) => {
       canUseContacts(ctx);
-      const page = Number(query.page ?? 1);
+      const page = pageNumber(query.page);
       // Chatwoot's resolved_contacts: anonymous visitors are not listed.
       const resolved = Contact.query()
         .where("account_id", ctx.state.account!.id)
@@ -144,7 +144,7 @@ export function registerContactRoutes(router: ApiRouter) {
       canUseContacts(ctx);
       const q = query.q?.trim();
       if (!q) throw CouldNotProcess("Specify search string with parameter q");
-      const page = Number(query.page ?? 1);
+      const page = pageNumber(query.page);
       const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const matches = Contact.query()
         .where("account_id", ctx.state.account!.id)
@@ -185,7 +185,7 @@ export function registerContactRoutes(router: ApiRouter) {
       const currentPage = query.page ?? body.page ?? 1;
       const contacts = await ordered(matches, query.sort)
         .limit(PER_PAGE)
-        .offset((Number(currentPage) - 1) * PER_PAGE);
+        .offset((pageNumber(currentPage) - 1) * PER_PAGE);
       ctx.body = { meta: { count, current_page: currentPage }, payload: await presentContacts(contacts, query.include_contact_inboxes !== "false") };
     },
   );

@@ -1,23 +1,22 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { httpUrl, id, jsonObject, wrappedUnder } from "../../../http/schemas";
-import { uploadedFile } from "../../../http/multipart";
+import { avatarUpload, idOrAbsent, jsonObject, optionalHttpUrl, optionalOneOf, railsBoolean, wrappedUnder } from "../../../http/schemas";
 
 const contactFields = {
   name: z.string().trim().max(255),
   email: z.string().trim().max(255).nullable(),
   phone_number: z.string().trim().max(255).nullable(),
   identifier: z.string().trim().max(255).nullable(),
-  blocked: z.boolean(),
-  avatar_url: httpUrl().nullable(),
+  blocked: railsBoolean(),
+  avatar_url: optionalHttpUrl(),
   additional_attributes: jsonObject(),
   custom_attributes: jsonObject(),
   /** An image file, in a multipart body. */
-  avatar: uploadedFile(),
+  avatar: avatarUpload(),
 };
 
 export const contactCreate = z
-  .preprocess(wrappedUnder("contact"), z.object({ ...contactFields, inbox_id: id(), source_id: z.string().trim().max(255) }).partial())
+  .preprocess(wrappedUnder("contact"), z.object({ ...contactFields, inbox_id: idOrAbsent(), source_id: z.string().trim().max(255) }).partial())
   .openapi("ContactCreate");
 
 export const contactUpdate = z.preprocess(wrappedUnder("contact"), z.object(contactFields).partial()).openapi("ContactUpdate");
@@ -31,14 +30,14 @@ export type ContactSort = (typeof CONTACT_SORTS)[number];
 /** `labels[]=a&labels[]=b` (Rails' array form), `labels=a` or repeated `labels`: contacts with any of them. */
 const labelsParam = z.union([z.string().max(255), z.array(z.string().max(255)).max(100)]).transform((v) => (Array.isArray(v) ? v : [v]));
 
-/** `page` is kept as sent: Chatwoot echoes it back in meta.current_page. */
+/**
+ * `page` is kept as sent (Chatwoot echoes it back in meta.current_page) and read as pageNumber does.
+ * An unknown sort or include_contact_inboxes is ignored, as Chatwoot's Sift and finder do.
+ */
 const listFields = {
-  page: z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/)
-    .optional(),
-  include_contact_inboxes: z.enum(["true", "false"]).optional(),
-  sort: z.enum([...CONTACT_SORTS, ...CONTACT_SORTS.map((s) => `-${s}` as const)]).optional(),
+  page: z.string().max(20).optional(),
+  include_contact_inboxes: optionalOneOf(["true", "false"]),
+  sort: optionalOneOf([...CONTACT_SORTS, ...CONTACT_SORTS.map((s) => `-${s}` as const)] as [ContactSort, ...string[]]),
 };
 
 export const contactListQuery = z.preprocess(

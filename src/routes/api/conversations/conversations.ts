@@ -1,7 +1,7 @@
 import { NotFound, PermissionDenied } from "../../../errors";
 import type { AppContext } from "../../../http/context";
 import { type ApiRouter, UPDATE } from "../../../http/router";
-import { accountParams, accountResourceParams } from "../../../http/schemas";
+import { accountParams, accountResourceParams, pageNumber } from "../../../http/schemas";
 import { Contact } from "../../../models/Contact";
 import { ContactInbox } from "../../../models/ContactInbox";
 import { Conversation } from "../../../models/Conversation";
@@ -112,7 +112,7 @@ export function registerConversationRoutes(router: ApiRouter) {
       middleware: [usersOnly],
     },
     async (ctx, { query, body }) => {
-      const page = Number(query.page ?? body.page ?? 1);
+      const page = pageNumber(query.page ?? body.page);
       const { counts, conversations } = await filterConversations(ctx.deps.knex, viewerOf(ctx), body.payload, page);
       ctx.body = { meta: counts, payload: await presentConversations(ctx, conversations) };
     },

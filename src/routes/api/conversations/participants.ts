@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ValidationError } from "../../../errors";
 import { headOk } from "../../../http/headOk";
 import { type ApiRouter, UPDATE } from "../../../http/router";
-import { accountResourceParams, id } from "../../../http/schemas";
+import { accountResourceParams, idList } from "../../../http/schemas";
 import type { Conversation } from "../../../models/Conversation";
 import { ConversationParticipant } from "../../../models/ConversationParticipant";
 import { loadMembers } from "../../../models/InboxMember";
@@ -10,7 +10,7 @@ import { presentInboxMember } from "../../../presenters/inbox";
 import { inboxMembersEnvelope } from "../inboxMembers/schema";
 import { findConversation, usersOnly } from "../../../policies/conversations";
 
-const participantsBody = z.object({ user_ids: z.array(id()) }).openapi("ConversationParticipantsRequest");
+const participantsBody = z.object({ user_ids: idList() }).openapi("ConversationParticipantsRequest");
 const participantsResponse = inboxMembersEnvelope.shape.payload.openapi("ConversationParticipants");
 
 /** ConversationParticipant#ensure_inbox_access, in the RecordInvalid shape. */

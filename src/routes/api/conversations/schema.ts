@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { id, jsonObject } from "../../../http/schemas";
+import { idOrAbsent, id, jsonObject, oneOf, optionalId, optionalOneOf, page, railsBoolean } from "../../../http/schemas";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
 import { messageBody, messageResponse } from "../messages/schema";
 import { teamResponse } from "../teams/schema";
@@ -35,17 +35,18 @@ export const conversationListQuery = z.preprocess(
     return q;
   },
   z.object({
-    status: z.enum([...CONVERSATION_STATUSES, "all"]).default("open"),
-    assignee_type: z.enum(ASSIGNEE_TYPES).default("all"),
-    inbox_id: id().optional(),
-    team_id: id().optional(),
+    // Unknown values of these fall back to the default, as ConversationFinder ignores them.
+    status: oneOf([...CONVERSATION_STATUSES, "all"], "open"),
+    assignee_type: oneOf(ASSIGNEE_TYPES, "all"),
+    inbox_id: idOrAbsent().optional(),
+    team_id: idOrAbsent().optional(),
     labels: labelList.optional(),
-    page: z.coerce.number().int().min(1).default(1),
+    page: page(),
     /** Conversations with an incoming or outgoing message containing q, whatever their status. */
     q: z.string().max(1000).optional(),
-    sort_by: z.enum(SORT_OPTIONS).default("last_activity_at_desc"),
+    sort_by: oneOf(SORT_OPTIONS, "last_activity_at_desc"),
     source_id: z.string().max(255).optional(),
-    conversation_type: z.enum(CONVERSATION_TYPES).optional(),
+    conversation_type: optionalOneOf(CONVERSATION_TYPES),
     /** Seconds: every conversation updated that recently, unpaginated. */
     updated_within: z
       .string()
@@ -63,8 +64,8 @@ export const conversationCreate = z
     additional_attributes: jsonObject().optional(),
     custom_attributes: jsonObject().optional(),
     status: z.enum(CONVERSATION_STATUSES).optional(),
-    assignee_id: id().nullable().optional(),
-    team_id: id().nullable().optional(),
+    assignee_id: optionalId().optional(),
+    team_id: optionalId().optional(),
     snoozed_until: timeInput.optional(),
     message: messageBody.omit({ attachments: true }).optional(),
   })
@@ -87,13 +88,14 @@ export const togglePriorityBody = z
   })
   .openapi("ConversationTogglePriority");
 
-export const typingBody = z.object({ typing_status: z.enum(["on", "off", "recording"]), is_private: z.boolean().optional() }).openapi("ConversationTyping");
+export const typingBody = z.object({ typing_status: z.enum(["on", "off", "recording"]), is_private: railsBoolean().optional() }).openapi("ConversationTyping");
 
 export const assignmentBody = z
   .object({
-    assignee_id: id().nullable().optional(),
+    assignee_id: optionalId().optional(),
     assignee_type: z.enum(["User", "AgentBot"]).optional(),
-    team_id: id().nullable().optional(),
+    // Beside assignee_id it is ignored, as Chatwoot's assignments#create does; alone, 0 or "" unassigns.
+    team_id: optionalId().optional(),
   })
   .openapi("ConversationAssignment");
 
@@ -112,7 +114,7 @@ export const labelsBody = z
 export const customAttributesBody = z
   .object({
     custom_attributes: jsonObject(),
-    merge: z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]).optional(),
+    merge: railsBoolean().optional(),
   })
   .openapi("ConversationCustomAttributes");
 

@@ -19,7 +19,8 @@ const fields = {
   attribute_key: z.string().trim().max(255),
   attribute_display_type: codeOrName(ATTRIBUTE_DISPLAY_TYPES),
   attribute_model: codeOrName(ATTRIBUTE_MODELS),
-  attribute_values: z.array(z.string().max(MAX_LENGTH.string)),
+  /** Nulls are dropped (`[null]`, a form's empty row, stores as `[]`, as Chatwoot's cast does). */
+  attribute_values: z.array(z.string().max(MAX_LENGTH.string).nullable()).transform((values) => values.filter((value) => value !== null)),
   regex_pattern: z
     .string()
     .max(REGEX_PATTERN_MAX)

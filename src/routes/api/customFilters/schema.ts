@@ -88,22 +88,12 @@ export const filterRequest = z
         }),
       )
       .min(1),
-    page: z
-      .union([
-        z.number().int().min(1),
-        z
-          .string()
-          .max(MAX_LENGTH.string)
-          .regex(/^[1-9]\d{0,8}$/),
-      ])
-      .optional(),
+    page: z.union([z.number(), z.string().max(20)]).optional(),
   })
   .openapi("FilterRequest");
 
-/** `?page=` (the SDK's) wins over a page in the body; kept as sent, since Chatwoot echoes it. */
-export const filterPageQuery = z.object({
-  page: z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/)
-    .optional(),
-});
+/**
+ * `?page=` (the SDK's) wins over a page in the body; kept as sent, since Chatwoot echoes it, and
+ * read as pageNumber does (0 or junk is page 1).
+ */
+export const filterPageQuery = z.object({ page: z.string().max(20).optional() });

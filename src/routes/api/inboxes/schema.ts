@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { httpUrl, id, jsonObject, wrappedUnder } from "../../../http/schemas";
-import { uploadedFile } from "../../../http/multipart";
+import { avatarUpload, clearableHttpUrl, id, jsonObject, railsBoolean, wrappedUnder } from "../../../http/schemas";
 
 /** Feature flags a web widget may enable (Chatwoot's Channel::WebWidget feature_flags). */
 export const WIDGET_FEATURE_FLAGS = ["attachments", "emoji_picker", "end_conversation", "use_inbox_avatar_for_bot"] as const;
@@ -27,17 +26,17 @@ const minutes = z.number().int().min(0).max(59).nullable();
 
 const workingHour = z.object({
   day_of_week: z.number().int().min(0).max(6),
-  closed_all_day: z.boolean().default(false),
+  closed_all_day: railsBoolean().default(false),
   open_hour: hour.default(null),
   open_minutes: minutes.default(null),
   close_hour: hour.default(null),
   close_minutes: minutes.default(null),
-  open_all_day: z.boolean().default(false),
+  open_all_day: railsBoolean().default(false),
 });
 
 /** Channel settings a request may set; each channel type keeps the ones that apply to it. */
 const channelFields = {
-  webhook_url: httpUrl().nullable(),
+  webhook_url: clearableHttpUrl(),
   additional_attributes: jsonObject(),
   website_url: z.string().trim().min(1).max(2048),
   widget_color: z
@@ -47,10 +46,10 @@ const channelFields = {
   welcome_title: z.string().max(255).nullable(),
   welcome_tagline: z.string().max(255).nullable(),
   reply_time: z.enum(["in_a_few_minutes", "in_a_few_hours", "in_a_day"]),
-  hmac_mandatory: z.boolean(),
-  pre_chat_form_enabled: z.boolean(),
+  hmac_mandatory: railsBoolean(),
+  pre_chat_form_enabled: railsBoolean(),
   pre_chat_form_options: jsonObject(),
-  continuity_via_email: z.boolean(),
+  continuity_via_email: railsBoolean(),
   selected_feature_flags: z.array(z.enum(WIDGET_FEATURE_FLAGS)),
   allowed_domains: z.string().max(MAX_LENGTH.text).nullable(),
 };
@@ -72,23 +71,23 @@ export const WIDGET_CHANNEL_KEYS = [
 
 const inboxFields = {
   name: z.string().trim().min(1).max(255),
-  greeting_enabled: z.boolean(),
+  greeting_enabled: railsBoolean(),
   greeting_message: z.string().max(MAX_LENGTH.greeting).nullable(),
-  enable_email_collect: z.boolean(),
-  csat_survey_enabled: z.boolean(),
+  enable_email_collect: railsBoolean(),
+  csat_survey_enabled: railsBoolean(),
   csat_config: jsonObject(),
-  enable_auto_assignment: z.boolean(),
+  enable_auto_assignment: railsBoolean(),
   auto_assignment_config: jsonObject(),
-  working_hours_enabled: z.boolean(),
+  working_hours_enabled: railsBoolean(),
   out_of_office_message: z.string().max(MAX_LENGTH.greeting).nullable(),
   timezone,
-  allow_messages_after_resolved: z.boolean(),
-  lock_to_single_conversation: z.boolean(),
+  allow_messages_after_resolved: railsBoolean(),
+  lock_to_single_conversation: railsBoolean(),
   sender_name_type: z.enum(["friendly", "professional"]),
   business_name: z.string().max(255).nullable(),
   working_hours: z.array(workingHour).max(7),
   /** An image file, in a multipart body. */
-  avatar: uploadedFile(),
+  avatar: avatarUpload(),
 };
 
 export const inboxCreate = z

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { wrappedUnder } from "../../../http/schemas";
+import { railsBoolean, wrappedUnder } from "../../../http/schemas";
 
 /** Chatwoot's permitted label params, under `label` or bare; the title's own rules are checked by the service. */
 const labelFields = {
   title: z.string().max(255),
   description: z.string().max(MAX_LENGTH.text).nullable(),
   color: z.string().trim().max(255),
-  show_on_sidebar: z.boolean().nullable(),
+  show_on_sidebar: railsBoolean().nullable(),
 };
 
 export const labelCreate = z.preprocess(wrappedUnder("label"), z.object(labelFields).partial()).openapi("LabelCreate");

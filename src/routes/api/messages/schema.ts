@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { uploadedFile } from "../../../http/multipart";
-import { echoId, id, jsonObject, withinJsonLimits } from "../../../http/schemas";
+import { echoId, id, jsonObject, optionalId, railsBoolean, withinJsonLimits } from "../../../http/schemas";
 import { CONTENT_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES } from "../../../models/Message";
 
 /** content_attributes may arrive as a JSON string (MessageBuilder parses it). */
@@ -14,24 +14,30 @@ const contentAttributes = z.preprocess((value) => {
   }
 }, jsonObject());
 
-const templateParams = z
-  .object({
-    name: z.string().max(MAX_LENGTH.string),
-    category: z.string().max(MAX_LENGTH.string).optional(),
-    language: z.string().max(MAX_LENGTH.string).optional(),
-    processed_params: z
+/** An empty `{}` (a form's default) is no template, as Chatwoot ignores it. */
+const templateParams = z.preprocess(
+  (value) => (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0 ? null : value),
+  withinJsonLimits(
+    z
       .object({
-        body: z.record(z.string(), z.string().max(MAX_LENGTH.text)).optional(),
-        header: z
-          .object({ media_url: z.string().max(MAX_LENGTH.url).optional(), media_type: z.string().max(MAX_LENGTH.string).optional() })
+        name: z.string().max(MAX_LENGTH.string),
+        category: z.string().max(MAX_LENGTH.string).optional(),
+        language: z.string().max(MAX_LENGTH.string).optional(),
+        processed_params: z
+          .object({
+            body: z.record(z.string(), z.string().max(MAX_LENGTH.text)).optional(),
+            header: z
+              .object({ media_url: z.string().max(MAX_LENGTH.url).optional(), media_type: z.string().max(MAX_LENGTH.string).optional() })
+              .loose()
+              .optional(),
+            buttons: z.array(z.object({ type: z.string().max(MAX_LENGTH.string), parameter: z.string().max(MAX_LENGTH.string) }).loose()).optional(),
+          })
           .loose()
           .optional(),
-        buttons: z.array(z.object({ type: z.string().max(MAX_LENGTH.string), parameter: z.string().max(MAX_LENGTH.string) }).loose()).optional(),
       })
-      .loose()
-      .optional(),
-  })
-  .loose();
+      .loose(),
+  ).nullable(),
+);
 
 /**
  * The message_type and content_type names are checked by the message service, which answers as
@@ -44,15 +50,15 @@ export const messageBody = z
       .string()
       .optional()
       .openapi({ enum: [...MESSAGE_TYPES] }),
-    private: z.boolean().optional(),
+    private: railsBoolean().optional(),
     content_type: z
       .string()
       .optional()
       .openapi({ enum: [...CONTENT_TYPES] }),
     content_attributes: contentAttributes.optional(),
-    campaign_id: id().nullable().optional(),
+    campaign_id: optionalId().optional(),
     // Loose: the keys it does not name are kept as sent, within the free-form limits.
-    template_params: withinJsonLimits(templateParams).nullable().optional(),
+    template_params: templateParams.optional(),
     source_id: z.string().max(255).nullable().optional(),
     echo_id: echoId(),
     sender_type: z.string().max(MAX_LENGTH.string).optional(),

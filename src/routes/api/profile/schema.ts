@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { uploadedFile } from "../../../http/multipart";
-import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { avatarUpload, id, jsonObject, railsBoolean, wrappedUnder } from "../../../http/schemas";
 import { email } from "../accounts/schema";
 
 export const AVAILABILITIES = ["online", "offline", "busy"] as const;
-export const availability = () => z.enum(AVAILABILITIES);
+/** Chatwoot's own API document names "online" `available`, so clients built from it send that. */
+export const availability = () => z.preprocess((value) => (value === "available" ? "online" : value), z.enum(AVAILABILITIES));
 
 /**
  * Chatwoot's profile_params and password_params, under `profile` or bare. The password is checked
@@ -29,7 +29,7 @@ export const profileUpdate = z
         password: z.string().max(MAX_LENGTH.password),
         password_confirmation: z.string().max(MAX_LENGTH.password),
         /** An image file (multipart only), stored as the user's avatar. */
-        avatar: uploadedFile(),
+        avatar: avatarUpload(),
       })
       .partial(),
   )
@@ -42,5 +42,5 @@ export const availabilityUpdate = z
   .openapi("ProfileAvailability");
 
 export const autoOfflineUpdate = z
-  .preprocess(wrappedUnder("profile"), z.object({ account_id: id(), auto_offline: z.boolean().optional() }))
+  .preprocess(wrappedUnder("profile"), z.object({ account_id: id(), auto_offline: railsBoolean().optional() }))
   .openapi("ProfileAutoOffline");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { blankAsAbsent, page } from "../../../http/schemas";
 import { METRICS } from "../../../services/reports/metrics";
 import { GROUP_BYS } from "../../../services/reports/periods";
 import { REPORT_TYPES } from "../../../services/reports/scope";
@@ -23,7 +24,7 @@ const timezoneOffset = z
 const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: (issue) => (issue.input === undefined ? "can't be blank" : "is not included in the list") });
 
-const range = { since: unixTime.optional(), until: unixTime.optional() };
+const range = { since: blankAsAbsent(unixTime), until: blankAsAbsent(unixTime) };
 const subject = { type: choice(REPORT_TYPES), id: z.string().optional() };
 
 export const reportQuery = z.object({
@@ -40,7 +41,7 @@ export const summaryQuery = z.object({ ...subject, ...range, business_hours: rai
 /** A missing type is answered with Chatwoot's bare 422 by the route, so it is optional here. */
 export const conversationMetricsQuery = z.object({
   type: z.enum(["account", "agent"]).optional(),
-  page: z.coerce.number().int().min(1).default(1),
+  page: page(),
 });
 
 export const botMetricsQuery = z.object(range);

@@ -1,6 +1,6 @@
 import { z, type ZodType } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { id, jsonObject, wrappedUnder } from "../../../http/schemas";
+import { id, jsonObject, page, wrappedUnder } from "../../../http/schemas";
 import {
   APPOINTMENT_STATUSES,
   APPOINTMENT_TYPES,
@@ -387,9 +387,9 @@ export const contactResponse = z
 
 // ---- calendar
 
+/** Ids as CSV, or as a JSON array or `ids[]=` list, which read as the same CSV. */
 const csvIds = z
-  .string()
-  .max(MAX_LENGTH.text)
+  .preprocess((value) => (Array.isArray(value) || typeof value === "number" ? [value].flat().join(",") : value), z.string().max(MAX_LENGTH.text))
   .transform((value, ctx) => {
     const parts = value
       .split(",")
@@ -458,7 +458,7 @@ const csvOf = <T extends string>(values: readonly T[]) =>
   });
 
 const pagination = {
-  page: z.coerce.number().int().min(1).default(1),
+  page: page(),
   per_page: z.coerce.number().int().min(1).max(500).default(100),
 };
 

@@ -1,13 +1,10 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { id, wrappedUnder } from "../../../http/schemas";
+import { id, idList, railsBoolean, wrappedUnder } from "../../../http/schemas";
 import { inboxMembersEnvelope } from "../inboxMembers/schema";
 
 export const teamParams = z.object({ account_id: id(), id: id() });
 export const teamMembersParams = z.object({ account_id: id(), team_id: id() });
-
-/** A boolean as Rails casts one from params. */
-const railsBoolean = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
 
 /**
  * `{team: {...}}` or, through Rails' params wrapper, the bare fields. Name is checked by the model
@@ -16,7 +13,7 @@ const railsBoolean = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).t
 const teamFields = z.object({
   name: z.string().max(MAX_LENGTH.string).nullable().optional(),
   description: z.string().max(MAX_LENGTH.text).nullable().optional(),
-  allow_auto_assign: railsBoolean.optional(),
+  allow_auto_assign: railsBoolean().optional(),
   slack_mention_code: z.string().max(MAX_LENGTH.string).nullable().optional(),
 });
 export const teamBody = z.preprocess(wrappedUnder("team"), teamFields).openapi("TeamRequest");
@@ -33,7 +30,7 @@ export const teamResponse = z
   .openapi("Team");
 export const teamsResponse = z.array(teamResponse).openapi("Teams");
 
-export const teamMembersBody = z.object({ user_ids: z.array(id()) }).openapi("TeamMembersRequest");
+export const teamMembersBody = z.object({ user_ids: idList() }).openapi("TeamMembersRequest");
 const agents = inboxMembersEnvelope.shape.payload;
 /** Chatwoot renders an empty member list of a change as an empty object. */
 export const teamMembersResponse = z.union([agents, z.object({})]).openapi("TeamMembers");

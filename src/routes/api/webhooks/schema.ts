@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { httpUrl, id, wrappedUnder } from "../../../http/schemas";
+import { httpUrl, id, page, wrappedUnder } from "../../../http/schemas";
 import { ALLOWED_WEBHOOK_EVENTS } from "../../../models/Webhook";
 
 const subscriptions = z
@@ -52,7 +52,7 @@ const deliveryResponse = z.object({
   updated_at: z.number(),
 });
 
-export const deliveriesQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
+export const deliveriesQuery = z.object({ page: page() });
 export const deliveriesEnvelope = z
   .object({ meta: z.object({ count: z.number(), current_page: z.number() }), payload: z.array(deliveryResponse) })
   .openapi("WebhookDeliveries");
