@@ -60,3 +60,9 @@ export function patchLocked<M extends SchedulingModel>(
     return (await current.$query(trx).patchAndFetch(changes as Partial<M>)) as M;
   });
 }
+
+/** Lists with the total that matches and the page shown. */
+export function paged(ctx: AppContext, items: readonly unknown[], count: number, page: { page: number; per_page: number }) {
+  ctx.status = 200;
+  ctx.body = { payload: items, meta: { count, current_page: page.page, per_page: page.per_page } };
+}

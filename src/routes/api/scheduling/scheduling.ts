@@ -1,15 +1,15 @@
 import { ApiRouter } from "../../../http/router";
 import { accountScope } from "../../../middlewares/accountScope";
 import { authenticateApplication } from "../../../middlewares/authentication";
-import { registerAppointmentRoutes } from "./appointments";
-import { registerCalendarRoutes } from "./calendar";
-import { registerContactRoutes } from "./contacts";
-import { registerExceptionRoutes } from "./exceptions";
-import { registerLedgerRoutes } from "./ledger";
+import { registerAppointmentRoutes } from "./appointments/appointments";
+import { registerCalendarRoutes } from "./calendar/calendar";
+import { registerContactRoutes } from "./contacts/contacts";
+import { registerExceptionRoutes } from "./exceptions/exceptions";
+import { registerLedgerRoutes } from "./ledger/ledger";
 import { schedulingEnabled, schedulingErrors, schedulingValidationError } from "./middleware";
-import { registerResourceRoutes } from "./resources";
-import { registerServiceRoutes } from "./services";
-import { registerSettingsRoutes } from "./settings";
+import { registerResourceRoutes } from "./resources/resources";
+import { registerServiceRoutes } from "./services/services";
+import { registerSettingsRoutes } from "./settings/settings";
 
 /**
  * /api/v1/accounts/:account_id/scheduling: a member of the account, with the scheduling feature.

@@ -1,35 +1,31 @@
-import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
-import { accountParams } from "../../../http/schemas";
-import { Holiday } from "../../../models/scheduling/Holiday";
-import { Resource } from "../../../models/scheduling/Resource";
-import { SchedulingSettings } from "../../../models/scheduling/SchedulingSettings";
-import { TimeOff } from "../../../models/scheduling/TimeOff";
-import { WorkdayOverride } from "../../../models/scheduling/WorkdayOverride";
-import { requireAdministrator } from "../../../policies";
-import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "../../../presenters/scheduling/exceptions";
-import { checks } from "../../../scheduling/validation";
-import { resolveTime } from "../../../scheduling/wallTime";
-import { requireResource } from "./resources";
-import { created, list, mustExist, ok, patchLocked, removed } from "./respond";
+import type { AppContext } from "../../../../http/context";
+import type { ApiRouter } from "../../../../http/router";
+import { accountParams } from "../../../../http/schemas";
+import { Holiday } from "../../../../models/scheduling/Holiday";
+import { Resource } from "../../../../models/scheduling/Resource";
+import { SchedulingSettings } from "../../../../models/scheduling/SchedulingSettings";
+import { TimeOff } from "../../../../models/scheduling/TimeOff";
+import { WorkdayOverride } from "../../../../models/scheduling/WorkdayOverride";
+import { requireAdministrator } from "../../../../policies";
+import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "../../../../presenters/scheduling/exceptions";
+import { checks } from "../../../../scheduling/validation";
+import { resolveTime } from "../../../../scheduling/wallTime";
+import { requireResource } from "../resourceChecks";
+import { created, list, mustExist, ok, patchLocked, removed } from "../respond";
 import {
-  accountItemParams,
   holidayCreate,
-  holidayResponse,
   holidayUpdate,
-  many,
-  one,
   type OverrideInput,
   overrideCreate,
-  overrideResponse,
   overridesQuery,
   overrideUpdate,
   type TimeOffInput,
   timeOffCreate,
-  timeOffResponse,
   timeOffsQuery,
   timeOffUpdate,
 } from "./schema";
+import { accountItemParams, many, one } from "../common";
+import { holidayResponse, overrideResponse, timeOffResponse } from "../responses";
 
 /** Hours of one date: end after start, and a break given whole, inside the hours. */
 function validateOverride(o: OverrideInput) {

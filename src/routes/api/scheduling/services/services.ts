@@ -1,14 +1,15 @@
-import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
-import { accountParams } from "../../../http/schemas";
-import { Service } from "../../../models/scheduling/Service";
-import { requireAdministrator } from "../../../policies";
-import { presentService } from "../../../presenters/scheduling/services";
-import { notFound } from "../../../scheduling/errors";
-import { checks } from "../../../scheduling/validation";
-import { anyUnknownResource } from "./resources";
-import { created, list, mustExist, ok, removed } from "./respond";
-import { accountItemParams, catalogQuery, many, one, type ServiceInput, serviceCreate, serviceResponse, serviceUpdate } from "./schema";
+import type { AppContext } from "../../../../http/context";
+import type { ApiRouter } from "../../../../http/router";
+import { accountParams } from "../../../../http/schemas";
+import { Service } from "../../../../models/scheduling/Service";
+import { requireAdministrator } from "../../../../policies";
+import { presentService } from "../../../../presenters/scheduling/services";
+import { notFound } from "../../../../scheduling/errors";
+import { checks } from "../../../../scheduling/validation";
+import { anyUnknownResource } from "../resourceChecks";
+import { created, list, mustExist, ok, removed } from "../respond";
+import { accountItemParams, catalogQuery, many, one } from "../common";
+import { type ServiceInput, serviceCreate, serviceResponse, serviceUpdate } from "./schema";
 
 /**
  * Per-resource prices: one per resource of the account, positive while active, percent within 0..100.

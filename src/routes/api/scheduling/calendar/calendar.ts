@@ -1,12 +1,12 @@
-import type { ApiRouter } from "../../../http/router";
-import { accountParams } from "../../../http/schemas";
-import { calendarBody } from "../../../presenters/scheduling/calendar";
-import { buildCalendar } from "../../../scheduling/calendar";
-import { checks } from "../../../scheduling/validation";
-import { SchedulingSettings } from "../../../models/scheduling/SchedulingSettings";
-import { earliestStart } from "../../../scheduling/placement";
-import { resolveTime } from "../../../scheduling/wallTime";
-import { okJson } from "./respond";
+import type { ApiRouter } from "../../../../http/router";
+import { accountParams } from "../../../../http/schemas";
+import { calendarBody } from "../../../../presenters/scheduling/calendar";
+import { buildCalendar } from "../../../../scheduling/calendar";
+import { checks } from "../../../../scheduling/validation";
+import { SchedulingSettings } from "../../../../models/scheduling/SchedulingSettings";
+import { earliestStart } from "../../../../scheduling/placement";
+import { resolveTime } from "../../../../scheduling/wallTime";
+import { okJson } from "../respond";
 import { calendarQuery, calendarResponse } from "./schema";
 
 /** Longest range one request may span: a quarter, so a slot computation stays bounded. */

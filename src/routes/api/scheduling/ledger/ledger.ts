@@ -1,12 +1,13 @@
-import type { ApiRouter } from "../../../http/router";
-import { accountParams } from "../../../http/schemas";
-import { requireAdministrator } from "../../../policies";
-import { presentExpense, presentPayment } from "../../../presenters/scheduling/appointments";
-import { listExpenses, listPayments, payExpense, startPayout } from "../../../scheduling/ledger";
-import { booker, paged } from "./appointments";
-import { financeEnabled } from "./middleware";
-import { ok } from "./respond";
-import { accountItemParams, expenseResponse, expensesQuery, one, pagedMany, payAllFilters, paymentResponse, paymentsQuery, payoutResponse } from "./schema";
+import type { ApiRouter } from "../../../../http/router";
+import { accountParams } from "../../../../http/schemas";
+import { requireAdministrator } from "../../../../policies";
+import { presentExpense, presentPayment } from "../../../../presenters/scheduling/appointments";
+import { listExpenses, listPayments, payExpense, startPayout } from "../../../../scheduling/ledger";
+import { booker } from "../booker";
+import { financeEnabled } from "../middleware";
+import { ok, paged } from "../respond";
+import { accountItemParams, one, pagedMany } from "../common";
+import { expenseResponse, expensesQuery, payAllFilters, paymentResponse, paymentsQuery, payoutResponse } from "./schema";
 
 /** The payment and expense journals and payouts: finance accounts only, administrators only. */
 export function registerLedgerRoutes(router: ApiRouter, base: string) {

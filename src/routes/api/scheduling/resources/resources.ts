@@ -1,44 +1,20 @@
-import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
-import { accountParams } from "../../../http/schemas";
-import { AccountUser } from "../../../models/AccountUser";
-import { Resource } from "../../../models/scheduling/Resource";
-import { SchedulingSettings } from "../../../models/scheduling/SchedulingSettings";
-import { BreakRule, WorkRule, type WeeklyRuleAttributes } from "../../../models/scheduling/WeeklyRule";
-import { requireAdministrator } from "../../../policies";
-import { presentBreakRule, presentResource, presentWorkRule } from "../../../presenters/scheduling/resources";
-import { invalid, invalidAttribute } from "../../../scheduling/errors";
-import { checks } from "../../../scheduling/validation";
-import { created, list, mustExist, ok, patchLocked, removed } from "./respond";
-import {
-  accountItemParams,
-  breakRuleResponse,
-  breakRulesBody,
-  catalogQuery,
-  many,
-  one,
-  type ResourceInput,
-  resourceCreate,
-  resourceResponse,
-  resourceRulesParams,
-  resourceUpdate,
-  workRuleResponse,
-  workRulesBody,
-} from "./schema";
+import type { AppContext } from "../../../../http/context";
+import type { ApiRouter } from "../../../../http/router";
+import { accountParams } from "../../../../http/schemas";
+import { AccountUser } from "../../../../models/AccountUser";
+import { Resource } from "../../../../models/scheduling/Resource";
+import { SchedulingSettings } from "../../../../models/scheduling/SchedulingSettings";
+import { BreakRule, WorkRule, type WeeklyRuleAttributes } from "../../../../models/scheduling/WeeklyRule";
+import { requireAdministrator } from "../../../../policies";
+import { presentBreakRule, presentResource, presentWorkRule } from "../../../../presenters/scheduling/resources";
+import { invalid, invalidAttribute } from "../../../../scheduling/errors";
+import { checks } from "../../../../scheduling/validation";
+import { created, list, mustExist, ok, patchLocked, removed } from "../respond";
+import { breakRulesBody, type ResourceInput, resourceCreate, resourceRulesParams, resourceUpdate, workRulesBody } from "./schema";
+import { accountItemParams, catalogQuery, many, one } from "../common";
+import { breakRuleResponse, resourceResponse, workRuleResponse } from "../responses";
 
 export const findResource = (ctx: AppContext, id: number) => mustExist(Resource.ofAccount(ctx.state.account!.id).findById(id), "Resource");
-
-/** Whether any of `ids` is not one of the account's resources. */
-export async function anyUnknownResource(ctx: AppContext, ids: readonly number[]): Promise<boolean> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return false;
-  return (await Resource.ofAccount(ctx.state.account!.id).whereIn("id", unique).resultSize()) !== unique.length;
-}
-
-/** A record's resource_id must name one of the account's resources: 422, as Rails' belongs_to validation answers. */
-export async function requireResource(ctx: AppContext, id: number) {
-  if (await anyUnknownResource(ctx, [id])) throw invalidAttribute("resource_id", "must exist");
-}
 
 /** Cross-field rules of a resource as it will be saved, and a user_id that must be a member of the account. */
 async function validateResource(ctx: AppContext, merged: ResourceInput, changes: ResourceInput) {

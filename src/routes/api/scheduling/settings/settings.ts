@@ -1,11 +1,11 @@
-import type { ApiRouter } from "../../../http/router";
-import { accountParams } from "../../../http/schemas";
-import { SchedulingSettings } from "../../../models/scheduling/SchedulingSettings";
-import { requireAdministrator } from "../../../policies";
-import { recordEvent } from "../../../services/events";
-import { ok } from "./respond";
+import type { ApiRouter } from "../../../../http/router";
+import { accountParams } from "../../../../http/schemas";
+import { SchedulingSettings } from "../../../../models/scheduling/SchedulingSettings";
+import { requireAdministrator } from "../../../../policies";
+import { recordEvent } from "../../../../services/events";
+import { ok } from "../respond";
 import { settingsResponse, settingsUpdate } from "./schema";
-import { jsonEqual } from "../../../lib/jsonEqual";
+import { jsonEqual } from "../../../../lib/jsonEqual";
 
 /** The account's booking settings: reminder offsets and the hold of services that require prepayment. */
 export function registerSettingsRoutes(router: ApiRouter, base: string) {

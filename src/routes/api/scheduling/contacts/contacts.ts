@@ -1,9 +1,10 @@
-import type { ApiRouter } from "../../../http/router";
-import { accountParams } from "../../../http/schemas";
-import { presentSchedulingContact } from "../../../presenters/scheduling/contacts";
-import { createOrEnrichContact, findContact, searchContacts, updateContact } from "../../../scheduling/contacts";
-import { created, list, mustExist, ok } from "./respond";
-import { accountItemParams, contactBody, contactResponse, contactsQuery, many, one } from "./schema";
+import type { ApiRouter } from "../../../../http/router";
+import { accountParams } from "../../../../http/schemas";
+import { presentSchedulingContact } from "../../../../presenters/scheduling/contacts";
+import { createOrEnrichContact, findContact, searchContacts, updateContact } from "../../../../scheduling/contacts";
+import { created, list, mustExist, ok } from "../respond";
+import { accountItemParams, many, one } from "../common";
+import { contactBody, contactResponse, contactsQuery } from "./schema";
 
 export function registerContactRoutes(router: ApiRouter, base: string) {
   const path = `${base}/contacts`;

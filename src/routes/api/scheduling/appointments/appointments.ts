@@ -1,42 +1,30 @@
-import type { AppContext } from "../../../http/context";
-import type { ApiRouter } from "../../../http/router";
-import { accountParams } from "../../../http/schemas";
-import { presentAppointment } from "../../../presenters/scheduling/appointments";
-import { type AppointmentView, findAppointmentView } from "../../../scheduling/appointmentRecords";
-import { type Booker, cancelAppointment, createAppointment, listAppointments, updateAppointment } from "../../../scheduling/appointments";
-import { deleteAppointment } from "../../../scheduling/deletion";
-import { recordPayment } from "../../../scheduling/finance";
-import { cancelPayments, refund } from "../../../scheduling/refunds";
-import { requireAdministrator } from "../../../policies";
-import { refuseUnseenConversationOrInbox } from "./inboxAccess";
-import { financeEnabled } from "./middleware";
-import { created, ok, removed } from "./respond";
+import type { AppContext } from "../../../../http/context";
+import type { ApiRouter } from "../../../../http/router";
+import { accountParams } from "../../../../http/schemas";
+import { presentAppointment } from "../../../../presenters/scheduling/appointments";
+import { type AppointmentView, findAppointmentView } from "../../../../scheduling/appointmentRecords";
+import { cancelAppointment, createAppointment, listAppointments, updateAppointment } from "../../../../scheduling/appointments";
+import { deleteAppointment } from "../../../../scheduling/deletion";
+import { recordPayment } from "../../../../scheduling/finance";
+import { cancelPayments, refund } from "../../../../scheduling/refunds";
+import { requireAdministrator } from "../../../../policies";
+import { refuseUnseenConversationOrInbox } from "../inboxAccess";
+import { financeEnabled } from "../middleware";
+import { booker } from "../booker";
+import { created, ok, paged, removed } from "../respond";
 import {
-  accountItemParams,
   appointmentCreate,
   appointmentPaymentParams,
   appointmentResponse,
   appointmentsQuery,
   appointmentUpdate,
   cancelBody,
-  one,
-  pagedMany,
   paymentBody,
   refundBody,
 } from "./schema";
+import { accountItemParams, one, pagedMany } from "../common";
 
 export const presentView = (view: AppointmentView) => presentAppointment(view.appointment, view.payments, view.expense);
-
-export function booker(ctx: AppContext): Booker {
-  const principal = ctx.state.principal;
-  return { account: ctx.state.account!, user: principal?.kind === "user" ? principal.user : null };
-}
-
-/** Lists with the total that matches and the page shown. */
-export function paged(ctx: AppContext, items: readonly unknown[], count: number, page: { page: number; per_page: number }) {
-  ctx.status = 200;
-  ctx.body = { payload: items, meta: { count, current_page: page.page, per_page: page.per_page } };
-}
 
 export function registerAppointmentRoutes(router: ApiRouter, base: string) {
   const path = `${base}/appointments`;

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { MAX_HOLD_MINUTES } from "../../../../scheduling/constants";
+import { body, one, timezone } from "../common";
+
+export const settingsResponse = one(
+  z.object({
+    reminder_offsets_minutes: z.array(z.number()),
+    prepayment_hold_minutes: z.number(),
+    minimum_notice_minutes: z.number(),
+    timezone: z.string(),
+  }),
+).openapi("SchedulingSettings");
+
+export const settingsUpdate = body(
+  "settings",
+  z
+    .object({
+      /** Minutes before the start; at most 10, up to 30 days ahead. */
+      reminder_offsets_minutes: z
+        .array(z.number().int().min(1).max(43_200))
+        .max(10)
+        .transform((offsets) => [...new Set(offsets)].sort((a, b) => b - a)),
+      prepayment_hold_minutes: z.number().int().min(1).max(MAX_HOLD_MINUTES),
+      /** New bookings and moves start at least this far ahead; up to a year. */
+      minimum_notice_minutes: z.number().int().min(0).max(525_600),
+      /** Default zone of new resources and of the calendar's range. */
+      timezone: timezone(),
+    })
+    .partial(),
+  "SchedulingSettingsUpdate",
+);
