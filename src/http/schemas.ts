@@ -125,3 +125,37 @@ export const pageQuery = z.object({ page: page() });
  */
 export const wrappedUnder = (key: string) => (body: unknown) =>
   body && typeof body === "object" && key in body && typeof (body as Record<string, unknown>)[key] === "object" ? (body as Record<string, unknown>)[key] : body;
+
+/** Devise.email_regexp, which Chatwoot uses for every email it stores. */
+export const email = () =>
+  z
+    .string()
+    .max(MAX_LENGTH.string)
+    .trim()
+    .toLowerCase()
+    .regex(/^[^@\s]+@[^@\s]+$/);
+
+const SPECIAL_CHARACTERS = ` !@#$%^&*()_+-=[]{}|"/\\.,\`<>:;?~'`;
+
+/** devise-secure_password's rule as Chatwoot configures it: 6..128 characters, one of each class. */
+export const password = () =>
+  z
+    .string()
+    .min(6)
+    .max(128)
+    .superRefine((value, ctx) => {
+      const required: [RegExp | ((v: string) => boolean), string][] = [
+        [/[A-Z]/, "must contain at least 1 uppercase character (A..Z)"],
+        [/[a-z]/, "must contain at least 1 lowercase character (a..z)"],
+        [/[0-9]/, "must contain at least 1 digit (0..9)"],
+        [(v) => [...v].some((c) => SPECIAL_CHARACTERS.includes(c)), `must contain at least 1 special character (${SPECIAL_CHARACTERS})`],
+      ];
+      for (const [test, message] of required) {
+        const ok = typeof test === "function" ? test(value) : test.test(value);
+        if (!ok) ctx.addIssue({ code: "custom", message });
+      }
+    });
+
+export const AVAILABILITIES = ["online", "offline", "busy"] as const;
+/** Chatwoot's own API document names "online" `available`, so clients built from it send that. */
+export const availability = () => z.preprocess((value) => (value === "available" ? "online" : value), z.enum(AVAILABILITIES));

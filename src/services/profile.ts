@@ -7,7 +7,7 @@ import { AccountUser } from "../models/AccountUser";
 import { User } from "../models/User";
 import type { AvatarAttributes } from "./avatars";
 import type { ProfileUpdate } from "../routes/api/profile/schema";
-import { password as passwordRule } from "../routes/platform/users/schema";
+import { password as passwordRule } from "../http/schemas";
 
 /**
  * Chatwoot's password change: the current password must match (422 "Invalid current password"), then

@@ -5,7 +5,7 @@ import { verifyPassword } from "../../lib/tokens";
 import { User } from "../../models/User";
 import { redeemSsoToken } from "../../services/sso";
 import { userPayload } from "../../services/users";
-import { platformUserResponse } from "../platform/users/schema";
+import { platformUserResponse } from "../../schemas/platformUser";
 
 /** devise_token_auth's bad_credentials answer. */
 const BadCredentials = () => new ApiError(401, { success: false, errors: ["Invalid login credentials. Please try again."] });

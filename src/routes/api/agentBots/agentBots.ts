@@ -8,11 +8,12 @@ import { AgentBot } from "../../../models/AgentBot";
 import { authorize, requireAdministrator } from "../../../policies";
 import { presentAccountAgentBot as present } from "../../../presenters/agentBot";
 import { auditAgentBot } from "../../../services/agentBotAudit";
-import { agentBotBody, agentBotResponse } from "./schema";
+import { agentBotBody } from "./schema";
 import { headOk } from "../../../http/headOk";
 import { withUploadedAvatar } from "../../../services/avatars";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import { requestAvatarFetch } from "../../../services/avatarFetch";
+import { agentBotResponse } from "../../../schemas/agentBot";
 
 /** Bots the account may change: its own, never the system bots. */
 async function ownBot(ctx: AppContext, id: number): Promise<AgentBot> {

@@ -7,7 +7,8 @@ import { presentInboxMember as presentAgent, presentInvitedAgent } from "../../.
 import { inviteAgent, listAgents, removeAgent, updateAgent } from "../../../services/agents";
 import { auditActor } from "../../../services/audit";
 import { connectedUserIds, liveAvailability } from "../../../realtime/presence";
-import { agentCreate, agentResponse, agentUpdate } from "./schema";
+import { agentCreate, agentUpdate } from "./schema";
+import { agentResponse } from "../../../schemas/agent";
 
 /** /api/v1/accounts/:account_id/agents (Chatwoot's AgentsController and UserPolicy: members list, administrators manage). */
 export function registerAgentRoutes(router: ApiRouter) {

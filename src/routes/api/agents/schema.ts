@@ -1,8 +1,5 @@
 import { z } from "zod";
-import { railsBoolean, wrappedUnder } from "../../../http/schemas";
-import { email } from "../accounts/schema";
-import { inboxMembersEnvelope } from "../inboxMembers/schema";
-import { availability } from "../profile/schema";
+import { availability, email, railsBoolean, wrappedUnder } from "../../../http/schemas";
 
 const role = () => z.enum(["agent", "administrator"]);
 
@@ -26,6 +23,3 @@ export const agentUpdate = z
     z.object({ name: z.string().trim().min(1).max(255), role: role(), availability: availability(), auto_offline: railsBoolean() }).partial(),
   )
   .openapi("AgentUpdate");
-
-/** The _agent partial, as inbox members render it. */
-export const agentResponse = inboxMembersEnvelope.shape.payload.element.openapi("Agent");

@@ -4,8 +4,8 @@ import { Contact } from "../../../models/Contact";
 import { authorize } from "../../../policies";
 import { presentContact } from "../../../presenters/contact";
 import { mergeContacts } from "../../../services/contactMerge";
-import { contactResponse } from "../contacts/schema";
 import { contactMergeBody } from "./schema";
+import { contactResponse } from "../../../schemas/contact";
 
 export function registerContactMergeRoutes(router: ApiRouter) {
   router.route(

@@ -8,7 +8,7 @@ import { Inbox } from "../../../models/Inbox";
 import { authorize } from "../../../policies";
 import { findVisibleInbox } from "../../../policies/inboxes";
 import { presentInbox } from "../../../presenters/inbox";
-import { inboxResponse } from "../inboxes/schema";
+import { inboxResponse } from "../../../schemas/inbox";
 
 const contactInboxBody = z.object({ inbox_id: id().optional(), source_id: z.string().trim().max(255).optional() }).openapi("ContactInboxCreate");
 

@@ -15,7 +15,6 @@ import { presentContact } from "../../../presenters/contact";
 import { inboxRecord, presentInbox } from "../../../presenters/inbox";
 import { createContact, removeCustomAttributes, updateContact } from "../../../services/contacts";
 import { filterCondition } from "../../../services/filters/sql";
-import { filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import {
   contactableInboxesEnvelope,
@@ -33,6 +32,7 @@ import {
 } from "./schema";
 import { connectedContactIds } from "../../../realtime/presence";
 import { withUploadedAvatar } from "../../../services/avatars";
+import { filterRequest } from "../../../schemas/filter";
 
 const PER_PAGE = 15;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { avatarUpload, idOrAbsent, jsonObject, optionalHttpUrl, optionalOneOf, railsBoolean, wrappedUnder } from "../../../http/schemas";
+import { contactResponse } from "../../../schemas/contact";
 
 const contactFields = {
   name: z.string().trim().max(255),
@@ -50,36 +51,6 @@ export const contactListQuery = z.preprocess(
 );
 export const contactFilterQuery = z.object(listFields);
 export const contactSearchQuery = z.object({ ...listFields, q: z.string().optional() });
-
-const contactInbox = z.object({
-  source_id: z.string(),
-  inbox: z.object({
-    id: z.number(),
-    avatar_url: z.string(),
-    channel_id: z.number(),
-    name: z.string(),
-    channel_type: z.string(),
-    provider: z.string().nullable(),
-  }),
-});
-
-export const contactResponse = z
-  .object({
-    additional_attributes: jsonObject(),
-    availability_status: z.enum(["online", "offline"]),
-    email: z.string().nullable(),
-    id: z.number(),
-    name: z.string(),
-    phone_number: z.string().nullable(),
-    blocked: z.boolean(),
-    identifier: z.string().nullable(),
-    thumbnail: z.string(),
-    custom_attributes: jsonObject(),
-    last_activity_at: z.number().optional(),
-    created_at: z.number().optional(),
-    contact_inboxes: z.array(contactInbox).optional(),
-  })
-  .openapi("Contact");
 
 const currentPage = z.union([z.number(), z.string()]).describe("the page param as sent, 1 when absent");
 

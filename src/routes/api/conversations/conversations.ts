@@ -12,7 +12,6 @@ import { conversationCounts, filterConversations, listConversations, unreadCount
 import { createConversation } from "../../../services/newConversation";
 import { requireAdministrator } from "../../../policies";
 import { botSenderId, senderFor } from "../../../services/messages";
-import { filterPageQuery, filterRequest } from "../customFilters/schema";
 import { headOk } from "../../../http/headOk";
 import { actorOf, findConversation, usersOnly, viewerOf } from "../../../policies/conversations";
 import { presentConversations, presentOne, presentShown } from "./present";
@@ -26,6 +25,7 @@ import {
   conversationUpdate,
   unreadCountsResponse,
 } from "./schema";
+import { filterPageQuery, filterRequest } from "../../../schemas/filter";
 
 /**
  * The conversation's contact inbox for create: with inbox_id and contact_id, found or made for

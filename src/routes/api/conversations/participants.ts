@@ -7,8 +7,8 @@ import type { Conversation } from "../../../models/Conversation";
 import { ConversationParticipant } from "../../../models/ConversationParticipant";
 import { loadMembers } from "../../../models/InboxMember";
 import { presentInboxMember } from "../../../presenters/inbox";
-import { inboxMembersEnvelope } from "../inboxMembers/schema";
 import { findConversation, usersOnly } from "../../../policies/conversations";
+import { inboxMembersEnvelope } from "../../../schemas/agent";
 
 const participantsBody = z.object({ user_ids: idList() }).openapi("ConversationParticipantsRequest");
 const participantsResponse = inboxMembersEnvelope.shape.payload.openapi("ConversationParticipants");

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { idOrAbsent, id, jsonObject, oneOf, optionalId, optionalOneOf, page, railsBoolean } from "../../../http/schemas";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
-import { messageBody, messageResponse } from "../messages/schema";
-import { teamResponse } from "../teams/schema";
 import { ASSIGNEE_TYPES, CONVERSATION_TYPES, SORT_OPTIONS } from "../../../services/conversationList";
+import { messageBody, messageResponse } from "../../../schemas/message";
+import { teamResponse } from "../../../schemas/team";
 
 /**
  * A time as Chatwoot's parse_date_time reads it (Unix seconds, as a number or a string), or an ISO

@@ -9,8 +9,9 @@ import { requireAdministrator } from "../../../policies";
 import { findVisibleInbox } from "../../../policies/inboxes";
 import { presentInboxMember } from "../../../presenters/inbox";
 import { auditActor, recordAudit, snapshot, type AuditActor } from "../../../services/audit";
-import { inboxMembersBody, inboxMembersEnvelope, inboxMembersParams } from "./schema";
+import { inboxMembersBody, inboxMembersParams } from "./schema";
 import { headOk } from "../../../http/headOk";
+import { inboxMembersEnvelope } from "../../../schemas/agent";
 
 const AUDITED = ["inbox_id", "user_id"] as const;
 

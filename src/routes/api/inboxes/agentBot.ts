@@ -6,7 +6,7 @@ import { AgentBotInbox } from "../../../models/AgentBotInbox";
 import { authorize } from "../../../policies";
 import { findVisibleInbox } from "../../../policies/inboxes";
 import { presentAccountAgentBot as presentAccountBot } from "../../../presenters/agentBot";
-import { agentBotResponse } from "../agentBots/schema";
+import { agentBotResponse } from "../../../schemas/agentBot";
 
 /**
  * GET inboxes/:id/agent_bot (InboxPolicy#agent_bot? lets every member of the inbox ask): `{"agent_bot": bot}`, and

@@ -14,17 +14,9 @@ import { findVisibleInbox, visibleInboxes } from "../../../policies/inboxes";
 import { presentInbox } from "../../../presenters/inbox";
 import { auditActor, diff, recordAudit, snapshot } from "../../../services/audit";
 import { headOk } from "../../../http/headOk";
-import {
-  API_CHANNEL_KEYS,
-  DEFAULT_WIDGET_FEATURE_FLAGS,
-  WIDGET_CHANNEL_KEYS,
-  inboxCreate,
-  inboxesEnvelope,
-  inboxResponse,
-  inboxUpdate,
-  setAgentBotBody,
-} from "./schema";
+import { API_CHANNEL_KEYS, DEFAULT_WIDGET_FEATURE_FLAGS, WIDGET_CHANNEL_KEYS, inboxCreate, inboxesEnvelope, inboxUpdate, setAgentBotBody } from "./schema";
 import { withUploadedAvatar } from "../../../services/avatars";
+import { inboxResponse } from "../../../schemas/inbox";
 
 const AUDITED = [
   "account_id",

@@ -13,7 +13,8 @@ import { loadConversationGraph } from "../../../services/conversationGraph";
 import { loadSenders } from "../../../services/messageSenders";
 import { botSenderId, createMessage, deleteMessage, senderFor, updateMessageStatus } from "../../../services/messages";
 import { actorOf, findConversation, usersOnly } from "../../../policies/conversations";
-import { conversationMessagesParams, messageBody, messageListResponse, messageParams, messageResponse, messageStatusBody, messagesQuery } from "./schema";
+import { conversationMessagesParams, messageListResponse, messageParams, messageStatusBody, messagesQuery } from "./schema";
+import { messageBody, messageResponse } from "../../../schemas/message";
 
 /** Messages as push_event_data (message_type as its integer), with the conversation's current state. */
 async function presentMessages(ctx: AppContext, conversation: Conversation, messages: Message[]) {

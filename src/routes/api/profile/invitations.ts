@@ -8,7 +8,7 @@ import { presentInboxMember as presentAgent } from "../../../presenters/inbox";
 import { iso } from "../../../presenters/time";
 import { acceptInvitation, declineInvitation, invitationsOf } from "../../../services/agentInvitations";
 import { auditActor } from "../../../services/audit";
-import { agentResponse } from "../agents/schema";
+import { agentResponse } from "../../../schemas/agent";
 
 const invitationParams = z.object({ id: id() });
 

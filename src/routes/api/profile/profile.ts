@@ -5,8 +5,8 @@ import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import { withUploadedAvatar } from "../../../services/avatars";
 import { setMembershipFields, updateProfile } from "../../../services/profile";
 import { userPayload } from "../../../services/users";
-import { platformUserResponse } from "../../platform/users/schema";
 import { autoOfflineUpdate, availabilityUpdate, profileUpdate } from "./schema";
+import { platformUserResponse } from "../../../schemas/platformUser";
 
 function currentUser(ctx: AppContext): User {
   const principal = ctx.state.principal;

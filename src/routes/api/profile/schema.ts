@@ -1,11 +1,6 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { avatarUpload, id, jsonObject, railsBoolean, wrappedUnder } from "../../../http/schemas";
-import { email } from "../accounts/schema";
-
-export const AVAILABILITIES = ["online", "offline", "busy"] as const;
-/** Chatwoot's own API document names "online" `available`, so clients built from it send that. */
-export const availability = () => z.preprocess((value) => (value === "available" ? "online" : value), z.enum(AVAILABILITIES));
+import { availability, avatarUpload, email, id, jsonObject, railsBoolean, wrappedUnder } from "../../../http/schemas";
 
 /**
  * Chatwoot's profile_params and password_params, under `profile` or bare. The password is checked

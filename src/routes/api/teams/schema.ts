@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { id, idList, railsBoolean, wrappedUnder } from "../../../http/schemas";
-import { inboxMembersEnvelope } from "../inboxMembers/schema";
+import { inboxMembersEnvelope } from "../../../schemas/agent";
 
 export const teamParams = z.object({ account_id: id(), id: id() });
 export const teamMembersParams = z.object({ account_id: id(), team_id: id() });
@@ -17,18 +17,6 @@ const teamFields = z.object({
   slack_mention_code: z.string().max(MAX_LENGTH.string).nullable().optional(),
 });
 export const teamBody = z.preprocess(wrappedUnder("team"), teamFields).openapi("TeamRequest");
-
-export const teamResponse = z
-  .object({
-    id: z.number(),
-    name: z.string(),
-    description: z.string().nullable(),
-    allow_auto_assign: z.boolean(),
-    account_id: z.number(),
-    is_member: z.boolean(),
-  })
-  .openapi("Team");
-export const teamsResponse = z.array(teamResponse).openapi("Teams");
 
 export const teamMembersBody = z.object({ user_ids: idList() }).openapi("TeamMembersRequest");
 const agents = inboxMembersEnvelope.shape.payload;

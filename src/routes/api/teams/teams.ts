@@ -10,7 +10,8 @@ import { presentTeam } from "../../../presenters/team";
 import { auditActor, auditChange } from "../../../services/audit";
 import { auditTeamMembers } from "../../../services/teams";
 import { lockTeam, teamMustExist } from "./access";
-import { teamBody, teamParams, teamResponse, teamsResponse } from "./schema";
+import { teamBody, teamParams } from "./schema";
+import { teamResponse, teamsResponse } from "../../../schemas/team";
 
 /** The audited gem's attributes of a team (all but id and timestamps). */
 const AUDITED = ["name", "description", "allow_auto_assign", "account_id"] as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jsonObject } from "../../../http/schemas";
-import { accountCoreResponse, accountFields } from "../../api/accounts/schema";
+import { accountFields, accountCoreResponse } from "../../../schemas/account";
 
 const platformAccountFields = {
   ...accountFields,

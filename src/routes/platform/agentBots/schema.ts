@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { id } from "../../../http/schemas";
-import { agentBotFields, agentBotResponse } from "../../api/agentBots/schema";
+import { agentBotFields, agentBotResponse } from "../../../schemas/agentBot";
 
 export const platformAgentBotBody = z
   .object({ ...agentBotFields, account_id: id().nullable() })

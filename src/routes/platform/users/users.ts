@@ -6,11 +6,12 @@ import { idParams } from "../../../http/schemas";
 import { User } from "../../../models/User";
 import { userPayload } from "../../../services/users";
 import { permissible, platformApp } from "../permissible";
-import { platformUserCreate, platformUserResponse, platformUserUpdate, ssoLinkResponse, userTokenResponse } from "./schema";
+import { platformUserCreate, platformUserUpdate, ssoLinkResponse, userTokenResponse } from "./schema";
 import { AccessToken } from "../../../models/AccessToken";
 import { generateSsoLink } from "../../../services/sso";
 import { publicBaseUrl } from "../../../config";
 import { headOk } from "../../../http/headOk";
+import { platformUserResponse } from "../../../schemas/platformUser";
 
 const present = userPayload;
 

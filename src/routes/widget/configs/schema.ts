@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { workingHourResponse } from "../../api/inboxes/schema";
 import { websiteTokenFields } from "../schema";
+import { workingHourResponse } from "../../../schemas/inbox";
 
 export const widgetConfigBody = z.object(websiteTokenFields).openapi("WidgetConfigRequest");
 
