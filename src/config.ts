@@ -1,3 +1,4 @@
+// One file on purpose: every environment variable the service reads is parsed here, so there is one place to check them.
 import path from "node:path";
 import packageJson from "../package.json";
 import type { RetrySchedule } from "./temporal/contracts";
