@@ -202,3 +202,22 @@ test("a slot it offers can be booked, and then it is no longer offered", async (
   );
   t.is(clock(after[0]!), "09:30");
 });
+
+test("it offers exactly the calendar's slots for the service: one computation", async (t) => {
+  const { api, service, resource } = await clinics();
+  await book(api, { resource_id: resource.id, service_id: service.id, starts_at: at("11:10"), client_name: "Odd time" });
+  const offered = await availability(api, monday(service, "&limit=100"));
+  const calendar = (await api.get(`/calendar?${monday(service)}&include_slots=true`)).body.payload.slots as Slot[];
+  const fromCalendar = calendar
+    .map((s) => [s.resource_id, s.starts_at, s.ends_at])
+    .sort((a, b) => Date.parse(a[1] as string) - Date.parse(b[1] as string) || (a[0] as number) - (b[0] as number))
+    .slice(0, 100);
+  t.deepEqual(
+    offered.map((s) => [s.resource_id, s.starts_at, s.ends_at]),
+    fromCalendar,
+  );
+  t.true(
+    offered.some((s) => clock(s) === "11:40"),
+    "after a booking, the next window starts at its end",
+  );
+});
