@@ -388,20 +388,20 @@ export const contactResponse = z
 // ---- calendar
 
 /** Ids as CSV, or as a JSON array or `ids[]=` list, which read as the same CSV. */
-const csvIds = z
-  .preprocess((value) => (Array.isArray(value) || typeof value === "number" ? [value].flat().join(",") : value), z.string().max(MAX_LENGTH.text))
-  .transform((value, ctx) => {
-    const parts = value
-      .split(",")
-      .map((part) => part.trim())
-      .filter(Boolean);
-    const ids = parts.map(Number);
-    if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
-      ctx.addIssue({ code: "custom", message: "must be comma-separated ids" });
-      return z.NEVER;
-    }
-    return [...new Set(ids)];
-  });
+const csvIds = z.union([z.string().max(MAX_LENGTH.text), z.number(), z.array(z.union([z.number(), z.string().max(32)])).max(1000)]).transform((value, ctx) => {
+  const parts = [value]
+    .flat()
+    .join(",")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const ids = parts.map(Number);
+  if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
+    ctx.addIssue({ code: "custom", message: "must be comma-separated ids" });
+    return z.NEVER;
+  }
+  return [...new Set(ids)];
+});
 
 export const calendarQuery = z
   .object({
