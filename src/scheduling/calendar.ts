@@ -1,35 +1,24 @@
 import { Trip } from "../db/trip";
 import { Resource } from "../models/scheduling/Resource";
-import { LocalDays, slotStarts, slotsKey } from "./availability";
 import { type ShownAppointment, type ShownMoney, shownAppointments, shownPaymentsAndExpenses } from "./calendarRows";
 import { Service } from "../models/scheduling/Service";
-import { type CALENDAR_VIEWS, SLOT_STEP_MINUTES } from "./constants";
+import type { CALENDAR_VIEWS } from "./constants";
 import { resourcesOffering } from "./placement";
 import { notFound } from "./errors";
-import type { Interval } from "./intervals";
-import { queueScheduleRules, type ScheduleRules, schedulesOf } from "./schedules";
+import { queueScheduleRules, type ScheduleRules } from "./schedules";
+import { type ResourceSlots, type SlotQuery, slotsOfResources } from "./slots";
 
-export interface CalendarQuery {
+export interface CalendarQuery extends SlotQuery {
   view: (typeof CALENDAR_VIEWS)[number];
-  range: Interval;
   resourceIds?: number[];
   includeSlots: boolean;
-  /** Slot length; the service's duration, else each resource's own slot_duration_min, when absent. */
-  durationMin?: number;
   /** Only the resources that offer this service (placement.ts's rule). */
   serviceId?: number;
-  /** No slot starts before this instant (now plus the account's minimum notice). */
-  notBefore?: number;
   /** The account's scheduling timezone, in which the range is echoed (the default zone when absent). */
   timeZone?: string;
 }
 
-/** One resource's bookable slots, in order: each starts at one of `starts` and lasts `durationMs`. */
-export interface ResourceSlots {
-  resource: Resource;
-  starts: number[];
-  durationMs: number;
-}
+export type { ResourceSlots };
 
 export interface Calendar extends ScheduleRules {
   query: CalendarQuery;
@@ -77,34 +66,4 @@ export async function buildCalendar(accountId: number, query: CalendarQuery): Pr
 
   const slots = query.includeSlots ? slotsOfResources(resources, rules, appointments, query, service?.duration_min) : [];
   return { ...rules, query, resources, appointments, payments, expenses, slots };
-}
-
-/**
- * Each resource's slots. Resources in one zone share its local days, so each day is worked out once,
- * and resources whose schedules are alike (a clinic's staff on one timetable) share one computation.
- */
-function slotsOfResources(
-  resources: Resource[],
-  rules: ScheduleRules,
-  appointments: readonly ShownAppointment[],
-  query: CalendarQuery,
-  serviceDurationMin: number | undefined,
-): ResourceSlots[] {
-  const zones = new Map<string, LocalDays>();
-  const computed = new Map<string, number[]>();
-  // Slots start on the step's grid, so the first one after the notice is a round time, not "now".
-  const step = SLOT_STEP_MINUTES * 60_000;
-  const range = { start: Math.max(query.range.start, Math.ceil((query.notBefore ?? -Infinity) / step) * step), end: query.range.end };
-  return schedulesOf(resources, rules, appointments).map((schedule, i) => {
-    const resource = resources[i]!;
-    let days = zones.get(resource.timezone);
-    if (!days) zones.set(resource.timezone, (days = new LocalDays(resource.timezone)));
-    const durationMin = query.durationMin ?? serviceDurationMin ?? resource.slot_duration_min;
-    // An inactive resource is listed for the bookings it has, but offers nothing new.
-    if (!resource.active || range.end <= range.start) return { resource, starts: [], durationMs: durationMin * 60_000 };
-    const key = slotsKey(schedule, durationMin);
-    let starts = computed.get(key);
-    if (!starts) computed.set(key, (starts = slotStarts(schedule, range, durationMin, days)));
-    return { resource, starts, durationMs: durationMin * 60_000 };
-  });
 }

@@ -80,9 +80,11 @@ export const flag = () => z.union([z.boolean(), booleanParam, z.union([z.literal
 
 /** Ids as CSV, or as a JSON array or `ids[]=` list, which read as the same CSV. */
 export const csvIds = z
-  .preprocess((value) => (Array.isArray(value) || typeof value === "number" ? [value].flat().join(",") : value), z.string().max(MAX_LENGTH.text))
+  .union([z.string().max(MAX_LENGTH.text), z.number(), z.array(z.union([z.number(), z.string().max(32)])).max(1000)])
   .transform((value, ctx) => {
-    const parts = value
+    const parts = [value]
+      .flat()
+      .join(",")
       .split(",")
       .map((part) => part.trim())
       .filter(Boolean);

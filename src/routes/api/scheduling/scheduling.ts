@@ -2,6 +2,7 @@ import { ApiRouter } from "../../../http/router";
 import { accountScope } from "../../../middlewares/accountScope";
 import { authenticateApplication } from "../../../middlewares/authentication";
 import { registerAppointmentRoutes } from "./appointments/appointments";
+import { registerAvailabilityRoutes } from "./availability/availability";
 import { registerCalendarRoutes } from "./calendar/calendar";
 import { registerContactRoutes } from "./contacts/contacts";
 import { registerExceptionRoutes } from "./exceptions/exceptions";
@@ -24,6 +25,7 @@ export function schedulingRouter(): ApiRouter {
   });
   const base = "/accounts/:account_id/scheduling";
   registerCalendarRoutes(router, base);
+  registerAvailabilityRoutes(router, base);
   registerResourceRoutes(router, base);
   registerExceptionRoutes(router, base);
   registerServiceRoutes(router, base);
