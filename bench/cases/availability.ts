@@ -4,42 +4,15 @@ import { type Harness, startHarness } from "../../test/support/harness";
 import { schedulingApi } from "../../test/scheduling/support";
 import { type RunningServer, startServer } from "../load";
 import { formatMs, percentile } from "../stats";
-import { setUpClinic } from "./calendar";
+import { BENCH_MONTH, book, setUpClinic } from "./calendar";
 
-/** A month ahead of any run, so no slot is cut off by "now". */
-const MONTH = { from: "2036-03-01", to: "2036-04-01" };
-/** Local starts of each day's bookings (Asia/Almaty, +05:00), 45 minutes each. */
-const BOOKED_AT = ["09:30", "11:00", "14:15", "16:00"];
+const MONTH = { from: `${BENCH_MONTH}-01`, to: "2037-04-01" };
 
 /** One service offered by every resource at its own price. */
 async function offerService(h: Harness, account: TestAccount, resources: number[]): Promise<number> {
   const prices = resources.map((resourceId, i) => ({ resource_id: resourceId, price: 10_000 + i * 100, compensation_type: "percent", compensation_value: 40 }));
   const service = await schedulingApi(h, account).create("/services", { name: "Consultation", base_price: 10_000, duration_min: 30, prices });
   return service.id;
-}
-
-/** Four bookings a day for every resource over the month (one in eight cancelled), written straight to the table. */
-async function book(h: Harness, account: TestAccount, resources: number[]): Promise<void> {
-  const rows = [];
-  for (let day = 1; day <= 31; day++) {
-    const date = `2036-03-${String(day).padStart(2, "0")}`;
-    for (const resourceId of resources) {
-      for (const time of BOOKED_AT) {
-        const startsAt = Date.parse(`${date}T${time}:00+05:00`);
-        rows.push({
-          account_id: account.id,
-          resource_id: resourceId,
-          starts_at: new Date(startsAt),
-          ends_at: new Date(startsAt + 45 * 60_000),
-          duration_min: 45,
-          status: rows.length % 8 === 0 ? "cancelled" : "scheduled",
-          client_name: `Client ${rows.length}`,
-          service_amount: 10_000,
-        });
-      }
-    }
-  }
-  await h.knex.batchInsert("scheduling_appointments", rows, 500);
 }
 
 async function measure(server: RunningServer, account: TestAccount, serviceId: number, label: string) {

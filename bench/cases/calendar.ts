@@ -7,7 +7,9 @@ import { formatMs, percentile } from "../stats";
 
 const RESOURCES = 20;
 const WEEKDAYS = [1, 2, 3, 4, 5, 6];
-const MONTH = "from=2026-03-01&to=2026-04-01";
+/** A month ahead of any run (the calendar offers no slot before now); its days fall as in March 2026. */
+export const BENCH_MONTH = "2037-03";
+const MONTH = `from=${BENCH_MONTH}-01&to=2037-04-01`;
 /** Local starts of each working day's bookings (Asia/Almaty, +05:00), 45 minutes each. */
 const BOOKED_AT = ["09:30", "11:00", "14:15", "16:00"];
 
@@ -21,8 +23,8 @@ export async function setUpClinic(h: Harness, account: TestAccount): Promise<num
     await api.patch(`/resources/${resource.id}/break_rules`, { rules: WEEKDAYS.map((weekday) => ({ weekday, start_minute: 780, end_minute: 840 })) });
     resources.push(resource.id);
   }
-  await api.create("/holidays", { date: "2026-03-08", title: "Women's Day", recurring_yearly: true });
-  await api.create("/time_offs", { kind: "vacation", starts_at: "2026-03-21", ends_at: "2026-03-24" });
+  await api.create("/holidays", { date: `${BENCH_MONTH}-08`, title: "Women's Day", recurring_yearly: true });
+  await api.create("/time_offs", { kind: "vacation", starts_at: `${BENCH_MONTH}-21`, ends_at: `${BENCH_MONTH}-24` });
   return resources;
 }
 
@@ -30,7 +32,7 @@ export async function setUpClinic(h: Harness, account: TestAccount): Promise<num
 export async function book(h: Harness, account: TestAccount, resources: number[]): Promise<number> {
   const rows = [];
   for (let day = 1; day <= 31; day++) {
-    const date = `2026-03-${String(day).padStart(2, "0")}`;
+    const date = `${BENCH_MONTH}-${String(day).padStart(2, "0")}`;
     if (!WEEKDAYS.includes(new Date(`${date}T00:00:00Z`).getUTCDay())) continue;
     for (const resourceId of resources) {
       for (const time of BOOKED_AT) {
