@@ -145,9 +145,10 @@ async function planMessages(db: Knex, events: EventRow[], broadcasts: Broadcast[
     if (!ofMessages.includes(broadcast)) return [broadcast];
     const payload = eventsById.get(broadcast.eventId)!.payload;
     const message = byId.get(payload.id as number);
-    // A message deleted since has nothing to show.
-    if (!message) return [];
-    const data = messagePushEventData(message, messageConversationOf(payload.conversation as Json), senders.get(message.id) ?? null);
+    const conversation = payload.conversation;
+    // A message deleted since has nothing to show; a payload without its conversation cannot be addressed.
+    if (!message || !conversation || typeof conversation !== "object") return [];
+    const data = messagePushEventData(message, messageConversationOf(conversation as Json), senders.get(message.id) ?? null);
     return [{ ...broadcast, data: { ...data, account_id: broadcast.accountId } }];
   });
 }

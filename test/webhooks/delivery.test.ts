@@ -8,6 +8,7 @@ import { createAccount, type TestAccount } from "../support/factories";
 import { accountApi, quickRetries, useHarness, webhookLanes } from "../support/harness";
 import { eventually } from "../support/eventually";
 import { Receiver, signatureValid } from "../support/receiver";
+import { openConversation, postMessage, realtimeWorld } from "../realtime/world";
 
 const h = useHarness(test, { relay: true, settings: { delivery: quickRetries() } });
 
@@ -150,6 +151,19 @@ test("a permanent refusal (410) stops retrying and the delivery is failed", asyn
     "the redelivery to succeed",
   );
   t.is(after.payload[0].status, "delivered");
+});
+
+test("a message event without its conversation still reaches its webhooks (the realtime push skips it)", async (t) => {
+  const world = await realtimeWorld(h);
+  const { displayId } = await openConversation(h, world, world.ownInbox.id);
+  const message = await postMessage(h, world, displayId, { content: "hello" });
+  const receiver = await new Receiver().start();
+  t.teardown(() => receiver.stop());
+  await subscribe(world.account, receiver.url, ["message_created"]);
+  // A real message's id, but a payload that lacks the conversation the realtime push reads.
+  await emit(world.account, "message_created", { id: message.id, marker: "bare" });
+  const requests = await receiver.waitFor((r) => r.some((request) => request.body.marker === "bare"));
+  t.deepEqual(requests.find((request) => request.body.marker === "bare")!.body, { id: message.id, marker: "bare", event: "message_created" });
 });
 
 test("nothing is delivered for an event the webhook does not subscribe to", async (t) => {
