@@ -49,6 +49,10 @@ export interface RateLimits {
   authFailuresPerAddress: Limit;
   /** New web-widget sessions (widget config without X-Auth-Token), per address. */
   widgetSessionsPerAddress: Limit;
+  /** New widget conversations (POST /api/v1/widget/conversations), per address. */
+  widgetConversationsPerAddress: Limit;
+  /** Widget writes (messages, typing, contact and conversation changes), per visitor. */
+  widgetWritesPerContact: Limit;
   /** Public widget and client API requests, per address. */
   publicPerAddress: Limit;
   /** Public widget and client API requests, per inbox (website_token or inbox identifier). */
@@ -64,6 +68,9 @@ export interface RateLimits {
 export const RATE_LIMIT_ENV: Record<keyof RateLimits, [name: string, fallback: Limit]> = {
   authFailuresPerAddress: ["RATE_LIMIT_AUTH_FAILURES", { points: 10, seconds: 300 }],
   widgetSessionsPerAddress: ["RATE_LIMIT_WIDGET_SESSIONS", { points: 5, seconds: 3600 }],
+  // Chatwoot's widget conversation throttle.
+  widgetConversationsPerAddress: ["RATE_LIMIT_WIDGET_CONVERSATIONS", { points: 6, seconds: 43_200 }],
+  widgetWritesPerContact: ["RATE_LIMIT_WIDGET_PER_CONTACT", { points: 120, seconds: 60 }],
   publicPerAddress: ["RATE_LIMIT_PUBLIC_PER_ADDRESS", { points: 600, seconds: 60 }],
   publicPerInbox: ["RATE_LIMIT_PUBLIC_PER_INBOX", { points: 6000, seconds: 60 }],
   platformUserCreatesPerAddress: ["RATE_LIMIT_PLATFORM_USER_CREATES", { points: 60, seconds: 60 }],

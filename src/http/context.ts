@@ -25,9 +25,13 @@ export interface TokenGuard {
   failed(ctx: AppContext): Promise<void>;
 }
 
+/** Counts a widget visitor's write; throws Throttled over the per-visitor limit (absent without rate limits). */
+export type VisitorThrottle = (ctx: AppContext, contactId: number) => Promise<void>;
+
 export interface AppCustomContext {
   deps: AppDeps;
   tokenGuard?: TokenGuard;
+  visitorThrottle?: VisitorThrottle;
 }
 
 export type AppContext = RouterContext<AppState, AppCustomContext>;

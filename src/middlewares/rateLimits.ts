@@ -5,7 +5,7 @@ import type { Limit, RateLimits } from "../config";
 import type { Database } from "../db";
 import type { BlockedAddresses } from "../services/blockedAddresses";
 import { Throttled } from "../errors";
-import type { AppContext, TokenGuard } from "../http/context";
+import type { AppContext, TokenGuard, VisitorThrottle } from "../http/context";
 import { rateLimited } from "../lib/metrics";
 
 /** What Rack::Attack answers a throttled request with (Chatwoot keeps its default responder). */
@@ -55,6 +55,13 @@ function isPublic(ctx: AppContext): boolean {
   return isWidget(ctx) || routedPath(ctx).startsWith("/public/api/");
 }
 
+/** A widget config without X-Auth-Token, or a widget page without cw_conversation: a new visitor each. */
+function startsWidgetSession(ctx: AppContext): boolean {
+  const path = routedPath(ctx);
+  if (ctx.method === "POST" && path === "/api/v1/widget/config") return !ctx.get("x-auth-token");
+  return ctx.method === "GET" && path === "/widget" && !ctx.query.cw_conversation;
+}
+
 function isSignIn(ctx: AppContext): boolean {
   return ctx.method === "POST" && routedPath(ctx) === "/auth/sign_in";
 }
@@ -75,10 +82,11 @@ interface Rule {
 function rules(limits: RateLimits): Rule[] {
   return [
     // Chatwoot's throttle on widget page loads without a conversation: each one starts a new contact.
+    { name: "widget_sessions/address", limit: limits.widgetSessionsPerAddress, key: (ctx) => (startsWidgetSession(ctx) ? ctx.ip : undefined) },
     {
-      name: "widget_sessions/address",
-      limit: limits.widgetSessionsPerAddress,
-      key: (ctx) => (ctx.method === "POST" && routedPath(ctx) === "/api/v1/widget/config" && !ctx.get("x-auth-token") ? ctx.ip : undefined),
+      name: "widget_conversations/address",
+      limit: limits.widgetConversationsPerAddress,
+      key: (ctx) => (ctx.method === "POST" && routedPath(ctx) === "/api/v1/widget/conversations" ? ctx.ip : undefined),
     },
     { name: "public/address", limit: limits.publicPerAddress, key: (ctx) => (isPublic(ctx) ? ctx.ip : undefined) },
     { name: "public/inbox", limit: limits.publicPerInbox, key: (ctx) => (isPublic(ctx) ? publicInbox(ctx) : undefined) },
@@ -163,8 +171,20 @@ export function rateLimits(knex: Database, limits: RateLimits, blocked?: Blocked
     },
   };
 
+  const visitorWrites = limiter(knex, "widget_writes/contact", limits.widgetWritesPerContact);
+  const visitorThrottle: VisitorThrottle = async (ctx, contactId) => {
+    try {
+      await visitorWrites.consume(String(contactId));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) return storeFailed(ctx, "widget_writes/contact", rejection);
+      rateLimited.inc({ rule: "widget_writes/contact" });
+      throw new Throttled(rejection.msBeforeNext);
+    }
+  };
+
   return async (ctx: AppContext, next: Next) => {
     ctx.tokenGuard = tokenGuard;
+    ctx.visitorThrottle = visitorThrottle;
     for (const { rule, limiter } of counted) {
       const key = rule.key(ctx);
       if (key === undefined) continue;

@@ -30,3 +30,13 @@ export async function setCustomAttributes(
     return changeConversation(unit, current.id, { custom_attributes }, { actor });
   });
 }
+
+/** Adds or removes one label under the conversation's lock, so concurrent changes all stay. */
+export async function changeLabel(db: Knex, conversation: Conversation, label: string, change: "add" | "remove", actor: Actor): Promise<Conversation> {
+  return inUnit(db, async (unit) => {
+    const current = await Conversation.lock(unit.trx, conversation.id);
+    const labels = change === "add" ? [...new Set([...current.labels, label])] : current.labels.filter((title) => title !== label);
+    if (labels.length === current.labels.length) return current;
+    return changeConversation(unit, current.id, { labels }, { actor });
+  });
+}

@@ -7,7 +7,9 @@ import { Contact } from "../models/Contact";
 import { ContactInbox } from "../models/ContactInbox";
 import { Conversation } from "../models/Conversation";
 import { Inbox } from "../models/Inbox";
-import { MESSAGE_TYPE } from "../models/Message";
+import { MESSAGE_TYPE, type Message } from "../models/Message";
+import { publicMessage } from "../presenters/publicApi";
+import { loadSenders } from "./messageSenders";
 
 /** The API inbox a public request names by its inbox_identifier, with its account. */
 export interface ApiInboxScope {
@@ -54,8 +56,8 @@ export async function findPublicConversation(db: Knex, contactInbox: ContactInbo
 export const HmacFailed = () => new ApiError(401, { error: "HMAC failed: Invalid Identifier Hash Provided" });
 export const HmacIdentifierMismatch = () => new ApiError(401, { error: "HMAC failed: Identifier does not match contact" });
 
-/** OpenSSL::HMAC.hexdigest('sha256', hmac_token, identifier), compared in constant time. */
-function identifierHashValid(channel: ChannelApi, identifier: string | undefined, hash: string | undefined): boolean {
+/** OpenSSL::HMAC.hexdigest('sha256', hmac_token, identifier), compared in constant time (API and web widget inboxes alike). */
+export function identifierHashValid(channel: { hmac_token: string }, identifier: string | undefined, hash: string | undefined): boolean {
   const expected = Buffer.from(
     createHmac("sha256", channel.hmac_token)
       .update(identifier ?? "")
@@ -106,3 +108,9 @@ export async function markSeenByContact(db: Knex, conversation: Conversation): P
 
 /** Chatwoot's contact_resolved activity text, for a contact closing its own conversation. */
 export const contactResolvedActivity = (contactName: string) => `Conversation was resolved by ${contactName}`;
+
+/** Messages of one conversation as the public client API and the widget list them, with their senders. */
+export async function presentPublicMessages(db: Knex, conversation: Conversation, messages: Message[]) {
+  const senders = await loadSenders(db, conversation.account_id, messages);
+  return messages.map((message) => publicMessage(message, conversation, senders.get(message.id) ?? null));
+}

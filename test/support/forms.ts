@@ -14,13 +14,20 @@ export interface FilePart {
 export type FormFields = [name: string, value: string | FilePart][];
 
 /** Sends `fields` as multipart/form-data (fetch writes the boundary), as a browser or an SDK would. */
-export async function requestForm<T = any>(h: Harness, method: string, path: string, fields: FormFields, token?: string): Promise<ApiResponse<T>> {
+export async function requestForm<T = any>(
+  h: Harness,
+  method: string,
+  path: string,
+  fields: FormFields,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<ApiResponse<T>> {
   const form = new FormData();
   for (const [name, value] of fields) {
     if (typeof value === "string") form.append(name, value);
     else form.append(name, new Blob([value.content], { type: value.type ?? "application/octet-stream" }), value.filename);
   }
-  const response = await fetch(`${h.baseUrl}${path}`, { method, headers: token ? { api_access_token: token } : {}, body: form });
+  const response = await fetch(`${h.baseUrl}${path}`, { method, headers: { ...headers, ...(token ? { api_access_token: token } : {}) }, body: form });
   const text = await response.text();
   let body: unknown = text;
   try {

@@ -2,9 +2,9 @@ import { createHmac } from "node:crypto";
 import test from "ava";
 import { widgetTokenSecret } from "../../src/services/widgetTokens";
 import { browserInfo, browserLanguage } from "../../src/services/widgetBrowser";
-import { createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";
 import { expectOk, quickRetries, useHarness } from "../support/harness";
+import { widgetInbox as createWidgetInbox } from "./widgetSession";
 import { Receiver, signatureValid, type ReceivedRequest } from "../support/receiver";
 
 const h = useHarness(test, { relay: true, settings: { delivery: quickRetries() } });
@@ -12,9 +12,7 @@ const h = useHarness(test, { relay: true, settings: { delivery: quickRetries() }
 const admin = (account: TestAccount) => (method: string, path: string, body?: unknown) =>
   expectOk(h.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
 
-async function widgetInbox(account: TestAccount) {
-  return createInbox(h, account, { name: "Shop", channel: { type: "web_widget", website_url: "https://shop.example", welcome_title: "Hi there" } });
-}
+const widgetInbox = (account: TestAccount) => createWidgetInbox(h, account, { welcome_title: "Hi there" });
 
 const config = (websiteToken: string, authToken?: string) =>
   h.request("POST", `/api/v1/widget/config?website_token=${websiteToken}`, { headers: authToken ? { "X-Auth-Token": authToken } : {} });

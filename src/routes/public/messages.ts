@@ -1,21 +1,13 @@
-import type { Knex } from "knex";
 import { NotFound } from "../../errors";
 import type { AppContext } from "../../http/context";
 import { type ApiRouter, UPDATE } from "../../http/router";
-import type { Conversation } from "../../models/Conversation";
 import { Message } from "../../models/Message";
 import { withEchoId } from "../../presenters/message";
 import { publicMessage } from "../../presenters/publicApi";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../services/attachments";
-import { loadSenders } from "../../services/messageSenders";
 import { createMessage, submitMessageValues } from "../../services/messages";
-import { findPublicContactInbox, findPublicConversation } from "../../services/publicApi";
+import { findPublicContactInbox, findPublicConversation, presentPublicMessages } from "../../services/publicApi";
 import { conversationParams, messageParams, publicMessageCreate, publicMessageResponse, publicMessagesQuery, publicMessageUpdate } from "./schema";
-
-async function presentMessages(db: Knex, conversation: Conversation, messages: Message[]) {
-  const senders = await loadSenders(db, conversation.account_id, messages);
-  return messages.map((message) => publicMessage(message, conversation, senders.get(message.id) ?? null));
-}
 
 /** The contact inbox of the path and its conversation; messages are reached only through them. */
 async function scope(ctx: AppContext, params: { contact_identifier: string; conversation_id: number }) {
@@ -37,7 +29,7 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
     },
     async (ctx, { params, query }) => {
       const { conversation } = await scope(ctx, params);
-      ctx.body = await presentMessages(
+      ctx.body = await presentPublicMessages(
         ctx.deps.knex,
         conversation,
         await Message.page(conversation.id, { before: query.before }, ctx.deps.knex, Message.publicOnly),
@@ -89,7 +81,7 @@ export function registerPublicMessageRoutes(router: ApiRouter) {
       const message = await Message.findInConversation(conversation.id, params.message_id, ctx.deps.knex);
       if (!message) throw NotFound();
       const updated = body.submitted_values ? await submitMessageValues(ctx.deps.knex, message, body.submitted_values) : message;
-      ctx.body = (await presentMessages(ctx.deps.knex, conversation, [updated]))[0];
+      ctx.body = (await presentPublicMessages(ctx.deps.knex, conversation, [updated]))[0];
     },
   );
 }

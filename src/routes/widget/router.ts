@@ -1,6 +1,11 @@
 import { ApiRouter } from "../../http/router";
 import { registerWidgetConfigRoutes } from "./configs/configs";
+import { registerWidgetContactRoutes } from "./contact/contact";
+import { registerWidgetConversationRoutes } from "./conversations/conversations";
 import { registerWidgetEventRoutes } from "./events/events";
+import { registerWidgetInboxMemberRoutes } from "./inboxMembers/inboxMembers";
+import { registerWidgetLabelRoutes } from "./labels/labels";
+import { registerWidgetMessageRoutes } from "./messages/messages";
 import { webWidgetSession } from "./session";
 
 /**
@@ -11,5 +16,10 @@ export function widgetRouter(): ApiRouter {
   const router = new ApiRouter("/api/v1/widget", { tag: "Widget", security: [], middleware: [webWidgetSession] });
   registerWidgetConfigRoutes(router);
   registerWidgetEventRoutes(router);
+  registerWidgetContactRoutes(router);
+  registerWidgetConversationRoutes(router);
+  registerWidgetMessageRoutes(router);
+  registerWidgetInboxMemberRoutes(router);
+  registerWidgetLabelRoutes(router);
   return router;
 }

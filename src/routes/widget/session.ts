@@ -31,7 +31,10 @@ export async function webWidgetSession(ctx: AppContext, next: Next) {
   const db = ctx.deps.knex;
   const webWidget = await findWebWidget(db, widgetParam(ctx, "website_token"));
   ctx.state.webWidget = webWidget;
-  ctx.state.visitor = await findVisitor(db, webWidget, await decodeWidgetToken(db, ctx.get("x-auth-token") || undefined));
+  const visitor = await findVisitor(db, webWidget, await decodeWidgetToken(db, ctx.get("x-auth-token") || undefined));
+  ctx.state.visitor = visitor;
+  // Each visitor's writes are limited on top of the address's: many visitors may share one address (an office, a carrier's NAT).
+  if (visitor && ctx.method !== "GET") await ctx.visitorThrottle?.(ctx, visitor.contact.id);
   await next();
 }
 
