@@ -9,7 +9,7 @@ import { Conversation } from "../models/Conversation";
 import { Inbox } from "../models/Inbox";
 import { MESSAGE_TYPE, type Message } from "../models/Message";
 import { publicMessage } from "../presenters/publicApi";
-import { loadSenders } from "./messageSenders";
+import { loadSenders } from "../conversations/messageSenders";
 
 /** The API inbox a public request names by its inbox_identifier, with its account. */
 export interface ApiInboxScope {

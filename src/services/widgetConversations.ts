@@ -2,8 +2,9 @@ import type { Knex } from "knex";
 import { NotFound } from "../errors";
 import { ContactInbox } from "../models/ContactInbox";
 import { Conversation } from "../models/Conversation";
-import { createMessage, type MessageInput, type PostedMessage } from "./messages";
-import { createConversation } from "./newConversation";
+import type { MessageInput } from "../conversations/messageInput";
+import { createMessage, type PostedMessage } from "../conversations/messages";
+import { createConversation } from "../conversations/newConversation";
 import type { Visitor, WebWidgetScope } from "./widget";
 
 /**

@@ -5,7 +5,7 @@ import { Message } from "../../models/Message";
 import { withEchoId } from "../../presenters/message";
 import { publicMessage } from "../../presenters/publicApi";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../services/attachments";
-import { createMessage, submitMessageValues } from "../../services/messages";
+import { createMessage, submitMessageValues } from "../../conversations/messages";
 import { findPublicContactInbox, findPublicConversation, presentPublicMessages } from "../../services/publicApi";
 import { conversationParams, messageParams, publicMessageCreate, publicMessageResponse, publicMessagesQuery, publicMessageUpdate } from "./schema";
 

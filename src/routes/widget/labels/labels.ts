@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiRouter } from "../../../http/router";
 import { MAX_LENGTH } from "../../../http/limits";
 import { Label } from "../../../models/Label";
-import { changeLabel } from "../../../services/conversationAttributes";
+import { changeLabel } from "../../../conversations/attributes";
 import { requireConversation } from "../../../services/widgetConversations";
 import { websiteTokenFields, websiteTokenQuery } from "../schema";
 import { requireVisitor } from "../session";

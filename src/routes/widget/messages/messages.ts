@@ -4,7 +4,7 @@ import { Message } from "../../../models/Message";
 import { conversationMessage } from "../../../presenters/conversation";
 import { withEchoId } from "../../../presenters/message";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../../services/attachments";
-import { submitMessageValues } from "../../../services/messages";
+import { submitMessageValues } from "../../../conversations/messages";
 import { presentPublicMessages } from "../../../services/publicApi";
 import { identifyVisitor } from "../../../services/widgetContact";
 import { currentConversation, postVisitorMessage, visitorConversations } from "../../../services/widgetConversations";
