@@ -16,6 +16,7 @@ import { conversationsRouter } from "./routes/api/conversationsRouter";
 import { serviceRoutes } from "./routes/health";
 import { schedulingRouter } from "./routes/api/scheduling/scheduling";
 import { widgetRouter } from "./routes/widget/router";
+import { widgetPageRouter } from "./routes/widget/page";
 import { reportsRouter } from "./routes/api/reports/router";
 import { serviceInfoRouter } from "./routes/api/serviceInfo/serviceInfo";
 import { authRouter } from "./routes/auth/signIn";
@@ -104,6 +105,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
       reportsRouter().koa,
       publicRouter().koa,
       filesRouter(),
+      widgetPageRouter(),
     ]),
   );
   // No allowedMethods(): Rails answers an unknown method (TRACE, PROPFIND, ...) or a method a path

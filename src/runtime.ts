@@ -1,3 +1,4 @@
+import { widgetBundles } from "./widgetAssets/bundles";
 import { createServer, type Server } from "node:http";
 import { metrics, watchDatabase } from "./lib/metrics";
 import { createApp } from "./app";
@@ -76,6 +77,8 @@ export function describeTemporal(runtime: Runtime, config: Config, temporalAddre
 export async function startApi(runtime: Runtime, config: Config): Promise<Server> {
   // A storage misconfiguration (ACTIVE_STORAGE_SERVICE without its bucket, ...) stops the start, not a later upload.
   fileStorage();
+  // The widget's browser code is bundled now, so a broken build stops the start rather than a site's widget.
+  await widgetBundles();
   const authCache = new AuthCache(runtime.deps.knex);
   await authCache.start();
   const blockedAddresses = config.rateLimits && new BlockedAddresses(runtime.deps.knex, AUTH_FAILURES, config.rateLimits.authFailuresPerAddress.points);
