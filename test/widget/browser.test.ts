@@ -106,6 +106,28 @@ test("a page with the embed snippet opens the widget; the visitor's message reac
   });
   t.is(await frame.$$eval(".cw-mine .cw-text", (nodes) => nodes.map((node) => node.textContent)).then((texts) => texts.join("|")), "Hello from the browser");
 
+  // A choice (as a booking bot asks): the visitor clicks an option, the answer is kept on the message.
+  const choice = await expectOk(
+    asAgent.post(`/conversations/${conversationId}/messages`, {
+      content: "Which day suits you?",
+      content_type: "input_select",
+      content_attributes: {
+        items: [
+          { title: "Monday", value: "mon" },
+          { title: "Tuesday", value: "tue" },
+        ],
+      },
+    }),
+    "choice",
+  );
+  const option = await frame.waitForSelector(`[data-id="${choice.id}"] .cw-option:last-child`);
+  await option!.click();
+  await frame.waitForSelector(`[data-id="${choice.id}"] .cw-option[aria-pressed="true"]`);
+  const answered = await expectOk(asAgent.get(`/conversations/${conversationId}/messages`), "agent's list");
+  t.deepEqual(answered.payload.find((message: { id: number }) => message.id === choice.id).content_attributes.submitted_values, [
+    { title: "Tuesday", value: "tue" },
+  ]);
+
   await mkdir(ARTEFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTEFACTS, "widget.png") });
 

@@ -1,14 +1,6 @@
-/** What the /widget page hands its script (a JSON block the server writes; no inline script). */
-export interface WorkingHour {
-  day_of_week: number;
-  closed_all_day: boolean;
-  open_all_day: boolean;
-  open_hour: number | null;
-  open_minutes: number | null;
-  close_hour: number | null;
-  close_minutes: number | null;
-}
+import type { WorkingHour } from "./hours";
 
+/** What the /widget page hands its script (a JSON block the server writes; no inline script). */
 export interface WebChannel {
   websiteName: string;
   websiteToken: string;

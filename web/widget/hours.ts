@@ -1,4 +1,13 @@
-import type { WorkingHour } from "./config";
+/** One day of the inbox's working hours, as the inbox payload has it (DOM-free, so tests import this module). */
+export interface WorkingHour {
+  day_of_week: number;
+  closed_all_day: boolean;
+  open_all_day: boolean;
+  open_hour: number | null;
+  open_minutes: number | null;
+  close_hour: number | null;
+  close_minutes: number | null;
+}
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
