@@ -1,6 +1,5 @@
 import type { AppContext } from "../../../http/context";
 import type { SchedulingModel } from "../../../models/scheduling/SchedulingModel";
-import { bodyBuffers } from "../../../lib/bufferPool";
 import { notFound } from "../../../scheduling/errors";
 
 /** The scheduling envelope: `{payload}`, lists with `meta.count`; creates answer 201, deletes 204, the rest 200. */
@@ -9,16 +8,11 @@ export function ok(ctx: AppContext, payload: unknown, status = 200) {
   ctx.body = { payload };
 }
 
-/**
- * A 200 whose JSON is already written into a buffer of bodyBuffers (see calendarBody), given back
- * once the response has handed its last byte to the socket ('finish'). A response cut short never
- * finishes, and its buffer is left to the garbage collector, as a write may still hold it.
- */
-export function okJson(ctx: AppContext, json: Buffer) {
+/** A 200 whose JSON text is already written (see calendarBody). */
+export function okJson(ctx: AppContext, json: string) {
   ctx.status = 200;
   ctx.type = "application/json";
   ctx.body = json;
-  ctx.res.once("finish", () => bodyBuffers.release(json));
 }
 
 export const created = (ctx: AppContext, payload: unknown) => ok(ctx, payload, 201);
