@@ -23,7 +23,7 @@ async function seed(account: TestAccount): Promise<number[]> {
   const zones = ["Asia/Almaty", "Asia/Almaty", "Asia/Almaty", "Asia/Almaty", "Europe/Berlin", "Asia/Almaty"];
   const resources = await insert(
     "scheduling_resources",
-    zones.map((timezone, i) => ({ account_id: account.id, name: `Resource ${i}`, timezone, slot_duration_min: i === 3 ? 45 : 30, active: i !== 5 })),
+    zones.map((timezone, i) => ({ account_id: account.id, name: `Resource ${i} ü 日本 🙂`, timezone, slot_duration_min: i === 3 ? 45 : 30, active: i !== 5 })),
   );
   const ids = resources.map((r) => r.id as number);
   await insert(
@@ -152,6 +152,7 @@ test("the calendar body is byte for byte the one-at-a-time computation's: every 
     });
     t.is(response.status, 200);
     const body = await response.text();
+    t.is(Number(response.headers.get("content-length")), Buffer.byteLength(body));
     const expected = await reference(account.id, query);
     if (body !== expected) {
       let at = 0;

@@ -1,7 +1,7 @@
 import type { Expense, Payment } from "../../models/scheduling/Appointment";
 import type { Calendar, ResourceSlots } from "../../scheduling/calendar";
 import { DEFAULT_TIMEZONE } from "../../scheduling/constants";
-import { isoFormatter, isoInZone } from "../../scheduling/timezone";
+import { isoInZone } from "../../scheduling/timezone";
 import { currentExpense, presentAppointment, presentExpense, presentPayment } from "./appointments";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "./exceptions";
 import { presentBreakRule, presentResource, presentWorkRule } from "./resources";
@@ -17,11 +17,12 @@ function byAppointment<T extends Payment | Expense>(items: readonly T[]): (id: n
 }
 
 /**
- * The calendar response, `{"payload": …}`, as JSON text: the presenters' objects through
- * JSON.stringify. Slot times carry their resource's UTC offset, the range the account's scheduling
- * timezone's. The slots (tens of thousands in a month view) come last, written by slotsJson.
+ * The calendar response, `{"payload": …}`, as JSON text in pieces (joined, they are the body): the
+ * presenters' objects through JSON.stringify, then the slots, a piece for each resource (tens of
+ * thousands in a month view, so they are sent as they are rather than copied into one text first).
+ * Slot times carry their resource's UTC offset, the range the account's scheduling timezone's.
  */
-export function calendarBody(calendar: Calendar): string {
+export function calendarBody(calendar: Calendar): string[] {
   const paymentsOf = byAppointment(calendar.payments);
   const expensesOf = byAppointment(calendar.expenses);
   const zone = calendar.query.timeZone ?? DEFAULT_TIMEZONE;
@@ -39,30 +40,45 @@ export function calendarBody(calendar: Calendar): string {
     expenses: calendar.expenses.map(presentExpense),
   };
   // The payload's last key, "slots", goes inside the object the text's last two braces close.
-  return `${JSON.stringify({ payload }).slice(0, -2)},"slots":[${slotsJson(calendar.slots)}]}}`;
+  const slots = slotsJson(calendar.slots).flatMap((piece, i) => (i ? [",", piece] : [piece]));
+  return [`${JSON.stringify({ payload }).slice(0, -2)},"slots":[`, ...slots, "]}}"];
+}
+
+/** `"starts_at":…,"ends_at":…,"status":"available"}`, a slot's JSON after its resource id, by start, for each zone and length. */
+const slotTailsByTimes = new Map<string, Map<number, string>>();
+const MAX_SLOT_TAILS = 50_000;
+
+function slotTails(timeZone: string, durationMs: number): (start: number) => string {
+  const key = `${timeZone} ${durationMs}`;
+  let tails = slotTailsByTimes.get(key);
+  if (!tails) slotTailsByTimes.set(key, (tails = new Map()));
+  const known = tails;
+  return (start) => {
+    let tail = known.get(start);
+    if (tail === undefined) {
+      const slot = { starts_at: isoInZone(start, timeZone), ends_at: isoInZone(start + durationMs, timeZone), status: "available" };
+      if (known.size >= MAX_SLOT_TAILS) known.clear();
+      known.set(start, (tail = JSON.stringify(slot).slice(1)));
+    }
+    return tail;
+  };
 }
 
 /**
- * The slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`.
- * Resources on one timetable share one list of slot starts (slots.ts); the second and later of them
- * reuse the first one's text with their own id in it, which can only appear in the text as the
- * value of `"resource_id"` (the rest is times and "available").
+ * Each resource's slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`:
+ * tens of thousands in a month view, but a few hundred distinct times, so each slot is its
+ * resource's id before the text of its times, written once (by JSON.stringify) and then reused.
  */
-function slotsJson(groups: readonly ResourceSlots[]): string {
-  const written = new Map<readonly number[], { id: number; json: string }>();
-  const parts: string[] = [];
+function slotsJson(groups: readonly ResourceSlots[]): string[] {
+  // Resources on one timetable share their list of starts (slots.ts), and so the texts of their times.
+  const tailsOf = new Map<readonly number[], string[]>();
+  const pieces: string[] = [];
   for (const { resource, starts, durationMs } of groups) {
     if (!starts.length) continue;
-    const known = written.get(starts);
-    if (known) {
-      parts.push(known.json.replaceAll(`{"resource_id":${known.id},`, `{"resource_id":${resource.id},`));
-      continue;
-    }
-    const iso = isoFormatter(resource.timezone);
-    const slots = starts.map((start) => ({ resource_id: resource.id, starts_at: iso(start), ends_at: iso(start + durationMs), status: "available" }));
-    const json = JSON.stringify(slots).slice(1, -1);
-    written.set(starts, { id: resource.id, json });
-    parts.push(json);
+    let tails = tailsOf.get(starts);
+    if (!tails) tailsOf.set(starts, (tails = starts.map(slotTails(resource.timezone, durationMs))));
+    const opening = `{"resource_id":${JSON.stringify(resource.id)},`;
+    pieces.push(opening + tails.join(`,${opening}`));
   }
-  return parts.join(",");
+  return pieces;
 }

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { AppContext } from "../../../http/context";
 import type { SchedulingModel } from "../../../models/scheduling/SchedulingModel";
 import { notFound } from "../../../scheduling/errors";
@@ -8,11 +9,15 @@ export function ok(ctx: AppContext, payload: unknown, status = 200) {
   ctx.body = { payload };
 }
 
-/** A 200 whose JSON text is already written (see calendarBody). */
-export function okJson(ctx: AppContext, json: string) {
+/**
+ * A 200 whose JSON text is already written, in pieces (see calendarBody): each goes to the socket as
+ * it is, without first being copied into one text of megabytes.
+ */
+export function okJson(ctx: AppContext, pieces: readonly string[]) {
   ctx.status = 200;
   ctx.type = "application/json";
-  ctx.body = json;
+  ctx.body = Readable.from(pieces);
+  ctx.length = pieces.reduce((length, piece) => length + Buffer.byteLength(piece), 0);
 }
 
 export const created = (ctx: AppContext, payload: unknown) => ok(ctx, payload, 201);
