@@ -17,12 +17,13 @@ function byAppointment<T extends Payment | Expense>(items: readonly T[]): (id: n
 }
 
 /**
- * The calendar response, `{"payload": …}`, as JSON text in pieces (joined, they are the body): the
- * presenters' objects through JSON.stringify, then the slots, a piece for each resource (tens of
- * thousands in a month view, so they are sent as they are rather than copied into one text first).
+ * The calendar response, `{"payload": …}`, as UTF-8 JSON in pieces (together, they are the body):
+ * the presenters' objects through JSON.stringify, then the slots, a piece for each resource. A month
+ * view is megabytes of slots: each resource's text becomes bytes at once, so that no text of
+ * megabytes outlives the request's first garbage collection, and the pieces go out as they are.
  * Slot times carry their resource's UTC offset, the range the account's scheduling timezone's.
  */
-export function calendarBody(calendar: Calendar): string[] {
+export function calendarBody(calendar: Calendar): Buffer[] {
   const paymentsOf = byAppointment(calendar.payments);
   const expensesOf = byAppointment(calendar.expenses);
   const zone = calendar.query.timeZone ?? DEFAULT_TIMEZONE;
@@ -40,8 +41,8 @@ export function calendarBody(calendar: Calendar): string[] {
     expenses: calendar.expenses.map(presentExpense),
   };
   // The payload's last key, "slots", goes inside the object the text's last two braces close.
-  const slots = slotsJson(calendar.slots).flatMap((piece, i) => (i ? [",", piece] : [piece]));
-  return [`${JSON.stringify({ payload }).slice(0, -2)},"slots":[`, ...slots, "]}}"];
+  const slots = slotsJson(calendar.slots).map((piece, i) => (i ? `,${piece}` : piece));
+  return [`${JSON.stringify({ payload }).slice(0, -2)},"slots":[`, ...slots, "]}}"].map((piece) => Buffer.from(piece));
 }
 
 /** `"starts_at":…,"ends_at":…,"status":"available"}`, a slot's JSON after its resource id, by start, for each zone and length. */

@@ -9,15 +9,12 @@ export function ok(ctx: AppContext, payload: unknown, status = 200) {
   ctx.body = { payload };
 }
 
-/**
- * A 200 whose JSON text is already written, in pieces (see calendarBody): each goes to the socket as
- * it is, without first being copied into one text of megabytes.
- */
-export function okJson(ctx: AppContext, pieces: readonly string[]) {
+/** A 200 whose JSON is already written, in pieces (see calendarBody), each sent as it is rather than copied into one buffer first. */
+export function okJson(ctx: AppContext, pieces: readonly Buffer[]) {
   ctx.status = 200;
   ctx.type = "application/json";
   ctx.body = Readable.from(pieces);
-  ctx.length = pieces.reduce((length, piece) => length + Buffer.byteLength(piece), 0);
+  ctx.length = pieces.reduce((length, piece) => length + piece.length, 0);
 }
 
 export const created = (ctx: AppContext, payload: unknown) => ok(ctx, payload, 201);
