@@ -1,4 +1,6 @@
+import { raw } from "objection";
 import { Appointment, Expense, Payment } from "../models/scheduling/Appointment";
+import type { AppointmentData } from "../presenters/scheduling/appointments";
 import type { Resource } from "../models/scheduling/Resource";
 import type { CALENDAR_VIEWS } from "./constants";
 import { bookingsOf, loadScheduleRules, type ScheduleRules } from "./schedules";
@@ -19,7 +21,7 @@ export type { ResourceSlots };
 export interface Calendar extends ScheduleRules {
   query: CalendarQuery;
   resources: Resource[];
-  appointments: Appointment[];
+  appointments: AppointmentData[];
   payments: Payment[];
   expenses: Expense[];
   slots: ResourceSlots[];
@@ -38,10 +40,22 @@ export async function buildCalendar(accountId: number, query: CalendarQuery): Pr
   const [resources, rules, appointments] = await Promise.all([
     selected().orderBy("id"),
     loadScheduleRules(accountId, selected().select("id"), query.range),
-    Appointment.overlapping(accountId, selected().select("id") as unknown as number[], new Date(start), new Date(end)),
+    appointmentRows(accountId, selected().select("id") as unknown as number[], new Date(start), new Date(end)),
   ]);
   const ids = appointments.map((a) => a.id);
   const [payments, expenses] = ids.length ? await Promise.all([Payment.ofAppointments(ids), Expense.ofAppointments(ids)]) : [[], []];
   const slots = query.includeSlots ? slotsOfResources(resources, rules, bookingsOf(appointments), query, service?.duration_min) : [];
   return { ...rules, query, resources, appointments, payments, expenses, slots };
+}
+
+/**
+ * Appointment.overlapping's rows as they come, not made models: a busy month is thousands, and the
+ * presenters only read their columns. The birth date is the one column a model converts (from pg's
+ * Date to "YYYY-MM-DD", years unpadded as the model writes them); its text replaces the column.
+ */
+function appointmentRows(accountId: number, resourceIds: number[], from: Date, to: Date): Promise<AppointmentData[]> {
+  const query = Appointment.overlapping(accountId, resourceIds, from, to).select(
+    raw("to_char(scheduling_appointments.client_birth_date, 'FMYYYY-MM-DD') as client_birth_date"),
+  );
+  return query.toKnexQuery() as unknown as Promise<AppointmentData[]>;
 }

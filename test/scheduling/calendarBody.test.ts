@@ -36,17 +36,21 @@ async function seed(account: TestAccount): Promise<number[]> {
   const appointments = [];
   for (let day = 1; day <= 31; day++) {
     for (const [i, resourceId] of ids.entries()) {
-      const startsAt = Date.parse(`2037-03-${String(day).padStart(2, "0")}T10:00:00+05:00`) + (i < 3 ? 0 : i * 3_600_000);
-      appointments.push({
-        account_id: account.id,
-        resource_id: resourceId,
-        starts_at: new Date(startsAt),
-        ends_at: new Date(startsAt + 45 * 60_000),
-        duration_min: 45,
-        status: day % 5 ? "scheduled" : "cancelled",
-        client_name: `Client ${day}`,
-        service_amount: 10_000,
-      });
+      for (const hours of [0, 6]) {
+        const startsAt = Date.parse(`2037-03-${String(day).padStart(2, "0")}T10:00:00+05:00`) + (hours + (i < 3 ? 0 : i)) * 3_600_000;
+        appointments.push({
+          account_id: account.id,
+          resource_id: resourceId,
+          starts_at: new Date(startsAt),
+          ends_at: new Date(startsAt + 45 * 60_000),
+          duration_min: 45,
+          status: day % 5 ? "scheduled" : "cancelled",
+          client_name: `Client ${day}`,
+          client_birth_date: day % 4 ? null : "1987-06-05",
+          custom_attributes: day % 3 ? {} : { "10": 1, b: [1.5, { z: null }], a: "x\u0001" },
+          service_amount: 10_000,
+        });
+      }
     }
   }
   const rows = await insert("scheduling_appointments", appointments);

@@ -1,4 +1,8 @@
+import type { ModelObject } from "objection";
 import type { Appointment, Expense, Payment } from "../../models/scheduling/Appointment";
+
+/** An appointment's columns: a model, or a row read without becoming one (the calendar's). */
+export type AppointmentData = ModelObject<Appointment>;
 import { iso } from "../time";
 
 export function presentPayment(payment: Payment) {
@@ -44,7 +48,7 @@ export function currentExpense<E extends Pick<Expense, "appointment_id" | "resou
  * the appointment events show it. conversation_id is the conversation's display id, the id clients
  * address conversations by.
  */
-export function presentAppointment(appointment: Appointment, payments: readonly Payment[], expense: Expense | undefined) {
+export function presentAppointment(appointment: AppointmentData, payments: readonly Payment[], expense: Expense | undefined) {
   // Keys added to appointmentFields' object rather than spread into a new one: the calendar presents thousands.
   return Object.assign(appointmentFields(appointment), {
     payments: payments.map(({ id, amount, payment_method, payment_kind }) => ({ id, amount, payment_method, payment_kind })),
@@ -53,7 +57,7 @@ export function presentAppointment(appointment: Appointment, payments: readonly 
 }
 
 /** presentAppointment without its payments and expense. */
-export function appointmentFields(appointment: Appointment) {
+export function appointmentFields(appointment: AppointmentData) {
   return {
     id: appointment.id,
     account_id: appointment.account_id,

@@ -17,17 +17,39 @@ function byAppointment<T extends Payment | Expense>(items: readonly T[]): (id: n
 }
 
 /**
+ * Items a piece of the body holds at most. A text of more than about a hundred kilobytes is a large
+ * object to the JavaScript heap, given pages of its own every time, so a body of megabytes is
+ * written in pieces well under that size (bench/HISTORY.md has the measurements).
+ */
+const PIECE_ITEMS = 256;
+
+/** A JSON body written piece by piece, each piece's text made bytes at once and sent as it is. */
+class BodyPieces {
+  readonly pieces: Buffer[] = [];
+
+  text(text: string): void {
+    this.pieces.push(Buffer.from(text));
+  }
+
+  /** A list's elements (the list's brackets are the caller's), PIECE_ITEMS at a time. */
+  elements<T>(items: readonly T[], present: (item: T) => unknown): void {
+    for (let i = 0; i < items.length; i += PIECE_ITEMS) {
+      this.text(`${i ? "," : ""}${JSON.stringify(items.slice(i, i + PIECE_ITEMS).map(present)).slice(1, -1)}`);
+    }
+  }
+}
+
+/**
  * The calendar response, `{"payload": …}`, as UTF-8 JSON in pieces (together, they are the body):
- * the presenters' objects through JSON.stringify, then the slots, a piece for each resource. A month
- * view is megabytes of slots: each resource's text becomes bytes at once, so that no text of
- * megabytes outlives the request's first garbage collection, and the pieces go out as they are.
- * Slot times carry their resource's UTC offset, the range the account's scheduling timezone's.
+ * the presenters' objects through JSON.stringify, and the slots (tens of thousands in a month view)
+ * from their resources' ids and the texts of their times. Slot times carry their resource's UTC
+ * offset, the range the account's scheduling timezone's.
  */
 export function calendarBody(calendar: Calendar): Buffer[] {
   const paymentsOf = byAppointment(calendar.payments);
   const expensesOf = byAppointment(calendar.expenses);
   const zone = calendar.query.timeZone ?? DEFAULT_TIMEZONE;
-  const payload = {
+  const head = {
     view: calendar.query.view,
     range: { from: isoInZone(calendar.query.range.start, zone), to: isoInZone(calendar.query.range.end, zone) },
     resources: calendar.resources.map(presentResource),
@@ -36,13 +58,19 @@ export function calendarBody(calendar: Calendar): Buffer[] {
     holidays: calendar.holidays.map(presentHoliday),
     workday_overrides: calendar.overrides.map(presentWorkdayOverride),
     time_offs: calendar.timeOffs.map(presentTimeOff),
-    appointments: calendar.appointments.map((a) => presentAppointment(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id)))),
-    payments: calendar.payments.map(presentPayment),
-    expenses: calendar.expenses.map(presentExpense),
   };
-  // The payload's last key, "slots", goes inside the object the text's last two braces close.
-  const slots = slotsJson(calendar.slots).map((piece, i) => (i ? `,${piece}` : piece));
-  return [`${JSON.stringify({ payload }).slice(0, -2)},"slots":[`, ...slots, "]}}"].map((piece) => Buffer.from(piece));
+  const body = new BodyPieces();
+  // The payload's other keys go inside the object that the head's text's last two braces close.
+  body.text(`${JSON.stringify({ payload: head }).slice(0, -2)},"appointments":[`);
+  body.elements(calendar.appointments, (a) => presentAppointment(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id))));
+  body.text('],"payments":[');
+  body.elements(calendar.payments, presentPayment);
+  body.text('],"expenses":[');
+  body.elements(calendar.expenses, presentExpense);
+  body.text('],"slots":[');
+  writeSlots(body, calendar.slots);
+  body.text("]}}");
+  return body.pieces;
 }
 
 /** `"starts_at":…,"ends_at":…,"status":"available"}`, a slot's JSON after its resource id, by start, for each zone and length. */
@@ -66,20 +94,21 @@ function slotTails(timeZone: string, durationMs: number): (start: number) => str
 }
 
 /**
- * Each resource's slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`:
+ * The slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`:
  * tens of thousands in a month view, but a few hundred distinct times, so each slot is its
  * resource's id before the text of its times, written once (by JSON.stringify) and then reused.
  */
-function slotsJson(groups: readonly ResourceSlots[]): string[] {
+function writeSlots(body: BodyPieces, groups: readonly ResourceSlots[]): void {
   // Resources on one timetable share their list of starts (slots.ts), and so the texts of their times.
   const tailsOf = new Map<readonly number[], string[]>();
-  const pieces: string[] = [];
+  let first = true;
   for (const { resource, starts, durationMs } of groups) {
-    if (!starts.length) continue;
     let tails = tailsOf.get(starts);
     if (!tails) tailsOf.set(starts, (tails = starts.map(slotTails(resource.timezone, durationMs))));
     const opening = `{"resource_id":${JSON.stringify(resource.id)},`;
-    pieces.push(opening + tails.join(`,${opening}`));
+    for (let i = 0; i < tails.length; i += PIECE_ITEMS) {
+      body.text(`${first ? "" : ","}${opening}${tails.slice(i, i + PIECE_ITEMS).join(`,${opening}`)}`);
+      first = false;
+    }
   }
-  return pieces;
 }
