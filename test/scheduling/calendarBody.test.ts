@@ -156,7 +156,6 @@ test("the calendar body is byte for byte the one-at-a-time computation's: every 
     });
     t.is(response.status, 200);
     const body = await response.text();
-    t.is(Number(response.headers.get("content-length")), Buffer.byteLength(body));
     const expected = await reference(account.id, query);
     if (body !== expected) {
       let at = 0;

@@ -23,29 +23,19 @@ function byAppointment<T extends Payment | Expense>(items: readonly T[]): (id: n
  */
 const PIECE_ITEMS = 256;
 
-/** A JSON body written piece by piece, each piece's text made bytes at once and sent as it is. */
-class BodyPieces {
-  readonly pieces: Buffer[] = [];
-
-  text(text: string): void {
-    this.pieces.push(Buffer.from(text));
-  }
-
-  /** A list's elements (the list's brackets are the caller's), PIECE_ITEMS at a time. */
-  elements<T>(items: readonly T[], present: (item: T) => unknown): void {
-    for (let i = 0; i < items.length; i += PIECE_ITEMS) {
-      this.text(`${i ? "," : ""}${JSON.stringify(items.slice(i, i + PIECE_ITEMS).map(present)).slice(1, -1)}`);
-    }
-  }
+/** A list's elements (the list's brackets are the caller's) as JSON text, PIECE_ITEMS at a time. */
+function* elements<T>(items: readonly T[], present: (item: T) => unknown): Generator<string> {
+  for (let i = 0; i < items.length; i += PIECE_ITEMS) yield `${i ? "," : ""}${JSON.stringify(items.slice(i, i + PIECE_ITEMS).map(present)).slice(1, -1)}`;
 }
 
 /**
- * The calendar response, `{"payload": …}`, as UTF-8 JSON in pieces (together, they are the body):
- * the presenters' objects through JSON.stringify, and the slots (tens of thousands in a month view)
- * from their resources' ids and the texts of their times. Slot times carry their resource's UTC
- * offset, the range the account's scheduling timezone's.
+ * The calendar response, `{"payload": …}`, as JSON text in pieces (together, they are the body),
+ * each made when the response is ready for it: a month view is megabytes, and so no more of it is
+ * held at once than the socket has not yet taken. The presenters' objects go through JSON.stringify,
+ * the slots (tens of thousands) are their resources' ids and the texts of their times. Slot times
+ * carry their resource's UTC offset, the range the account's scheduling timezone's.
  */
-export function calendarBody(calendar: Calendar): Buffer[] {
+export function* calendarBody(calendar: Calendar): Generator<string> {
   const paymentsOf = byAppointment(calendar.payments);
   const expensesOf = byAppointment(calendar.expenses);
   const zone = calendar.query.timeZone ?? DEFAULT_TIMEZONE;
@@ -59,18 +49,16 @@ export function calendarBody(calendar: Calendar): Buffer[] {
     workday_overrides: calendar.overrides.map(presentWorkdayOverride),
     time_offs: calendar.timeOffs.map(presentTimeOff),
   };
-  const body = new BodyPieces();
   // The payload's other keys go inside the object that the head's text's last two braces close.
-  body.text(`${JSON.stringify({ payload: head }).slice(0, -2)},"appointments":[`);
-  body.elements(calendar.appointments, (a) => presentAppointment(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id))));
-  body.text('],"payments":[');
-  body.elements(calendar.payments, presentPayment);
-  body.text('],"expenses":[');
-  body.elements(calendar.expenses, presentExpense);
-  body.text('],"slots":[');
-  writeSlots(body, calendar.slots);
-  body.text("]}}");
-  return body.pieces;
+  yield `${JSON.stringify({ payload: head }).slice(0, -2)},"appointments":[`;
+  yield* elements(calendar.appointments, (a) => presentAppointment(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id))));
+  yield '],"payments":[';
+  yield* elements(calendar.payments, presentPayment);
+  yield '],"expenses":[';
+  yield* elements(calendar.expenses, presentExpense);
+  yield '],"slots":[';
+  yield* slotPieces(calendar.slots);
+  yield "]}}";
 }
 
 /** `"starts_at":…,"ends_at":…,"status":"available"}`, a slot's JSON after its resource id, by start, for each zone and length. */
@@ -98,7 +86,7 @@ function slotTails(timeZone: string, durationMs: number): (start: number) => str
  * tens of thousands in a month view, but a few hundred distinct times, so each slot is its
  * resource's id before the text of its times, written once (by JSON.stringify) and then reused.
  */
-function writeSlots(body: BodyPieces, groups: readonly ResourceSlots[]): void {
+function* slotPieces(groups: readonly ResourceSlots[]): Generator<string> {
   // Resources on one timetable share their list of starts (slots.ts), and so the texts of their times.
   const tailsOf = new Map<readonly number[], string[]>();
   let first = true;
@@ -107,7 +95,7 @@ function writeSlots(body: BodyPieces, groups: readonly ResourceSlots[]): void {
     if (!tails) tailsOf.set(starts, (tails = starts.map(slotTails(resource.timezone, durationMs))));
     const opening = `{"resource_id":${JSON.stringify(resource.id)},`;
     for (let i = 0; i < tails.length; i += PIECE_ITEMS) {
-      body.text(`${first ? "" : ","}${opening}${tails.slice(i, i + PIECE_ITEMS).join(`,${opening}`)}`);
+      yield `${first ? "" : ","}${opening}${tails.slice(i, i + PIECE_ITEMS).join(`,${opening}`)}`;
       first = false;
     }
   }

@@ -9,12 +9,14 @@ export function ok(ctx: AppContext, payload: unknown, status = 200) {
   ctx.body = { payload };
 }
 
-/** A 200 whose JSON is already written, in pieces (see calendarBody), each sent as it is rather than copied into one buffer first. */
-export function okJson(ctx: AppContext, pieces: readonly Buffer[]) {
+/**
+ * A 200 whose JSON comes in pieces (see calendarBody), each taken when the socket is ready for more,
+ * so a body of megabytes is never held whole; its length is not known beforehand (chunked transfer).
+ */
+export function okJson(ctx: AppContext, pieces: Iterable<string>) {
   ctx.status = 200;
   ctx.type = "application/json";
   ctx.body = Readable.from(pieces);
-  ctx.length = pieces.reduce((length, piece) => length + piece.length, 0);
 }
 
 export const created = (ctx: AppContext, payload: unknown) => ok(ctx, payload, 201);
