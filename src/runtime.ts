@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { type Config, installSettings } from "./config";
 import { connectDatabase, migrate } from "./db";
 import { appointmentConsumer } from "./scheduling/appointmentLife";
+import { offerConsumer } from "./scheduling/offerLife";
 import { attachmentAnalysisConsumer } from "./services/attachmentAnalysis";
 import { avatarFetchConsumer } from "./services/avatarFetch";
 import { purgeAllDeletedFiles } from "./services/attachments";
@@ -114,6 +115,7 @@ export function eventConsumers(): EventConsumer[] {
     timerConsumer(),
     automationConsumer(),
     appointmentConsumer(),
+    offerConsumer(),
     attachmentAnalysisConsumer(),
     avatarFetchConsumer(),
     realtimeConsumer(),

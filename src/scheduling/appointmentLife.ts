@@ -209,8 +209,9 @@ export async function touchAccountAppointments(deps: AppDeps, accountId: number,
   }
 }
 
-/** A sent reminder is the workflow's own doing: it needs no wake-up. */
-const APPOINTMENT_EVENTS = new Set<string>(APPOINTMENT_EVENT_NAMES.filter((name) => name !== "appointment.reminder_sent"));
+/** A sent reminder, or an unanswered confirmation request, changed nothing the workflow plans by: it needs no wake-up. */
+const QUIET_EVENTS = new Set(["appointment.reminder_sent", "appointment.confirmation_unanswered"]);
+const APPOINTMENT_EVENTS = new Set<string>(APPOINTMENT_EVENT_NAMES.filter((name) => !QUIET_EVENTS.has(name)));
 
 /**
  * Every appointment event wakes (or starts) that appointment's workflow, once per appointment per

@@ -45,4 +45,6 @@ export const APPOINTMENT_EVENT_NAMES = [
   "appointment.rescheduled",
   "appointment.reminder_sent",
   "appointment.deleted",
+  /** A confirmation request (confirmation_request_minutes_before) got no answer before the start. */
+  "appointment.confirmation_unanswered",
 ] as const;
