@@ -10,7 +10,7 @@ import { Account } from "../models/Account";
 import { Conversation } from "../models/Conversation";
 import { type OfferItem, Offer } from "../models/scheduling/Offer";
 import { presentAppointment } from "../presenters/scheduling/appointments";
-import { recordEvent } from "../services/events";
+import { recordEvent } from "../events/outbox";
 import { findAppointmentView } from "./appointmentRecords";
 import { type Booker, cancelAppointment, createAppointment, updateAppointment } from "./appointments";
 import { LIVE_APPOINTMENT_STATUSES } from "./constants";

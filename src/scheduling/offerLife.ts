@@ -8,7 +8,7 @@
 import type { AppDeps } from "../deps";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
 import { Offer } from "../models/scheduling/Offer";
-import type { EventConsumer, EventRow } from "../services/events";
+import type { EventConsumer, EventRow } from "../events/outbox";
 import { startOnce } from "../temporal/client";
 import { OFFER_CHOICE_SIGNAL, type OfferWorkflowInput, schedulingOfferWorkflowId } from "../temporal/contracts";
 import { AccountIdAttribute } from "../temporal/searchAttributes";
