@@ -17,12 +17,15 @@ import { SchedulingError } from "./errors";
 import { freeSlots } from "./freeSlots";
 import { slotItems, selectItems } from "./offerItems";
 import { earliestStart } from "./placement";
+import { checks } from "./validation";
+import { resolveTime } from "./wallTime";
+import type { OfferFields } from "../schemas/schedulingOffer";
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 /** A search without `to` looks this far ahead of `from`. */
 const DEFAULT_RANGE_DAYS = 7;
-export const MAX_RANGE_DAYS = 31;
+const MAX_RANGE_DAYS = 31;
 export const OFFER_INTRO = "Please choose a time for your appointment:";
 
 /** The internal event that starts (or re-checks) an offer's workflow. */
@@ -49,10 +52,17 @@ function creatorOf(actor: Actor): Pick<Offer, "created_by_type" | "created_by_id
 }
 
 /** Posts an outgoing message into the conversation (a choice when items are given), in the caller's transaction. */
-export async function postOfferMessage(trx: Knex.Transaction, conversation: Conversation, content: string, items: OfferItem[] | null, actor: Actor) {
+export async function postOfferMessage(
+  trx: Knex.Transaction,
+  conversation: Conversation,
+  content: string,
+  items: OfferItem[] | null,
+  actor: Actor,
+  contentAttributes: Record<string, unknown> = {},
+) {
   const input = items
-    ? { content, message_type: "outgoing", content_type: "input_select", content_attributes: { items: selectItems(items) } }
-    : { content, message_type: "outgoing" };
+    ? { content, message_type: "outgoing", content_type: "input_select", content_attributes: { ...contentAttributes, items: selectItems(items) } }
+    : { content, message_type: "outgoing", content_attributes: contentAttributes };
   return inUnit(trx, (unit) => insertMessage(unit, conversation, input, senderOf(actor), actor));
 }
 
@@ -73,6 +83,19 @@ export async function searchItems(db: Knex, account: Pick<Account, "id" | "local
   return slotItems(slots, account.locale);
 }
 
+/** A request's search: times without an offset read in the account's scheduling timezone; 422 for a range the search refuses. */
+export async function offerSearchOf(db: Knex, accountId: number, fields: OfferFields): Promise<OfferSearch> {
+  const { timezone } = await SchedulingSettings.of(accountId, db);
+  const from = fields.from ? resolveTime(fields.from, timezone).getTime() : undefined;
+  const to = fields.to ? resolveTime(fields.to, timezone).getTime() : undefined;
+  const start = from ?? Date.now();
+  const c = checks();
+  if (to !== undefined && to <= start) c.add("to", "must be after from");
+  else if (to !== undefined && to - start > MAX_RANGE_DAYS * DAY_MS) c.add("to", `must be at most ${MAX_RANGE_DAYS} days after from`);
+  c.done();
+  return { service_id: fields.service_id, resource_ids: fields.resource_ids, count: fields.count, expires_in_minutes: fields.expires_in_minutes, from, to };
+}
+
 export interface NewOffer {
   kind: OfferKind;
   items: OfferItem[];
@@ -81,6 +104,8 @@ export interface NewOffer {
   content: string;
   /** The booking it is about: a confirmation request's, or the one "another time" moves. */
   appointmentId?: number | null;
+  /** Kept on the message beside its items (an automation action's key). */
+  contentAttributes?: Record<string, unknown>;
 }
 
 /** Writes the offer, its message and the event that starts its workflow, in the caller's transaction. */
@@ -97,7 +122,7 @@ export async function insertOffer(trx: Knex.Transaction, conversation: Conversat
     expires_at: offer.expiresAt,
     ...creatorOf(actor),
   });
-  const message = await postOfferMessage(trx, conversation, offer.content, offer.items, actor);
+  const message = await postOfferMessage(trx, conversation, offer.content, offer.items, actor, offer.contentAttributes);
   const saved = await row.$query(trx).patchAndFetch({ message_id: message.id });
   await recordEvent(trx, {
     accountId: conversation.account_id,
@@ -118,7 +143,7 @@ export async function openOffer(
   conversation: Conversation,
   search: OfferSearch,
   actor: Actor,
-  options: { appointmentId?: number | null; content?: string } = {},
+  options: Pick<NewOffer, "appointmentId" | "contentAttributes"> = {},
 ): Promise<Offer> {
   const items = await searchItems(db, account, search);
   if (!items.length) throw noFreeSlots();
@@ -132,8 +157,8 @@ export async function openOffer(
         items,
         request,
         expiresAt: new Date(Date.now() + search.expires_in_minutes * MINUTE_MS),
-        content: options.content ?? OFFER_INTRO,
-        appointmentId: options.appointmentId,
+        content: OFFER_INTRO,
+        ...options,
       },
       actor,
     ),
