@@ -12,6 +12,8 @@ const MINUTE_MS = 60_000;
 export type TimelineStep =
   | { kind: "hold"; at: number }
   | { kind: "reminder"; at: number; offsetMinutes: number; startsAt: number }
+  /** Asks the linked conversation to confirm, cancel or move a booking still only scheduled (offerChoice.ts takes the answer). */
+  | { kind: "confirmation_request"; at: number; minutesBefore: number; startsAt: number }
   /** Nothing to do but end: a live booking's workflow runs until its appointment starts. */
   | { kind: "start"; at: number };
 
@@ -31,17 +33,20 @@ type TimedAppointment = Pick<
 export const isLive = (appointment: Pick<Appointment, "status">) => LIVE_APPOINTMENT_STATUSES.includes(appointment.status);
 
 export const reminderKey = (offsetMinutes: number, startsAt: number) => `reminder:${offsetMinutes}:${new Date(startsAt).toISOString()}`;
+export const confirmationRequestKey = (startsAt: number) => `confirmation_request:${new Date(startsAt).toISOString()}`;
 
 /**
  * The earliest step ahead of a live booking that has not started: its hold while nothing is paid,
  * each reminder not yet sent whose time had not already passed when the start was set (a booking
- * made an hour ahead gets no 24-hour reminder), and its start.
+ * made an hour ahead gets no 24-hour reminder), the confirmation request likewise (only while it is
+ * scheduled, not yet confirmed), and its start.
  */
 export function nextStep(
   appointment: TimedAppointment,
   offsetsMinutes: readonly number[],
   sentKeys: ReadonlySet<string>,
   now: number,
+  confirmationMinutes: number | null = null,
 ): TimelineStep | undefined {
   const startsAt = appointment.starts_at.getTime();
   if (!isLive(appointment) || startsAt <= now) return undefined;
@@ -55,6 +60,11 @@ export function nextStep(
       if (at >= appointment.start_set_at.getTime() && !sentKeys.has(reminderKey(offsetMinutes, startsAt)))
         steps.push({ kind: "reminder", at, offsetMinutes, startsAt });
     }
+  }
+  if (appointment.conversation_id && appointment.status === "scheduled" && confirmationMinutes) {
+    const at = startsAt - confirmationMinutes * MINUTE_MS;
+    if (at >= appointment.start_set_at.getTime() && !sentKeys.has(confirmationRequestKey(startsAt)))
+      steps.push({ kind: "confirmation_request", at, minutesBefore: confirmationMinutes, startsAt });
   }
   steps.push({ kind: "start", at: startsAt });
   // Stable: on a tie the hold (listed first) goes before a reminder it would make pointless.

@@ -11,6 +11,8 @@ export interface SchedulingSettingsValues {
   minimum_notice_minutes: number;
   /** The zone of new resources, and of the calendar's from/to when they carry no offset. */
   timezone: string;
+  /** Minutes before a scheduled booking's start at which its conversation is asked to confirm it; null: never. */
+  confirmation_request_minutes_before: number | null;
 }
 
 export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = {
@@ -18,6 +20,7 @@ export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = {
   prepayment_hold_minutes: 30,
   minimum_notice_minutes: 0,
   timezone: DEFAULT_TIMEZONE,
+  confirmation_request_minutes_before: null,
 };
 
 /** An account's booking settings; an account without a row has the defaults. */
@@ -29,6 +32,7 @@ export class SchedulingSettings extends SchedulingModel {
   declare prepayment_hold_minutes: number;
   declare minimum_notice_minutes: number;
   declare timezone: string | null;
+  declare confirmation_request_minutes_before: number | null;
 
   static async of(accountId: number, db?: Knex): Promise<SchedulingSettingsValues> {
     const row = await SchedulingSettings.query(db).findOne({ account_id: accountId });
@@ -38,6 +42,7 @@ export class SchedulingSettings extends SchedulingModel {
       prepayment_hold_minutes: row.prepayment_hold_minutes,
       minimum_notice_minutes: row.minimum_notice_minutes,
       timezone: row.timezone ?? DEFAULT_TIMEZONE,
+      confirmation_request_minutes_before: row.confirmation_request_minutes_before,
     };
   }
 

@@ -8,6 +8,7 @@ export const settingsResponse = one(
     prepayment_hold_minutes: z.number(),
     minimum_notice_minutes: z.number(),
     timezone: z.string(),
+    confirmation_request_minutes_before: z.number().nullable(),
   }),
 ).openapi("SchedulingSettings");
 
@@ -25,6 +26,8 @@ export const settingsUpdate = body(
       minimum_notice_minutes: z.number().int().min(0).max(525_600),
       /** Default zone of new resources and of the calendar's range. */
       timezone: timezone(),
+      /** Ask the linked conversation to confirm a scheduled booking this long before it starts (up to 30 days); null: never. */
+      confirmation_request_minutes_before: z.number().int().min(1).max(43_200).nullable(),
     })
     .partial(),
   "SchedulingSettingsUpdate",

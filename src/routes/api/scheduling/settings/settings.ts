@@ -31,7 +31,10 @@ export function registerSettingsRoutes(router: ApiRouter, base: string) {
         const before = await SchedulingSettings.of(accountId, trx);
         const after = await SchedulingSettings.change(accountId, body, trx);
         // Upcoming bookings' workflows re-plan their reminders; committed with the change, so none is missed.
-        if (!jsonEqual(before.reminder_offsets_minutes, after.reminder_offsets_minutes)) {
+        const replanned =
+          !jsonEqual(before.reminder_offsets_minutes, after.reminder_offsets_minutes) ||
+          before.confirmation_request_minutes_before !== after.confirmation_request_minutes_before;
+        if (replanned) {
           await recordEvent(trx, { accountId, name: "scheduling_settings_changed", payload: { event: "scheduling_settings_changed", ...after } });
         }
         return after;
