@@ -2,6 +2,7 @@ import test from "ava";
 import { createInbox } from "../support/conversationFactories";
 import { eventually } from "../support/eventually";
 import { accountApi, expectOk, useHarness } from "../support/harness";
+import { chooseOffer } from "../../src/scheduling/offerChoice";
 import { liveClinic } from "./bookingSupport";
 import { inboxBot, messagesOf, offerApi, offerBecomes, publicChat } from "./offerSupport";
 
@@ -173,4 +174,17 @@ test("the automation action offer_slots offers slots with the same parameters", 
   t.true(Math.abs(new Date(shown.expires_at).getTime() - new Date(shown.created_at).getTime() - 30 * 60_000) < 5000);
   await chat.choose(shown.message_id, { title: shown.slots[0].title, value: shown.slots[0].value });
   t.like(await offerBecomes(h, c, chat.conversationId, offer.id, ["booked"]), { status: "booked" });
+});
+
+test("50 choices of one offer at once make one booking: the first to lock it books, the rest find it closed", async (t) => {
+  const c = await liveClinic(h);
+  const chat = await publicChat(h, c);
+  const offer = (await offerApi(h, c).open(chat.conversationId, { service_id: c.service.id, count: 5 })).body.payload;
+  const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => chooseOffer(h.knex, offer.id, offer.slots[i % 5].value)));
+  t.deepEqual(
+    outcomes.filter((outcome) => outcome !== "closed"),
+    ["booked"],
+  );
+  t.is((await h.knex("scheduling_appointments").where({ account_id: c.account.id }).select("id")).length, 1);
+  t.like((await offerApi(h, c).get(chat.conversationId, offer.id)).body.payload, { status: "booked" });
 });
