@@ -13,12 +13,16 @@ export const messagesQuery = z.object({ before: id().optional(), after: id().opt
 /** A delivery status (API inboxes), or the contact's answers to a choice (submitted_values), or both. */
 export const messageStatusBody = z
   .object({
-    status: z.string().openapi({ enum: [...MESSAGE_STATUSES] }).optional(),
+    status: z
+      .string()
+      .openapi({ enum: [...MESSAGE_STATUSES] })
+      .optional(),
     external_error: z.string().max(MAX_LENGTH.text).nullable().optional(),
     submitted_values: submittedValues().optional(),
   })
   .superRefine((body, ctx) => {
-    if (body.status === undefined && !body.submitted_values) ctx.addIssue({ code: "custom", path: ["status"], message: "Invalid input: expected string, received undefined" });
+    if (body.status === undefined && !body.submitted_values)
+      ctx.addIssue({ code: "custom", path: ["status"], message: "Invalid input: expected string, received undefined" });
   })
   .openapi("MessageStatusUpdate");
 
