@@ -143,13 +143,14 @@ export async function openOffer(
   conversation: Conversation,
   search: OfferSearch,
   actor: Actor,
-  options: Pick<NewOffer, "appointmentId" | "contentAttributes"> = {},
+  options: Pick<NewOffer, "appointmentId" | "contentAttributes"> & { afterInsert?: (trx: Knex.Transaction, offer: Offer) => Promise<void> } = {},
 ): Promise<Offer> {
   const items = await searchItems(db, account, search);
   if (!items.length) throw noFreeSlots();
   const { from: _from, to: _to, ...request } = search;
-  return db.transaction((trx) =>
-    insertOffer(
+  const { afterInsert, ...extra } = options;
+  return db.transaction(async (trx) => {
+    const offer = await insertOffer(
       trx,
       conversation,
       {
@@ -158,11 +159,13 @@ export async function openOffer(
         request,
         expiresAt: new Date(Date.now() + search.expires_in_minutes * MINUTE_MS),
         content: OFFER_INTRO,
-        ...options,
+        ...extra,
       },
       actor,
-    ),
-  );
+    );
+    await afterInsert?.(trx, offer);
+    return offer;
+  });
 }
 
 /** The offer as GET shows it. */

@@ -21,7 +21,7 @@ async function requested() {
   });
   const row = await eventually(
     () => h.knex("scheduling_offers").where({ appointment_id: appointment.id, kind: "confirmation" }).first(),
-    Boolean,
+    (row) => Boolean(row),
     "the confirmation request",
     45_000,
   );
@@ -68,7 +68,7 @@ test("a confirmation request answered 'another time' opens an offer whose choice
   await offerBecomes(h, r.c, r.chat.conversationId, r.offer.id, ["answered"]);
   const offer = await eventually(
     () => h.knex("scheduling_offers").where({ appointment_id: r.appointment.id, kind: "slots" }).first(),
-    Boolean,
+    (row) => Boolean(row),
     "the offer of other times",
   );
   const [slot] = offer.slots;

@@ -167,7 +167,11 @@ test("the automation action offer_slots offers slots with the same parameters", 
     "rule",
   );
   const chat = await publicChat(h, c);
-  const offer = await eventually(() => h.knex("scheduling_offers").where({ account_id: c.account.id }).first(), Boolean, "the rule's offer");
+  const offer = await eventually(
+    () => h.knex("scheduling_offers").where({ account_id: c.account.id }).first(),
+    (row) => Boolean(row),
+    "the rule's offer",
+  );
   t.like(offer, { status: "open", created_by_type: "AutomationRule" });
   t.is(offer.slots.length, 2);
   const shown = (await offerApi(h, c).get(chat.conversationId, offer.id)).body.payload;

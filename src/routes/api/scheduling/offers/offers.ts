@@ -1,4 +1,6 @@
+import type { Knex } from "knex";
 import type { ApiRouter } from "../../../../http/router";
+import type { Offer } from "../../../../models/scheduling/Offer";
 import { actorOf } from "../../../../policies/conversations";
 import { findOffer, offerSearchOf, openOffer, presentOffer } from "../../../../scheduling/offers";
 import { auditBotAction, conversationFor, openToBots } from "../botAccess";
@@ -21,13 +23,15 @@ export function registerOfferRoutes(router: ApiRouter, path: string) {
     async (ctx, { params, body }) => {
       const conversation = await conversationFor(ctx, params.conversation_id);
       const search = await offerSearchOf(ctx.deps.knex, ctx.state.account!.id, body);
-      const offer = await openOffer(ctx.deps.knex, ctx.state.account!, conversation, search, actorOf(ctx));
-      await auditBotAction(ctx, ctx.deps.knex, {
-        type: "Scheduling::Offer",
-        id: offer.id,
-        action: "create",
-        changes: { conversation_id: conversation.display_id, service_id: body.service_id, message_id: offer.message_id },
-      });
+      // A bot's offer is audited in the offer's transaction.
+      const afterInsert = (trx: Knex.Transaction, offer: Offer) =>
+        auditBotAction(ctx, trx, {
+          type: "Scheduling::Offer",
+          id: offer.id,
+          action: "create",
+          changes: { conversation_id: conversation.display_id, service_id: body.service_id, message_id: offer.message_id },
+        });
+      const offer = await openOffer(ctx.deps.knex, ctx.state.account!, conversation, search, actorOf(ctx), { afterInsert });
       created(ctx, presentOffer(offer, conversation.display_id));
     },
   );
