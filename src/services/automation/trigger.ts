@@ -5,7 +5,7 @@ import { isIn, type Sql, sql } from "../../db/sql";
 import { Trip } from "../../db/trip";
 import { startOnce } from "../../temporal/client";
 import { DISPATCH_CONCURRENCY, inParallel } from "../../lib/inParallel";
-import { BatchReads, statusTransitionEventOf, type EventConsumer, type EventRow } from "../events";
+import { BatchReads, statusTransitionEventOf, type EventConsumer, type EventRow } from "../../events/outbox";
 import { automationEventWorkflowId } from "../../temporal/contracts";
 import { automationSearchAttributes, automationSubject } from "./subject";
 
