@@ -204,24 +204,27 @@ const HANDLERS: Record<string, Handler> = {
   add_sla: async () => skipped(NOT_IN_SERVICE),
 };
 
-/**
- * Runs one action of a rule as the rule (so its events do not trigger rules again). A refusal by the
- * domain (validation, bad params) fails for good; anything else may be retried by Temporal.
- */
-export async function runAction(
+/** Runs one action (the step-th of its rule) of a rule run; what the activity calls. */
+export type ActionRunner = (
   db: Knex,
   webhooks: ActionContext["webhooks"],
   input: AutomationWorkflowInput,
   action: AutomationAction,
   step: number,
-): Promise<ActionOutcome> {
+) => Promise<ActionOutcome>;
+
+/**
+ * Runs one action of a rule as the rule (so its events do not trigger rules again). A refusal by the
+ * domain (validation, bad params) fails for good; anything else may be retried by Temporal.
+ */
+export const runAction: ActionRunner = async (db, webhooks, input, action, step) => {
   const handler = HANDLERS[action.action_name];
   if (!handler) throw rejected(`unsupported action ${action.action_name}`);
   const conversation = await Conversation.query(db).findOne({ id: input.conversationId, account_id: input.accountId });
   if (!conversation) return skipped("conversation no longer exists");
   const params = paramsOf(action);
   return refusalsRejected(() => handler({ db, webhooks, input, conversation, actor: { kind: "automation_rule", rule: { id: input.ruleId } }, params, step }));
-}
+};
 
 export const paramsOf = (action: AutomationAction): unknown[] => (Array.isArray(action.action_params) ? action.action_params : []);
 

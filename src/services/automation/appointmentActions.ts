@@ -4,16 +4,23 @@
  * as in a conversation rule on the booking's linked conversation, read when the action runs, so an
  * action added there works for appointment rules too. Its handlers see `input.appointmentId`.
  */
-import type { Knex } from "knex";
 import { Account } from "../../models/Account";
-import type { AutomationAction } from "../../models/AutomationRule";
 import { Appointment } from "../../models/scheduling/Appointment";
 import { presentAppointment } from "../../presenters/scheduling/appointments";
 import { findAppointmentView } from "../../scheduling/appointmentRecords";
 import { type Booker, cancelAppointment, updateAppointment } from "../../scheduling/appointments";
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from "../../scheduling/constants";
-import { type ActionContext, type ActionOutcome, paramsOf, postRuleWebhook, refusalsRejected, rejected, runAction, skipped } from "./actions";
-import type { AutomationWorkflowInput } from "./trigger";
+import {
+  type ActionContext,
+  type ActionOutcome,
+  type ActionRunner,
+  paramsOf,
+  postRuleWebhook,
+  refusalsRejected,
+  rejected,
+  runAction,
+  skipped,
+} from "./actions";
 
 interface AppointmentActionContext extends Pick<ActionContext, "db" | "webhooks" | "input" | "params"> {
   appointment: Appointment;
@@ -43,13 +50,7 @@ const HANDLERS: Record<string, Handler> = {
   },
 };
 
-export async function runAppointmentAction(
-  db: Knex,
-  webhooks: ActionContext["webhooks"],
-  input: AutomationWorkflowInput,
-  action: AutomationAction,
-  step: number,
-): Promise<ActionOutcome> {
+export const runAppointmentAction: ActionRunner = async (db, webhooks, input, action, step) => {
   const account = await Account.findLive(input.accountId, db);
   const appointment = account && (await Appointment.query(db).findOne({ id: input.appointmentId!, account_id: account.id }));
   if (!account || !appointment) return skipped("appointment no longer exists");
@@ -60,4 +61,4 @@ export async function runAppointmentAction(
   }
   if (!appointment.conversation_id) return skipped("the appointment has no linked conversation");
   return runAction(db, webhooks, { ...input, conversationId: appointment.conversation_id }, action, step);
-}
+};
