@@ -40,12 +40,12 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw("ALTER TABLE scheduling_appointment_notices DROP CONSTRAINT scheduling_appointment_notices_kind_check");
   await knex.raw(
-    "ALTER TABLE scheduling_appointment_notices ADD CONSTRAINT scheduling_appointment_notices_kind_check CHECK (kind IN ('confirmation', 'rescheduled', 'reminder', 'cancelled', 'confirmation_request', 'confirmation_unanswered'))",
+    "ALTER TABLE scheduling_appointment_notices ADD CONSTRAINT scheduling_appointment_notices_kind_check CHECK (kind IN ('confirmation', 'rescheduled', 'reminder', 'cancelled', 'confirmation_request'))",
   );
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex("scheduling_appointment_notices").whereIn("kind", ["confirmation_request", "confirmation_unanswered"]).delete();
+  await knex("scheduling_appointment_notices").where("kind", "confirmation_request").delete();
   await knex.raw("ALTER TABLE scheduling_appointment_notices DROP CONSTRAINT scheduling_appointment_notices_kind_check");
   await knex.raw(
     "ALTER TABLE scheduling_appointment_notices ADD CONSTRAINT scheduling_appointment_notices_kind_check CHECK (kind IN ('confirmation', 'rescheduled', 'reminder', 'cancelled'))",

@@ -13,6 +13,7 @@ import { registerExceptionRoutes } from "./exceptions/exceptions";
 import { registerLedgerRoutes } from "./ledger/ledger";
 import { registerOfferRoutes } from "./offers/offers";
 import { schedulingEnabled, schedulingErrors, schedulingValidationError } from "./middleware";
+import { registerReportRoutes } from "./reports/reports";
 import { registerResourceRoutes } from "./resources/resources";
 import { registerServiceRoutes } from "./services/services";
 import { registerSettingsRoutes } from "./settings/settings";
@@ -50,6 +51,7 @@ export function schedulingRouter(): ApiRouter {
   registerAppointmentRoutes(router, base);
   registerLedgerRoutes(router, base);
   registerSettingsRoutes(router, base);
+  registerReportRoutes(router, base);
   registerOfferRoutes(router, "/accounts/:account_id/conversations/:conversation_id/scheduling/offers");
   return router;
 }
