@@ -8,6 +8,7 @@
 import type { Knex } from "knex";
 import { Account } from "../models/Account";
 import { Conversation } from "../models/Conversation";
+import { Appointment } from "../models/scheduling/Appointment";
 import { type OfferItem, Offer } from "../models/scheduling/Offer";
 import { presentAppointment } from "../presenters/scheduling/appointments";
 import { recordEvent } from "../events/outbox";
@@ -71,6 +72,14 @@ async function bookSlot(open: Open, item: OfferItem): Promise<ChoiceOutcome> {
   const { trx, offer, conversation } = open;
   const times = { resource_id: item.resource_id!, starts_at: new Date(item.starts_at!), ends_at: new Date(item.ends_at!) };
   let appointmentId: number;
+  if (offer.appointment_id) {
+    // "Another time" for a booking that has been cancelled or closed meanwhile: there is nothing left to move.
+    const current = await Appointment.query(trx).findById(offer.appointment_id).select("status");
+    if (!current || !LIVE_APPOINTMENT_STATUSES.includes(current.status)) {
+      await offer.$query(trx).patch({ status: "expired", chosen_token: item.token });
+      return "expired";
+    }
+  }
   try {
     if (offer.appointment_id) {
       appointmentId = (await updateAppointment(trx, bookerOf(open), offer.appointment_id, times)).appointment.id;
@@ -148,7 +157,7 @@ export async function chooseOffer(db: Knex, offerId: number, token: string): Pro
 
 /**
  * Nobody chose in time: the offer is expired. Slots get a message saying so; a confirmation request
- * leaves the booking as it is and raises appointment.confirmation_unanswered.
+ * leaves the booking as it is and, if it is still only scheduled, raises appointment.confirmation_unanswered.
  */
 export async function expireOffer(db: Knex, offerId: number): Promise<ChoiceOutcome> {
   return db.transaction(async (trx) => {
@@ -161,7 +170,8 @@ export async function expireOffer(db: Knex, offerId: number): Promise<ChoiceOutc
       return "expired";
     }
     const view = offer.appointment_id ? await findAppointmentView(trx, account.id, offer.appointment_id).catch(() => undefined) : undefined;
-    if (view) {
+    // Confirmed or cancelled by other means meanwhile, the booking no longer waits for an answer.
+    if (view?.appointment.status === "scheduled") {
       const name = "appointment.confirmation_unanswered";
       await recordEvent(trx, {
         accountId: account.id,

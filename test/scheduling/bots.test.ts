@@ -121,3 +121,13 @@ test("a bot of the account not connected to the conversation's inbox is refused"
   });
   t.is(response.status, 401);
 });
+
+test("a bot's retry with the same idempotency key returns its booking and is audited once", async (t) => {
+  const { c, ours, call } = await botWorld();
+  const body = { resource_id: c.resource.id, service_id: c.service.id, conversation_id: ours.id, starts_at: inMinutes(150), idempotency_key: "bot-1" };
+  const [first, again] = [await call("POST", "/appointments", body), await call("POST", "/appointments", body)];
+  t.deepEqual([first.status, again.status], [201, 200]);
+  t.is(again.body.payload.id, first.body.payload.id);
+  const logged = await h.knex("audit_logs").where({ account_id: c.account.id, auditable_type: "Scheduling::Appointment" }).select("action");
+  t.deepEqual(logged, [{ action: "create" }]);
+});

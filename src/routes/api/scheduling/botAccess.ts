@@ -136,12 +136,14 @@ export async function auditedForBot<T>(
   ctx: AppContext,
   action: "create" | "update",
   work: (db: Knex) => Promise<T>,
-  appointmentOf: (result: T) => Appointment,
+  /** The booking to audit; none for a create replayed by its idempotency key. */
+  appointmentOf: (result: T) => Appointment | undefined,
 ): Promise<T> {
   if (!botOf(ctx)) return work(ctx.deps.knex);
   return ctx.deps.knex.transaction(async (trx) => {
     const result = await work(trx);
     const appointment = appointmentOf(result);
+    if (!appointment) return result;
     const shown = { ...appointment, conversation_id: appointment.conversation_display_id ?? null } as Record<string, unknown>;
     const changes = Object.fromEntries(
       AUDITED_KEYS.map((key) => [key, shown[key] instanceof Date ? (shown[key] as Date).toISOString() : (shown[key] ?? null)]),

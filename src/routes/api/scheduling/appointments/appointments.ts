@@ -76,7 +76,7 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
         ctx,
         "create",
         (knex) => createAppointment(knex, booker(ctx), input),
-        (result) => result.view.appointment,
+        (result) => (result.created ? result.view.appointment : undefined),
       );
       (isNew ? created : ok)(ctx, presentView(view));
     },
