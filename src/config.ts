@@ -35,6 +35,12 @@ export interface Config {
   /** Absent when RATE_LIMITS=off. */
   rateLimits: RateLimits | undefined;
   settings: Settings;
+  /** API processes `npm start` runs on the one port (WEB_CONCURRENCY); start:api is always one. */
+  webConcurrency: number;
+  /** Worker processes (each with its relay) `npm start` runs (WORKER_CONCURRENCY); start:worker is always one. */
+  workerConcurrency: number;
+  /** A workflow bundle built beforehand (WORKFLOW_BUNDLE_PATH), so a worker starts without bundling. */
+  workflowBundlePath: string | undefined;
 }
 
 /** At most `points` in `seconds`, per key. */
@@ -104,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: /^(true|1|yes)$/i.test(env.TRUST_PROXY ?? ""),
     rateLimits: loadRateLimits(env),
     settings: loadSettings(env),
+    webConcurrency: Math.floor(positive(env.WEB_CONCURRENCY, 1)),
+    workerConcurrency: Math.floor(positive(env.WORKER_CONCURRENCY, 1)),
+    workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
   };
 }
 

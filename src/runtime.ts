@@ -130,6 +130,7 @@ export async function startWorker(runtime: Runtime, config: Config, temporalAddr
     namespace: config.temporalNamespace,
     taskQueue: runtime.deps.temporal.taskQueue,
     deps: runtime.deps,
+    workflowBundlePath: config.workflowBundlePath,
   });
   const finished = worker.run();
   const notice = privateNetworkNotice(runtime.deps.settings.delivery);
