@@ -41,6 +41,8 @@ export interface Config {
   workerConcurrency: number;
   /** A workflow bundle built beforehand (WORKFLOW_BUNDLE_PATH), so a worker starts without bundling. */
   workflowBundlePath: string | undefined;
+  /** The relay's claim lease in seconds (EVENT_RELAY_CLAIM_SECONDS); undefined keeps the relay's default. */
+  relayClaimSeconds: number | undefined;
 }
 
 /** At most `points` in `seconds`, per key. */
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webConcurrency: Math.floor(positive(env.WEB_CONCURRENCY, 1)),
     workerConcurrency: Math.floor(positive(env.WORKER_CONCURRENCY, 1)),
     workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
+    relayClaimSeconds: env.EVENT_RELAY_CLAIM_SECONDS ? Math.ceil(positive(env.EVENT_RELAY_CLAIM_SECONDS, 120)) : undefined,
   };
 }
 

@@ -29,7 +29,7 @@ export interface Supervised {
 export function supervise(
   role: string,
   count: number,
-  start: () => Child,
+  start: (slot: number) => Child,
   { onFatal, shuttingDown }: { onFatal: (reason: string) => void; shuttingDown: () => boolean },
 ): Supervised {
   let stopping = false;
@@ -37,7 +37,7 @@ export function supervise(
   const exits = new Set<Promise<void>>();
   const run = (slot: number) => {
     const startedAt = Date.now();
-    const child = start();
+    const child = start(slot);
     live.add(child);
     const exited = new Promise<void>((resolve) =>
       child.once("exit", (code, signal) => {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { DATA_DIR, loadConfig, embeddedPorts } from "../config";
+import { type Config, DATA_DIR, loadConfig, embeddedPorts } from "../config";
 import { EMBEDDED_DATABASE, EMBEDDED_PG_PORT, startEmbeddedPostgres, type EmbeddedDatabase } from "../infra/embeddedPostgres";
 import { startTemporalDevServer, type RunningTemporal } from "../infra/temporalDevServer";
 import { closeServer, describeTemporal, onShutdown, openRuntime, startApi } from "../runtime";
@@ -61,7 +61,7 @@ async function main() {
     };
     // The workers run in processes of their own, as in production: workflow activations and the
     // relay then never compete with request handling for one event loop.
-    stops.push(supervise("worker", config.workerConcurrency, () => workerProcess(env), supervision).stop);
+    stops.push(supervise("worker", config.workerConcurrency, (slot) => workerProcess({ ...env, ...metricsPorts(config, slot) }), supervision).stop);
     if (config.webConcurrency > 1) {
       stops.push(supervise("API", config.webConcurrency, () => apiProcess(env), supervision).stop);
     } else {
@@ -81,6 +81,18 @@ async function main() {
     await stopAll();
     process.exit(1);
   }
+}
+
+/**
+ * Worker `slot`'s metrics addresses: each worker serves its own, so the Nth takes the configured
+ * port plus N-1 (METRICS_PORT 9464 gives 9464, 9465, ...; the same for TEMPORAL_METRICS_ADDRESS).
+ */
+function metricsPorts(config: Config, slot: number): Record<string, string> {
+  const ports: Record<string, string> = {};
+  if (config.metricsPort !== undefined) ports.METRICS_PORT = String(config.metricsPort + slot - 1);
+  const sdk = config.temporalMetricsAddress?.match(/^(.*):(\d+)$/);
+  if (sdk) ports.TEMPORAL_METRICS_ADDRESS = `${sdk[1]}:${Number(sdk[2]) + slot - 1}`;
+  return ports;
 }
 
 void main();

@@ -27,7 +27,8 @@ test.before(async (t) => {
   // The harness runs no worker and no relay: it sets up data and reads rows; the processes do the work.
   h = await startHarness({ databaseUrl: database.url, poolMax: 3 });
   // The harness's task queue, so a timer it plans is run by the processes' workers.
-  env = { DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: "convo-sched-test", RATE_LIMITS: "off" };
+  // A short claim lease: a killed worker's claimed events go to the other relay in seconds, not minutes.
+  env = { DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: "convo-sched-test", RATE_LIMITS: "off", EVENT_RELAY_CLAIM_SECONDS: "5" };
   const started = await Promise.all([startRole("api", env), startRole("api", env), startRole("worker", env), startRole("worker", env)]);
   apis.push(started[0], started[1]);
   workers.push(started[2], started[3]);
@@ -39,7 +40,7 @@ test.afterEach.always((t) => {
 
 test.after.always(async () => {
   if (!passed) for (const p of [...apis, ...workers]) console.error(`--- ${p.role} ---\n${p.output()}`);
-  await Promise.all([...apis, ...workers].map((p) => p.kill("SIGTERM")));
+  await Promise.all([...apis, ...workers].map((p) => p.stop()));
   await h?.close();
   await database?.drop();
 });
@@ -101,7 +102,15 @@ test.serial("messages through both APIs while an API and a worker are killed: on
   const [api0Again, worker0Again] = await Promise.all([startRole("api", env), startRole("worker", env)]);
   apis[0] = api0Again;
   workers[0] = worker0Again;
-  await batch(24, 12, apiOf);
+  // A rolling restart of the other worker: its replacement starts, then it stops gracefully mid-traffic.
+  const posting = batch(24, 6, apiOf);
+  const replacement = await startRole("worker", env);
+  const stopping = Date.now();
+  await workers[1]!.stop();
+  t.true(Date.now() - stopping < 20_000, `the worker took ${Date.now() - stopping} ms to stop`);
+  workers[1] = replacement;
+  await posting;
+  await batch(30, 6, apiOf);
 
   // Every message_created (the 36 posted and their auto-replies) reaches the receiver under one delivery id.
   const messageIds = async () =>

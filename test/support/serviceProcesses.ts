@@ -14,6 +14,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** As docs/scaling.md advises an orchestrator: time for in-flight work before a stop becomes a kill. */
+const STOP_GRACE_MS = 30_000;
+
 /** One production role (`npm run start:api` or `start:worker`) running as a process of its own. */
 export interface RoleProcess {
   readonly role: "api" | "worker";
@@ -23,6 +26,8 @@ export interface RoleProcess {
   output(): string;
   /** Sends the signal and waits for the process to exit. */
   kill(signal: NodeJS.Signals): Promise<void>;
+  /** SIGTERM, as an orchestrator stops it; SIGKILL if it has not exited within STOP_GRACE_MS. */
+  stop(): Promise<void>;
   running(): boolean;
 }
 
@@ -55,6 +60,11 @@ export async function startRole(role: "api" | "worker", env: Record<string, stri
     async kill(signal) {
       if (running()) process.kill(-child.pid!, signal);
       await exited;
+    },
+    async stop() {
+      const overdue = setTimeout(() => running() && process.kill(-child.pid!, "SIGKILL"), STOP_GRACE_MS);
+      await process_.kill("SIGTERM");
+      clearTimeout(overdue);
     },
   };
   if (port) {
