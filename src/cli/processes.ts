@@ -9,7 +9,7 @@ const STARTUP_WINDOW_MS = 15_000;
 const RESTART_DELAY_MS = 1000;
 
 /** Any process `npm start` runs beside itself: an API process of the cluster or a worker. */
-interface Child {
+export interface Child {
   kill(signal: NodeJS.Signals): void;
   running(): boolean;
   once(event: "exit", listener: (code: number | null, signal: string | null) => void): void;
@@ -30,7 +30,12 @@ export function supervise(
   role: string,
   count: number,
   start: (slot: number) => Child,
-  { onFatal, shuttingDown }: { onFatal: (reason: string) => void; shuttingDown: () => boolean },
+  {
+    onFatal,
+    shuttingDown,
+    startupWindowMs = STARTUP_WINDOW_MS,
+    restartDelayMs = RESTART_DELAY_MS,
+  }: { onFatal: (reason: string) => void; shuttingDown: () => boolean; startupWindowMs?: number; restartDelayMs?: number },
 ): Supervised {
   let stopping = false;
   const live = new Set<Child>();
@@ -47,11 +52,11 @@ export function supervise(
         // Ctrl-C signals the children too: they stop on their own while the service shuts down.
         if (stopping || shuttingDown()) return;
         const how = String(signal ?? code);
-        if (Date.now() - startedAt < STARTUP_WINDOW_MS) return onFatal(`${role} process ${slot} exited (${how}) while starting`);
+        if (Date.now() - startedAt < startupWindowMs) return onFatal(`${role} process ${slot} exited (${how}) while starting`);
         logger.error(`${role} process ${slot} exited (${how}); starting it again`);
         setTimeout(() => {
           if (!stopping) run(slot);
-        }, RESTART_DELAY_MS);
+        }, restartDelayMs);
       }),
     );
     exits.add(exited);

@@ -98,13 +98,15 @@ test.serial("messages through both APIs while an API and a worker are killed: on
   // No request is in flight to the API killed: a request it took but never answered could not be retried safely.
   const [api0, worker0] = [apis[0]!, workers[0]!];
   await Promise.all([api0.kill("SIGKILL"), worker0.kill("SIGKILL")]);
-  await batch(12, 12, () => through(h, apis[1]!.baseUrl!));
-  const [api0Again, worker0Again] = await Promise.all([startRole("api", env), startRole("worker", env)]);
+  // While the killed ones start again (and a replacement for the other worker), the surviving API takes the traffic.
+  const [[api0Again, worker0Again, replacement]] = await Promise.all([
+    Promise.all([startRole("api", env), startRole("worker", env), startRole("worker", env)]),
+    batch(12, 12, () => through(h, apis[1]!.baseUrl!)),
+  ]);
   apis[0] = api0Again;
   workers[0] = worker0Again;
-  // A rolling restart of the other worker: its replacement starts, then it stops gracefully mid-traffic.
+  // A rolling restart of the other worker: with its replacement running, it stops gracefully mid-traffic.
   const posting = batch(24, 6, apiOf);
-  const replacement = await startRole("worker", env);
   const stopping = Date.now();
   await workers[1]!.stop();
   t.true(Date.now() - stopping < 20_000, `the worker took ${Date.now() - stopping} ms to stop`);
