@@ -3,6 +3,7 @@
  * them: two API processes, two workers (each with its relay). Work goes through both APIs while an
  * API and a worker are killed and started again; every outcome a user sees happens exactly once.
  */
+import { request as httpRequest } from "node:http";
 import test from "ava";
 import { planTimers } from "../../src/conversations/timers";
 import { clinic, at } from "../scheduling/bookingSupport";
@@ -200,4 +201,39 @@ test.serial("an account suspended through one API process is refused by the othe
   t.deepEqual(refused.body, { error: "Account is suspended" });
   // docs/scaling.md: refused once the change's notification arrives, well within a second.
   t.true(Date.now() - since < 1000, `refused after ${Date.now() - since} ms`);
+});
+
+test.serial("an API process stopped with SIGTERM answers the request it was reading, then exits; the other carries on", async (t) => {
+  const account = await createAccount(apiOf(0));
+  const inbox = await createInbox(apiOf(0), account);
+  const displayId = await conversation(apiOf(0), account, inbox.id);
+  const stopped = apis[0]!;
+  const body = JSON.stringify({ content: "sent across a rolling restart", message_type: "incoming" });
+  const { port } = new URL(stopped.baseUrl!);
+  const request = httpRequest({
+    host: "127.0.0.1",
+    port,
+    method: "POST",
+    path: `/api/v1/accounts/${account.id}/conversations/${displayId}/messages`,
+    headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), api_access_token: account.admin.token },
+  });
+  const answered = new Promise<number>((resolve, reject) => {
+    request.on("response", (response) => {
+      response.resume();
+      resolve(response.statusCode!);
+    });
+    request.on("error", reject);
+  });
+  // The request is under way (its headers are in, its body is not) when the process is told to stop.
+  request.write(body.slice(0, 10));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const exited = stopped.kill("SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  request.end(body.slice(10));
+  t.is(await answered, 200);
+  await exited;
+  t.false(stopped.running());
+  const row = await h.knex("messages").where({ account_id: account.id, content: "sent across a rolling restart" }).count({ n: "*" }).first();
+  t.is(Number(row!.n), 1);
+  t.is((await apiOf(1).request("GET", `/api/v1/accounts/${account.id}/conversations/${displayId}`, { token: account.admin.token })).status, 200);
 });
