@@ -132,11 +132,15 @@ export async function startWorker(runtime: Runtime, config: Config, temporalAddr
     namespace: config.temporalNamespace,
     taskQueue: runtime.deps.temporal.taskQueue,
     deps: runtime.deps,
+    workflowBundlePath: config.workflowBundlePath,
   });
   const finished = worker.run();
   const notice = privateNetworkNotice(runtime.deps.settings.delivery);
   if (notice) logger.warn(notice);
-  const relay = new EventRelay(runtime.deps, { consumers: eventConsumers() });
+  const relay = new EventRelay(runtime.deps, {
+    consumers: eventConsumers(),
+    ...(config.relayClaimSeconds !== undefined ? { claimSeconds: config.relayClaimSeconds } : {}),
+  });
   await relay.start();
   const metricsServer = config.metricsPort === undefined ? undefined : await serveMetrics(runtime.deps, config.metricsPort);
   const resumed = await resumeAccountDeletions(runtime.deps);

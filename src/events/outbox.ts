@@ -52,7 +52,7 @@ export const EVENTS_CHANNEL = "convo_sched_events";
 export interface EventRecord {
   accountId: number;
   name: EventName | InternalEventName | AppointmentEventName;
-  /** The full body receivers get, `event` key included (reference/chatwoot.md section 1.2). */
+  /** The full body receivers get, `event` key included (docs/events-and-webhooks.md). */
   payload: Record<string, unknown>;
   inboxId?: number | null;
   conversationId?: number | null;
