@@ -29,6 +29,8 @@ export const INTERNAL_EVENT_NAMES = [
   "conversation_read",
   /** Someone started or stopped typing in a conversation: told live to its agents and visitor (src/realtime). */
   "conversation_typing",
+  /** Slots were offered in a conversation (src/scheduling/offers.ts): the offer's workflow starts. */
+  "scheduling_offer_opened",
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 
@@ -50,7 +52,7 @@ export const EVENTS_CHANNEL = "convo_sched_events";
 export interface EventRecord {
   accountId: number;
   name: EventName | InternalEventName | AppointmentEventName;
-  /** The full body receivers get, `event` key included (reference/chatwoot.md section 1.2). */
+  /** The full body receivers get, `event` key included (docs/events-and-webhooks.md). */
   payload: Record<string, unknown>;
   inboxId?: number | null;
   conversationId?: number | null;
