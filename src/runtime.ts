@@ -27,6 +27,7 @@ import { installTemporalRuntime } from "./temporal/runtime";
 import { createWorker } from "./temporal/worker";
 import { logger } from "./lib/logger";
 import { attachRealtime, closeRealtime, realtimeConsumer } from "./realtime";
+import { notificationConsumer } from "./notifications/consumer";
 
 export interface Endpoints {
   databaseUrl: string;
@@ -118,6 +119,7 @@ export function eventConsumers(): EventConsumer[] {
     attachmentAnalysisConsumer(),
     avatarFetchConsumer(),
     realtimeConsumer(),
+    notificationConsumer(),
   ];
 }
 

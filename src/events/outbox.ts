@@ -29,6 +29,10 @@ export const INTERNAL_EVENT_NAMES = [
   "conversation_read",
   /** Someone started or stopped typing in a conversation: told live to its agents and visitor (src/realtime). */
   "conversation_typing",
+  /** A user's notification was made, changed or deleted: pushed live to that user (src/notifications). */
+  "notification_created",
+  "notification_updated",
+  "notification_deleted",
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 

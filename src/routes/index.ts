@@ -24,6 +24,7 @@ import { registerCustomFilterRoutes } from "./api/customFilters/customFilters";
 import { registerArticleRoutes } from "./api/helpCenter/articles";
 import { registerCategoryRoutes } from "./api/helpCenter/categories";
 import { registerPortalRoutes } from "./api/helpCenter/portals";
+import { registerNotificationRoutes } from "./api/notifications/notifications";
 import { registerTeamRoutes } from "./api/teams/teams";
 import { registerTeamMemberRoutes } from "./api/teams/teamMembers";
 import { registerPlatformAccountRoutes } from "./platform/accounts/accounts";
@@ -80,5 +81,6 @@ export function accountScopedRouter(): ApiRouter {
   registerPortalRoutes(router);
   registerCategoryRoutes(router);
   registerArticleRoutes(router);
+  registerNotificationRoutes(router);
   return router;
 }
