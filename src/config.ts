@@ -131,6 +131,44 @@ export interface Settings {
   fileUrlTtlSeconds: number;
   delivery: DeliveryConfig;
   storage: StorageSettings;
+  /** Outgoing e-mail (transcripts) through SMTP, as Chatwoot's SMTP_* variables set it; none without SMTP_ADDRESS. */
+  mail: MailSettings | undefined;
+}
+
+export interface MailSettings {
+  host: string;
+  port: number;
+  /** TLS from the first byte (SMTP_SSL / SMTP_TLS, or port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  /** SMTP_ENABLE_STARTTLS_AUTO=false: never upgrade a plain connection. */
+  ignoreTls: boolean;
+  /** SMTP_OPENSSL_VERIFY_MODE=none accepts any certificate. */
+  verifyCertificate: boolean;
+  auth: { user: string; pass: string; method: string | undefined } | undefined;
+  /** SMTP_DOMAIN: the name given in HELO/EHLO. */
+  helo: string | undefined;
+  /** MAILER_SENDER_EMAIL: the From of every mail. */
+  from: string;
+}
+
+/** Chatwoot's SMTP_* settings (config/environments/production.rb), read the way Action Mailer reads them. */
+export function loadMailSettings(env: NodeJS.ProcessEnv = process.env): MailSettings | undefined {
+  const host = env.SMTP_ADDRESS?.trim();
+  if (!host) return undefined;
+  const port = Number(env.SMTP_PORT) || 587;
+  const flag = (value: string | undefined) => (value === undefined ? undefined : railsTrue(value));
+  return {
+    host,
+    port,
+    secure: flag(env.SMTP_SSL) ?? flag(env.SMTP_TLS) ?? port === 465,
+    ignoreTls: flag(env.SMTP_ENABLE_STARTTLS_AUTO) === false,
+    verifyCertificate: env.SMTP_OPENSSL_VERIFY_MODE?.trim().toLowerCase() !== "none",
+    auth: env.SMTP_USERNAME
+      ? { user: env.SMTP_USERNAME, pass: env.SMTP_PASSWORD ?? "", method: env.SMTP_AUTHENTICATION?.trim().toUpperCase() || undefined }
+      : undefined,
+    helo: env.SMTP_DOMAIN?.trim() || undefined,
+    from: env.MAILER_SENDER_EMAIL?.trim() || "Notifications <notifications@localhost>",
+  };
 }
 
 /**
@@ -174,6 +212,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     fileUrlTtlSeconds: positive(env.FILE_URL_EXPIRES_IN, 7 * 86_400),
     delivery: loadDeliveryConfig(env),
     storage: storageSettings(env),
+    mail: loadMailSettings(env),
   };
 }
 

@@ -28,6 +28,7 @@ import { createWorker } from "./temporal/worker";
 import { logger } from "./lib/logger";
 import { attachRealtime, closeRealtime, realtimeConsumer } from "./realtime";
 import { notificationConsumer } from "./notifications/consumer";
+import { transcriptConsumer } from "./conversations/transcript";
 
 export interface Endpoints {
   databaseUrl: string;
@@ -120,6 +121,7 @@ export function eventConsumers(): EventConsumer[] {
     avatarFetchConsumer(),
     realtimeConsumer(),
     notificationConsumer(),
+    transcriptConsumer(),
   ];
 }
 

@@ -33,6 +33,8 @@ export const INTERNAL_EVENT_NAMES = [
   "notification_created",
   "notification_updated",
   "notification_deleted",
+  /** Someone asked for a conversation's transcript by e-mail: mailed by a workflow (src/conversations/transcript.ts). */
+  "transcript_requested",
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 

@@ -192,3 +192,16 @@ export interface AvatarFetchInput {
   id: number;
   url: string;
 }
+
+/** Mails a conversation's transcript (one run per transcript request). */
+export function transcriptWorkflowId(installationId: string, accountId: number, eventUid: string): string {
+  return `transcript-${installationId}-${accountId}-${eventUid}`;
+}
+
+export interface TranscriptInput {
+  accountId: number;
+  conversationId: number;
+  email: string;
+  /** The request's outbox event: the mail's Message-ID, the same on every retry. */
+  eventUid: string;
+}
