@@ -1,15 +1,12 @@
 import test from "ava";
 import { useHarness } from "../support/harness";
-import { at, report, teamedReportWorld, unix, type ReportWorld } from "./setup";
+import { at, report, teamedReportWorld, unix, type ReportWorld, type TeamedWorld } from "./setup";
 
 const h = useHarness(test);
 let world: ReportWorld;
-let billing: number;
-let sales: number;
-let vip: number;
-let spam: number;
+let ids: Omit<TeamedWorld, "world">;
 test.before(async () => {
-  ({ world, billing, sales, vip, spam } = await teamedReportWorld(h));
+  ({ world, ...ids } = await teamedReportWorld(h));
 });
 
 const threeDays = { since: unix(at(0)), until: unix(at(3)) };
@@ -31,13 +28,13 @@ test("outgoing messages per agent, team, inbox and label, every subject listed",
   ]);
   const byTeam = await report(h, world, "reports/outgoing_messages_count", { ...threeDays, group_by: "team" });
   t.deepEqual(byTeam.body, [
-    { id: billing, name: "Billing", outgoing_messages_count: 1 },
-    { id: sales, name: "Sales", outgoing_messages_count: 0 },
+    { id: ids.billing, name: "Billing", outgoing_messages_count: 1 },
+    { id: ids.sales, name: "Sales", outgoing_messages_count: 0 },
   ]);
   const byLabel = await report(h, world, "reports/outgoing_messages_count", { ...threeDays, group_by: "label" });
   t.deepEqual(byLabel.body, [
-    { id: vip, name: "vip", outgoing_messages_count: 3 },
-    { id: spam, name: "spam", outgoing_messages_count: 0 },
+    { id: ids.vip, name: "vip", outgoing_messages_count: 3 },
+    { id: ids.spam, name: "spam", outgoing_messages_count: 0 },
   ]);
   const byInbox = await report(h, world, "reports/outgoing_messages_count", { ...threeDays, group_by: "inbox" });
   t.deepEqual(
@@ -54,15 +51,15 @@ test("inbox_label_matrix: a row of label counts per inbox, narrowed by ids", asy
       { id: world.inbox2.id, name: "Sales" },
     ],
     labels: [
-      { id: vip, title: "vip" },
-      { id: spam, title: "spam" },
+      { id: ids.vip, title: "vip" },
+      { id: ids.spam, title: "spam" },
     ],
     matrix: [
       [1, 0],
       [0, 0],
     ],
   });
-  const narrowed = await report(h, world, "reports/inbox_label_matrix", { ...threeDays, "inbox_ids[]": world.inbox.id, label_ids: String(vip) });
+  const narrowed = await report(h, world, "reports/inbox_label_matrix", { ...threeDays, "inbox_ids[]": world.inbox.id, label_ids: String(ids.vip) });
   t.deepEqual(narrowed.body.matrix, [[1]]);
 });
 
