@@ -6,6 +6,7 @@ import { createAppointmentActivities } from "./appointment";
 import { createAutomationRuleActivities } from "./automationRule";
 import { createConversationTimerActivities } from "./conversationTimer";
 import { createTranscriptActivities } from "./transcript";
+import { createCampaignActivities } from "./campaign";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
 
 /** All activities, bound to their dependencies; workflows see only their types. */
@@ -19,6 +20,7 @@ export function createActivities(deps: AppDeps) {
     ...createAttachmentAnalysisActivities(deps),
     ...createAvatarFetchActivities(deps),
     ...createTranscriptActivities(deps),
+    ...createCampaignActivities(deps),
   };
 }
 

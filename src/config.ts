@@ -125,6 +125,8 @@ export interface Settings {
   inboxHmacKey: string | undefined;
   /** Expenses paid per activity by expenses/pay_all (SCHEDULING_PAYOUT_BATCH_SIZE). */
   payoutBatchSize: number;
+  /** One-off campaign messages sent per second (CAMPAIGN_SENDS_PER_SECOND). */
+  campaignSendsPerSecond: number;
   /** Chatwoot's MAXIMUM_FILE_UPLOAD_SIZE (megabytes), as bytes. */
   maxUploadBytes: number;
   /** How long a file URL works (FILE_URL_EXPIRES_IN): long enough for a webhook's retries, which carry the URL made at the event. */
@@ -207,6 +209,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     secretKeyBase: env.SECRET_KEY_BASE || undefined,
     inboxHmacKey: env.CHATWOOT_INBOX_HMAC_KEY || undefined,
     payoutBatchSize: Number.isInteger(batchSize) && batchSize > 0 ? batchSize : 500,
+    campaignSendsPerSecond: Math.min(1000, Math.floor(positive(env.CAMPAIGN_SENDS_PER_SECOND, 10)) || 10),
     // Whole megabytes, 40 when unset or less than one.
     maxUploadBytes: (Math.floor(positive(env.MAXIMUM_FILE_UPLOAD_SIZE, 40)) || 40) * 1024 * 1024,
     fileUrlTtlSeconds: positive(env.FILE_URL_EXPIRES_IN, 7 * 86_400),

@@ -29,6 +29,7 @@ import { logger } from "./lib/logger";
 import { attachRealtime, closeRealtime, realtimeConsumer } from "./realtime";
 import { notificationConsumer } from "./notifications/consumer";
 import { transcriptConsumer } from "./conversations/transcript";
+import { campaignConsumer } from "./campaigns/consumer";
 
 export interface Endpoints {
   databaseUrl: string;
@@ -122,6 +123,7 @@ export function eventConsumers(): EventConsumer[] {
     realtimeConsumer(),
     notificationConsumer(),
     transcriptConsumer(),
+    campaignConsumer(),
   ];
 }
 

@@ -35,6 +35,8 @@ export const INTERNAL_EVENT_NAMES = [
   "notification_deleted",
   /** Someone asked for a conversation's transcript by e-mail: mailed by a workflow (src/conversations/transcript.ts). */
   "transcript_requested",
+  /** A campaign was made, changed or deleted: its workflow is started or told (src/campaigns). */
+  "campaign_changed",
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 

@@ -25,6 +25,7 @@ import { registerArticleRoutes } from "./api/helpCenter/articles";
 import { registerCategoryRoutes } from "./api/helpCenter/categories";
 import { registerPortalRoutes } from "./api/helpCenter/portals";
 import { registerNotificationRoutes } from "./api/notifications/notifications";
+import { registerCampaignRoutes } from "./api/campaigns/campaigns";
 import { registerTeamRoutes } from "./api/teams/teams";
 import { registerTeamMemberRoutes } from "./api/teams/teamMembers";
 import { registerPlatformAccountRoutes } from "./platform/accounts/accounts";
@@ -82,5 +83,6 @@ export function accountScopedRouter(): ApiRouter {
   registerCategoryRoutes(router);
   registerArticleRoutes(router);
   registerNotificationRoutes(router);
+  registerCampaignRoutes(router);
   return router;
 }

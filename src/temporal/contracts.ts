@@ -205,3 +205,20 @@ export interface TranscriptInput {
   /** The request's outbox event: the mail's Message-ID, the same on every retry. */
   eventUid: string;
 }
+
+/** A one-off campaign's run: waits for its time, then messages its audience (one per campaign). */
+export function campaignWorkflowId(installationId: string, accountId: number, campaignId: number): string {
+  return `campaign-${installationId}-${accountId}-${campaignId}`;
+}
+
+/** Sent when a campaign changes or is deleted: its workflow reads it again. */
+export const CAMPAIGN_CHANGED_SIGNAL = "campaignChanged";
+
+export interface CampaignInput {
+  accountId: number;
+  campaignId: number;
+  /** Contacts messaged per batch; a batch per second. */
+  batchSize: number;
+  /** Set when the run continued as new while sending: contacts up to this id are done. */
+  afterContactId?: number;
+}
