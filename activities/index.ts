@@ -7,6 +7,7 @@ import { createAutomationRuleActivities } from "./automationRule";
 import { createConversationTimerActivities } from "./conversationTimer";
 import { createTranscriptActivities } from "./transcript";
 import { createCampaignActivities } from "./campaign";
+import { createOfferActivities } from "./offer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
 
 /** All activities, bound to their dependencies; workflows see only their types. */
@@ -21,6 +22,7 @@ export function createActivities(deps: AppDeps) {
     ...createAvatarFetchActivities(deps),
     ...createTranscriptActivities(deps),
     ...createCampaignActivities(deps),
+    ...createOfferActivities(deps),
   };
 }
 

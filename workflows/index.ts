@@ -10,3 +10,4 @@ export { attachmentAnalysisWorkflow } from "./attachmentAnalysis";
 export { avatarFetchWorkflow } from "./avatarFetch";
 export { transcriptWorkflow } from "./transcript";
 export { campaignWorkflow } from "./campaign";
+export { schedulingOfferWorkflow } from "./offer";
