@@ -5,6 +5,8 @@ import { createAvatarFetchActivities } from "./avatarFetch";
 import { createAppointmentActivities } from "./appointment";
 import { createAutomationRuleActivities } from "./automationRule";
 import { createConversationTimerActivities } from "./conversationTimer";
+import { createTranscriptActivities } from "./transcript";
+import { createCampaignActivities } from "./campaign";
 import { createOfferActivities } from "./offer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
 
@@ -18,6 +20,8 @@ export function createActivities(deps: AppDeps) {
     ...createAppointmentActivities(deps),
     ...createAttachmentAnalysisActivities(deps),
     ...createAvatarFetchActivities(deps),
+    ...createTranscriptActivities(deps),
+    ...createCampaignActivities(deps),
     ...createOfferActivities(deps),
   };
 }
