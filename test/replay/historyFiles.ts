@@ -24,6 +24,8 @@ export const LONG_LIVED = [
   "accountDeletionWorkflow",
   "appointmentWorkflow",
   "schedulingOfferWorkflow",
+  "campaignWorkflow",
+  "transcriptWorkflow",
 ] as const;
 
 export function saveHistory(name: string, history: temporal.api.history.v1.IHistory): string {
