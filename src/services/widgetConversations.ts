@@ -6,6 +6,7 @@ import type { MessageInput } from "../conversations/messageInput";
 import { createMessage, type PostedMessage } from "../conversations/messages";
 import { createConversation } from "../conversations/newConversation";
 import type { Visitor, WebWidgetScope } from "./widget";
+import { browserInfo, browserLanguage } from "./widgetBrowser";
 
 /**
  * Api::V1::Widget::BaseController#conversations: the visitor's conversations in this widget's
@@ -35,6 +36,30 @@ export async function requireConversation(db: Knex, scope: WebWidgetScope, visit
 export interface VisitorContext {
   additionalAttributes: Record<string, unknown>;
   customAttributes?: Record<string, unknown>;
+}
+
+/** What the request and the widget's message say about the visitor's browser and page. */
+export interface VisitorRequest {
+  userAgent?: string;
+  acceptLanguage?: string;
+  refererUrl?: string | null;
+  timestamp?: string | null;
+}
+
+/**
+ * A new conversation's additional_attributes as Chatwoot's widget controllers fill them: the
+ * browser from the request, the page and the visitor's clock from the message.
+ */
+export function visitorContext(request: VisitorRequest, customAttributes?: Record<string, unknown>): VisitorContext {
+  return {
+    additionalAttributes: {
+      browser_language: browserLanguage(request.acceptLanguage),
+      browser: browserInfo(request.userAgent),
+      initiated_at: { timestamp: request.timestamp ?? null },
+      referer: request.refererUrl ?? null,
+    },
+    customAttributes,
+  };
 }
 
 /** POST /conversations: always a new conversation, with the visitor's first message in it. */

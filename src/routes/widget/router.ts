@@ -6,7 +6,7 @@ import { registerWidgetEventRoutes } from "./events/events";
 import { registerWidgetInboxMemberRoutes } from "./inboxMembers/inboxMembers";
 import { registerWidgetLabelRoutes } from "./labels/labels";
 import { registerWidgetMessageRoutes } from "./messages/messages";
-import { webWidgetSession } from "./session";
+import { webWidgetSession } from "../../middlewares/widgetSession";
 
 /**
  * /api/v1/widget: the public web widget API. No api_access_token: the widget is named by its

@@ -5,8 +5,8 @@ import { contactRecord } from "../../../presenters/publicApi";
 import { removeCustomAttributes } from "../../../services/contacts";
 import { identifyVisitor, setVisitorUser } from "../../../services/widgetContact";
 import { issueWidgetToken } from "../../../services/widgetTokens";
-import { websiteTokenQuery } from "../schema";
-import { requireVisitor } from "../session";
+import { websiteTokenQuery } from "../../../schemas/widget";
+import { requireVisitor } from "../../../middlewares/widgetSession";
 import { widgetContactBody, widgetContactResponse, widgetContactShowResponse, widgetCustomAttributeKeysBody } from "./schema";
 
 const updated = (contact: Contact) => ({ id: contact.id, name: contact.name, email: contact.email, phone_number: contact.phone_number });

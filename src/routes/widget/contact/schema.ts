@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { jsonObject, optionalHttpUrl } from "../../../http/schemas";
-import { websiteTokenFields } from "../schema";
+import { websiteTokenFields } from "../../../schemas/widget";
 
 const text = () => z.string().trim().max(MAX_LENGTH.string);
 

@@ -11,10 +11,9 @@ import { setCustomAttributes } from "../../../conversations/attributes";
 import { resolveConversation } from "../../../conversations/status";
 import { contactResolvedActivity, markSeenByContact, presentPublicMessages } from "../../../services/publicApi";
 import { identifyVisitor } from "../../../services/widgetContact";
-import { currentConversation, requireConversation, startVisitorConversation } from "../../../services/widgetConversations";
-import { websiteTokenQuery } from "../schema";
-import { requireVisitor } from "../session";
-import { visitorContext } from "../visitorContext";
+import { currentConversation, requireConversation, startVisitorConversation, visitorContext } from "../../../services/widgetConversations";
+import { websiteTokenQuery } from "../../../schemas/widget";
+import { browserOf, requireVisitor } from "../../../middlewares/widgetSession";
 import { widgetConversationAttributesBody, widgetConversationCreate, widgetConversationCreated, widgetConversationResponse, widgetTypingBody } from "./schema";
 
 const summary = (conversation: Conversation) => ({
@@ -62,7 +61,13 @@ export function registerWidgetConversationRoutes(router: ApiRouter) {
         visitor = { contact, contactInbox: await ContactInbox.query(db).findById(visitor.contactInbox.id).throwIfNotFound() };
       }
       const { referer_url, timestamp, ...message } = body.message;
-      const conversation = await startVisitorConversation(db, scope, visitor, visitorContext(ctx, { referer_url, timestamp }, body.custom_attributes), message);
+      const conversation = await startVisitorConversation(
+        db,
+        scope,
+        visitor,
+        visitorContext({ ...browserOf(ctx), refererUrl: referer_url, timestamp }, body.custom_attributes),
+        message,
+      );
       const messages = await Message.query(db).where("conversation_id", conversation.id).modify(Message.publicOnly).orderBy("id");
       const { contact } = visitor;
       ctx.body = {

@@ -1,15 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
-import { echoId, jsonObject } from "../../../http/schemas";
-import { websiteTokenFields } from "../schema";
-
-/** The widget's message fields: its text and where and when the visitor wrote it. */
-export const widgetMessageFields = {
-  content: z.string().max(MAX_LENGTH.message).nullable().optional(),
-  echo_id: echoId(),
-  referer_url: z.string().max(MAX_LENGTH.url).nullable().optional(),
-  timestamp: z.string().max(MAX_LENGTH.string).nullable().optional(),
-};
+import { jsonObject } from "../../../http/schemas";
+import { websiteTokenFields, widgetMessageFields } from "../../../schemas/widget";
 
 export const widgetConversationCreate = z
   .object({

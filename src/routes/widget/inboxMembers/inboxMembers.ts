@@ -3,7 +3,7 @@ import type { ApiRouter } from "../../../http/router";
 import { InboxMember } from "../../../models/InboxMember";
 import { connectedUserIds, liveAvailability } from "../../../realtime/presence";
 import { avatarUrlOf } from "../../../services/avatars";
-import { websiteTokenQuery } from "../schema";
+import { websiteTokenQuery } from "../../../schemas/widget";
 
 const widgetInboxMembersResponse = z
   .object({ payload: z.array(z.object({ id: z.number(), name: z.string(), avatar_url: z.string(), availability_status: z.string() })) })

@@ -4,8 +4,8 @@ import { MAX_LENGTH } from "../../../http/limits";
 import { Label } from "../../../models/Label";
 import { changeLabel } from "../../../conversations/attributes";
 import { requireConversation } from "../../../services/widgetConversations";
-import { websiteTokenFields, websiteTokenQuery } from "../schema";
-import { requireVisitor } from "../session";
+import { websiteTokenFields, websiteTokenQuery } from "../../../schemas/widget";
+import { requireVisitor } from "../../../middlewares/widgetSession";
 
 const labelBody = z.object({ ...websiteTokenFields, label: z.string().trim().max(MAX_LENGTH.string).default("") }).openapi("WidgetLabel");
 const labelParams = z.object({ label: z.string().max(MAX_LENGTH.string) });

@@ -7,10 +7,9 @@ import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../../ser
 import { submitMessageValues } from "../../../conversations/messages";
 import { presentPublicMessages } from "../../../services/publicApi";
 import { identifyVisitor } from "../../../services/widgetContact";
-import { currentConversation, postVisitorMessage, visitorConversations } from "../../../services/widgetConversations";
-import { websiteTokenQuery } from "../schema";
-import { requireVisitor } from "../session";
-import { visitorContext } from "../visitorContext";
+import { currentConversation, postVisitorMessage, visitorConversations, visitorContext } from "../../../services/widgetConversations";
+import { websiteTokenQuery } from "../../../schemas/widget";
+import { browserOf, requireVisitor } from "../../../middlewares/widgetSession";
 import { widgetMessageCreate, widgetMessageParams, widgetMessageResponse, widgetMessagesQuery, widgetMessageUpdate } from "./schema";
 
 export function registerWidgetMessageRoutes(router: ApiRouter) {
@@ -52,7 +51,7 @@ export function registerWidgetMessageRoutes(router: ApiRouter) {
     async (ctx, { body }) => {
       const scope = ctx.state.webWidget!;
       const { content, echo_id, referer_url, timestamp, attachments = [] } = body.message;
-      const context = visitorContext(ctx, { referer_url, timestamp });
+      const context = visitorContext({ ...browserOf(ctx), refererUrl: referer_url, timestamp });
       const posted = await withStagedAttachments(
         ctx.deps.settings,
         scope.account.id,

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { uploadedFile } from "../../../http/multipart";
 import { id, jsonObject, withinJsonLimits } from "../../../http/schemas";
-import { websiteTokenFields } from "../schema";
-import { widgetMessageFields } from "../conversations/schema";
+import { websiteTokenFields, widgetMessageFields } from "../../../schemas/widget";
 
 export const widgetMessagesQuery = z.object({ ...websiteTokenFields, before: id().optional(), after: id().optional() });
 export const widgetMessageParams = z.object({ id: id() });

@@ -1,10 +1,10 @@
 import type { Next } from "koa";
-import { NotFound } from "../../errors";
-import type { AppContext } from "../../http/context";
-import { findVisitor, findWebWidget, type Visitor, type WebWidgetScope } from "../../services/widget";
-import { decodeWidgetToken } from "../../services/widgetTokens";
+import { NotFound } from "../errors";
+import type { AppContext } from "../http/context";
+import { findVisitor, findWebWidget, type Visitor, type WebWidgetScope } from "../services/widget";
+import { decodeWidgetToken } from "../services/widgetTokens";
 
-declare module "../../http/context" {
+declare module "../http/context" {
   interface AppState {
     /** The web widget named by website_token (widget routes only). */
     webWidget?: WebWidgetScope;
@@ -46,3 +46,6 @@ export async function requireVisitor(ctx: AppContext, next: Next) {
   if (!ctx.state.visitor) throw NotFound();
   await next();
 }
+
+/** The visitor's browser as the request names it, for what a new conversation records. */
+export const browserOf = (ctx: AppContext) => ({ userAgent: ctx.get("user-agent") || undefined, acceptLanguage: ctx.get("accept-language") || undefined });
