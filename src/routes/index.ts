@@ -16,6 +16,7 @@ import { registerIntegrationHookRoutes } from "./api/integrations/hooks";
 import { registerInboxRoutes } from "./api/inboxes/inboxes";
 import { registerInboxMemberRoutes } from "./api/inboxMembers/inboxMembers";
 import { registerContactRoutes } from "./api/contacts/contacts";
+import { registerContactNoteRoutes } from "./api/contactNotes/contactNotes";
 import { registerContactMergeRoutes } from "./api/contactMerge/contactMerge";
 import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDefinitions/customAttributeDefinitions";
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
@@ -62,6 +63,7 @@ export function accountScopedRouter(): ApiRouter {
   registerInboxMemberRoutes(router);
   registerContactRoutes(router);
   registerContactMergeRoutes(router);
+  registerContactNoteRoutes(router);
   registerCustomAttributeDefinitionRoutes(router);
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);
