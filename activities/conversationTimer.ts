@@ -1,7 +1,7 @@
 import { heartbeat } from "@temporalio/activity";
 import type { AppDeps } from "../src/deps";
-import { sweepConversationTimers } from "../src/services/autoResolve";
-import { touchAccountTimers } from "../src/services/conversationTimers";
+import { sweepConversationTimers } from "../src/conversations/autoResolve";
+import { touchAccountTimers } from "../src/conversations/timers";
 
 export function createConversationTimerActivities(deps: AppDeps) {
   return {

@@ -1,8 +1,9 @@
 import { ApplicationFailure } from "@temporalio/common";
 import type { AppDeps } from "../src/deps";
-import { attemptDeliveries, markDeliveryFailed } from "../src/services/webhookDeliveries";
+import { attemptDeliveries } from "../src/webhooks/attempt";
+import { markDeliveryFailed } from "../src/webhooks/results";
 import type { AttemptFailure, AttemptInput, AttemptsInput } from "../src/temporal/contracts";
-import { onDeliveryFailed } from "../src/services/deliveryFailures";
+import { onDeliveryFailed } from "../src/webhooks/deliveryFailures";
 
 /** The failure type that tells Temporal to stop retrying a delivery. */
 export const PERMANENT_FAILURE = "PermanentDeliveryFailure";

@@ -8,7 +8,7 @@ import "./lib/validation";
 import { bodyDepthGuard } from "./middlewares/bodyDepth";
 import { errorHandler } from "./middlewares/errorHandler";
 import { rateLimits } from "./middlewares/rateLimits";
-import type { BlockedAddresses } from "./services/blockedAddresses";
+import type { BlockedAddresses } from "./auth/blockedAddresses";
 import { installRequestLogger, requestLog } from "./middlewares/requestLog";
 import { watchDatabase } from "./lib/metrics";
 import { accountRouter, accountScopedRouter, platformRouter } from "./routes";

@@ -1,7 +1,7 @@
 import type { Client } from "@temporalio/client";
 import type { Settings } from "./config";
 import type { Database } from "./db";
-import type { AuthCache } from "./services/authCache";
+import type { AuthCache } from "./auth/authCache";
 
 /** What the API and the activities need from the outside world, handed in rather than imported. */
 export interface AppDeps {

@@ -9,18 +9,19 @@ import { avatarFetchConsumer } from "./services/avatarFetch";
 import { purgeAllDeletedFiles } from "./services/attachments";
 import { fileStorage } from "./storage";
 import { automationConsumer } from "./services/automation/trigger";
-import { AuthCache } from "./services/authCache";
-import { BlockedAddresses } from "./services/blockedAddresses";
+import { AuthCache } from "./auth/authCache";
+import { BlockedAddresses } from "./auth/blockedAddresses";
 import { AUTH_FAILURES } from "./middlewares/rateLimits";
-import { adoptTimers, resumeTimerSweep, timerConsumer } from "./services/conversationTimers";
-import type { EventConsumer } from "./services/events";
-import { privateNetworkNotice, webhookConsumer } from "./services/webhookDeliveries";
-import { loadInstallationId } from "./services/installation";
+import { adoptTimers, resumeTimerSweep, timerConsumer } from "./conversations/timers";
+import type { EventConsumer } from "./events/outbox";
+import { privateNetworkNotice } from "./webhooks/attempt";
+import { webhookConsumer } from "./webhooks/plan";
+import { loadInstallationId } from "./infra/installation";
 import { taskQueueFor } from "./temporal/contracts";
 import type { AppDeps } from "./deps";
 import { PlatformApp } from "./models/PlatformApp";
 import { resumeAccountDeletions } from "./services/accountDeletion";
-import { EventRelay } from "./services/eventRelay";
+import { EventRelay } from "./events/relay";
 import { connectTemporalClient } from "./temporal/client";
 import { installTemporalRuntime } from "./temporal/runtime";
 import { createWorker } from "./temporal/worker";
@@ -106,7 +107,7 @@ export interface RunningWorker {
 
 /**
  * What happens after a change: every committed event goes to each of these, in this order of
- * planning (src/services/events.ts has the contract, eventRelay.ts the delivery of events to them).
+ * planning (src/events/outbox.ts has the contract, src/events/relay.ts the delivery of events to them).
  */
 export function eventConsumers(): EventConsumer[] {
   return [

@@ -1,6 +1,6 @@
 import { condition, continueAsNew, defineSignal, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from "@temporalio/workflow";
 import type { Activities } from "../activities";
-import type { SweepResult } from "../src/services/autoResolve";
+import type { SweepResult } from "../src/conversations/autoResolve";
 import { MIN_SWEEP_GAP_MS, WAKE_SIGNAL, type TimerSweepInput } from "../src/temporal/contracts";
 
 export const wakeSignal = defineSignal<[number]>(WAKE_SIGNAL);

@@ -2,7 +2,7 @@ import { benchAccount } from "../account";
 import { type Harness, expectOk, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
 import { eventConsumers } from "../../src/runtime";
-import { EventRelay } from "../../src/services/eventRelay";
+import { EventRelay } from "../../src/events/relay";
 
 /**
  * SQL statements per request on the hot paths, with the auth cache warm (the steady state): each

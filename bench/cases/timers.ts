@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { planTimers } from "../../src/services/conversationTimers";
+import { planTimers } from "../../src/conversations/timers";
 import { createContact, createInbox } from "../../test/support/conversationFactories";
 import { createAccount } from "../../test/support/factories";
 import { startHarness } from "../../test/support/harness";

@@ -1,4 +1,4 @@
-import { recordEvent } from "../../src/services/events";
+import { recordEvent } from "../../src/events/outbox";
 import { createAccount } from "../../test/support/factories";
 import { expectOk, startHarness, type Harness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";

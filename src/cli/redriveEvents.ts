@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "../config";
 import { connectDatabase } from "../db";
 import { embeddedDatabaseUrl } from "../infra/embeddedPostgres";
-import { parkedState, redriveParkedEvents } from "../services/parkedEvents";
+import { parkedState, redriveParkedEvents } from "../events/parked";
 
 const USAGE = `npm run events:redrive -- [--list] [--account <id>] [<event id> ...]
 

@@ -1,7 +1,7 @@
 import { loadConfig, embeddedPorts } from "../config";
 import { embeddedDatabaseUrl } from "../infra/embeddedPostgres";
 import { describeTemporal, openRuntime } from "../runtime";
-import { adoptTimers } from "../services/conversationTimers";
+import { adoptTimers } from "../conversations/timers";
 
 /**
  * `npm run timers:replan`: plans every open or snoozed conversation's deadline again from its row and

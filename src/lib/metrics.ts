@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Database } from "../db";
-import { parkedState } from "../services/parkedEvents";
+import { parkedState } from "../events/parked";
 
 /**
  * The process's Prometheus metrics. Counters and the latency histogram count what this process did;
@@ -60,7 +60,7 @@ function databaseGauge(name: string, help: string, labelNames: string[], read: (
   });
 }
 
-/** The outbox the relay still works on: parked events (services/parkedEvents.ts) are counted apart. */
+/** The outbox the relay still works on: parked events (events/parked.ts) are counted apart. */
 export interface OutboxState {
   backlog: number;
   /** Seconds since the oldest undispatched, unparked event was committed; 0 when there is none. */

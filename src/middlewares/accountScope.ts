@@ -4,7 +4,7 @@ import type { AppContext, Principal } from "../http/context";
 import { Account } from "../models/Account";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBotInbox } from "../models/AgentBotInbox";
-import { requestCopy } from "../services/authCache";
+import { requestCopy } from "../auth/authCache";
 
 /** What the caller is in the account: the account, the user's membership, or a bot's allowance. */
 interface Scope {

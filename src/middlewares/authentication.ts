@@ -5,7 +5,7 @@ import { AccessToken } from "../models/AccessToken";
 import { AgentBot } from "../models/AgentBot";
 import { PlatformApp } from "../models/PlatformApp";
 import { User } from "../models/User";
-import { requestCopy } from "../services/authCache";
+import { requestCopy } from "../auth/authCache";
 
 /** Chatwoot reads `api_access_token`; HTTP clients often send it as `Api-Access-Token`. */
 function tokenFrom(ctx: AppContext): string | undefined {

@@ -3,7 +3,7 @@ import type { Middleware, Next } from "koa";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { Limit, RateLimits } from "../config";
 import type { Database } from "../db";
-import type { BlockedAddresses } from "../services/blockedAddresses";
+import type { BlockedAddresses } from "../auth/blockedAddresses";
 import { Throttled } from "../errors";
 import type { AppContext, TokenGuard } from "../http/context";
 import { rateLimited } from "../lib/metrics";

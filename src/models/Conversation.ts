@@ -39,9 +39,9 @@ export class Conversation extends BaseModel {
   declare agent_last_seen_at: Date | null;
   declare assignee_last_seen_at: Date | null;
   declare contact_last_seen_at: Date | null;
-  /** The newest incoming message's created_at, written with each message (services/messages.ts): unread while after agent_last_seen_at. */
+  /** The newest incoming message's created_at, written with each message (conversations/messages.ts): unread while after agent_last_seen_at. */
   declare last_incoming_at: Date | null;
-  /** Written by conversation timer planning only (services/conversationTimers.ts). */
+  /** Written by conversation timer planning only (conversations/timers.ts). */
   declare timer_due_at: Date | null;
 
   static ofAccount(accountId: number, db?: Knex) {

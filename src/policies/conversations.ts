@@ -3,8 +3,8 @@ import { BotEndpointDenied, NotFound, PermissionDenied } from "../errors";
 import type { AppContext } from "../http/context";
 import { Conversation } from "../models/Conversation";
 import { accessibleInboxIdsSql, canSeeInbox } from "./inboxes";
-import type { Actor } from "../services/activityMessages";
-import type { Viewer } from "../services/conversationList";
+import type { Actor } from "../conversations/activityMessages";
+import type { Viewer } from "../conversations/list";
 
 /** Endpoints outside Chatwoot's BOT_ACCESSIBLE_ENDPOINTS refuse agent bot tokens. */
 export async function usersOnly(ctx: AppContext, next: Next) {

@@ -3,8 +3,8 @@ import { joinSql, sql } from "../db/sql";
 import { Trip } from "../db/trip";
 import { Message } from "../models/Message";
 import { messagePushEventData, type MessageConversation } from "../presenters/message";
-import type { EventConsumer, EventRow } from "../services/events";
-import { loadSenders } from "../services/messageSenders";
+import type { EventConsumer, EventRow } from "../events/outbox";
+import { loadSenders } from "../conversations/messageSenders";
 import { logger } from "../lib/logger";
 import { BROADCAST_NOTICE_PREFIX, REALTIME_CHANNEL } from "./notices";
 

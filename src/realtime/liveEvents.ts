@@ -5,8 +5,8 @@ import type { User } from "../models/User";
 import { contactPushEventData } from "../presenters/contact";
 import { conversationWebhookData } from "../presenters/conversation";
 import { agentBotPushEventData, userPushEventData } from "../presenters/message";
-import { loadConversationGraph } from "../services/conversationGraph";
-import { recordEvent } from "../services/events";
+import { loadConversationGraph } from "../conversations/graph";
+import { recordEvent } from "../events/outbox";
 
 /*
  * The events that exist only to be seen live (Chatwoot's conversation.typing_on/off and

@@ -2,8 +2,8 @@ import Router from "@koa/router";
 import type { Database } from "../db";
 import { PROBE_DEADLINE_MS, probeDependencies } from "../infra/dependencyProbes";
 import { metrics, outboxState } from "../lib/metrics";
-import { listeningRelays } from "../services/eventRelay";
-import { parkedState } from "../services/parkedEvents";
+import { listeningRelays } from "../events/relay";
+import { parkedState } from "../events/parked";
 import type { AppCustomContext, AppState } from "../http/context";
 import { openApiDocument } from "../openapi/registry";
 

@@ -4,7 +4,7 @@
  * beside it, as the scheduling fork does, the status event when the status moved to cancelled,
  * completed or no_show, and appointment.rescheduled when its time or resource moved.
  */
-import type { AppointmentEventName } from "../services/events";
+import type { AppointmentEventName } from "../events/outbox";
 
 /** `[{attribute: {previous_value, current_value}}]`, as Chatwoot's *_updated events carry them. */
 export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];

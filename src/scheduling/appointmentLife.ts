@@ -14,11 +14,11 @@ import { Appointment, AppointmentNotice } from "../models/scheduling/Appointment
 import { Resource } from "../models/scheduling/Resource";
 import { SchedulingSettings } from "../models/scheduling/SchedulingSettings";
 import { presentAppointment } from "../presenters/scheduling/appointments";
-import { type EventConsumer, type EventRow, recordEvent } from "../services/events";
+import { type EventConsumer, type EventRow, recordEvent } from "../events/outbox";
 import { APPOINTMENT_EVENT_NAMES } from "./constants";
 import { findAppointmentView } from "./appointmentRecords";
-import { inUnit } from "../services/conversationUnit";
-import { insertMessage } from "../services/messages";
+import { inUnit } from "../conversations/unit";
+import { insertMessage } from "../conversations/messages";
 import { startOnce } from "../temporal/client";
 import { AccountIdAttribute, AppointmentIdAttribute, AppointmentStartsAtAttribute, ResourceIdAttribute } from "../temporal/searchAttributes";
 import { expireHold } from "./appointments";

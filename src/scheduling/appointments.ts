@@ -12,7 +12,7 @@ import { Appointment } from "../models/scheduling/Appointment";
 import { SchedulingSettings } from "../models/scheduling/SchedulingSettings";
 import { ServicePrice } from "../models/scheduling/Service";
 import type { User } from "../models/User";
-import { createConversation } from "../services/newConversation";
+import { createConversation } from "../conversations/newConversation";
 import { findAppointmentView, loadViews, lockAppointment, recordAppointmentChange, type AppointmentView } from "./appointmentRecords";
 import { type AppointmentStatus, HOLD_EXPIRED_REASON, LIVE_APPOINTMENT_STATUSES, type PaymentStatus } from "./constants";
 import { invalidAttribute, refused } from "./errors";

@@ -10,7 +10,7 @@ import type { Account } from "../models/Account";
 import { AppointmentNotice } from "../models/scheduling/Appointment";
 import { Resource } from "../models/scheduling/Resource";
 import { presentAppointment } from "../presenters/scheduling/appointments";
-import { recordEvent } from "../services/events";
+import { recordEvent } from "../events/outbox";
 import { postNotice } from "./appointmentLife";
 import { findAppointmentView, lockAppointment } from "./appointmentRecords";
 import { announcementDue } from "./appointmentTimeline";

@@ -12,7 +12,7 @@ import { TimeOff } from "../models/scheduling/TimeOff";
 import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
 import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
 import { Trip } from "../db/trip";
-import { allOn } from "../services/conversationGraph";
+import { allOn } from "../conversations/graph";
 import type { BookedInterval, ResourceSchedule } from "./availability";
 import type { Interval } from "./intervals";
 

@@ -1,7 +1,7 @@
 import { NotFound } from "../errors";
 import { Account } from "../models/Account";
 import { diff, recordAudit, type AuditActor } from "./audit";
-import { recordEvent } from "./events";
+import { recordEvent } from "../events/outbox";
 
 const AUDITED = ["name", "locale", "domain", "support_email", "status", "features", "settings", "custom_attributes", "limits"] as const;
 const TIMER_SETTINGS = ["auto_resolve_after", "auto_resolve_ignore_waiting"] as const;

@@ -10,7 +10,7 @@ import { startOnce } from "../temporal/client";
 import { attachmentAnalysisWorkflowId } from "../temporal/contracts";
 import { AccountIdAttribute } from "../temporal/searchAttributes";
 import { THUMBNAIL_SIZE, THUMBNAIL_TYPE } from "./attachments";
-import type { EventConsumer, EventRow } from "./events";
+import type { EventConsumer, EventRow } from "../events/outbox";
 
 /** A message_created event whose message has images still to measure. */
 function hasImages(event: EventRow): boolean {

@@ -11,7 +11,7 @@ import { type AvatarFetchInput, avatarFetchWorkflowId } from "../temporal/contra
 import { AccountIdAttribute } from "../temporal/searchAttributes";
 import { purgeDeletedFiles } from "./attachments";
 import { AVATAR_MAX_BYTES, type AvatarOwner, storeAvatar } from "./avatars";
-import { type EventConsumer, type EventRow, recordEvent } from "./events";
+import { type EventConsumer, type EventRow, recordEvent } from "../events/outbox";
 import { currentLogger } from "../lib/logger";
 
 const TABLES = { contact: "contacts", agent_bot: "agent_bots" } as const;

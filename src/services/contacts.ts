@@ -6,7 +6,7 @@ import { ContactInbox } from "../models/ContactInbox";
 import { Inbox } from "../models/Inbox";
 import { contactChangedAttributes, contactWebhookData } from "../presenters/contact";
 import { validateCustomAttributes } from "./customAttributes";
-import { recordEvent } from "./events";
+import { recordEvent } from "../events/outbox";
 import { requestAvatarFetch } from "./avatarFetch";
 
 export interface ContactCreateInput extends ContactAttributes {

@@ -6,8 +6,8 @@ import { Conversation } from "../models/Conversation";
 import { Label } from "../models/Label";
 import type { LabelInput } from "../routes/api/labels/schema";
 import { type AuditActor, auditChange } from "./audit";
-import { changeConversation } from "./conversationChanges";
-import { inUnit } from "./conversationUnit";
+import { changeConversation } from "../conversations/changes";
+import { inUnit } from "../conversations/unit";
 
 /** The attributes the audited gem records for a label (all but id and timestamps). */
 const AUDITED = ["title", "description", "color", "show_on_sidebar", "account_id"] as const;

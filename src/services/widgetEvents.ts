@@ -2,8 +2,8 @@ import type { Knex } from "knex";
 import { Conversation } from "../models/Conversation";
 import { contactWebhookData } from "../presenters/contact";
 import { conversationWebhookData } from "../presenters/conversation";
-import { loadConversationGraph } from "./conversationGraph";
-import { recordEvent } from "./events";
+import { loadConversationGraph } from "../conversations/graph";
+import { recordEvent } from "../events/outbox";
 import type { Visitor, WebWidgetScope } from "./widget";
 
 /**

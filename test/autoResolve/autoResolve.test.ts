@@ -1,7 +1,7 @@
 import test from "ava";
 import { eventually } from "../support/eventually";
 import type { AppDeps } from "../../src/deps";
-import { fireConversationTimer } from "../../src/services/autoResolve";
+import { fireConversationTimer } from "../../src/conversations/autoResolve";
 import { accountApi, useHarness } from "../support/harness";
 import {
   contents as messagesOf,

@@ -1,6 +1,6 @@
 import type { WorkflowExecutionDescription } from "@temporalio/client";
 import type { AppDeps } from "../../src/deps";
-import { planTimers } from "../../src/services/conversationTimers";
+import { planTimers } from "../../src/conversations/timers";
 import { accountTimersWorkflowId, timerSweepWorkflowId } from "../../src/temporal/contracts";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount, type TestAccount } from "../support/factories";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
-import { planTimers } from "../../src/services/conversationTimers";
+import { planTimers } from "../../src/conversations/timers";
 import { createWorker } from "../../src/temporal/worker";
 import { createContact, createInbox } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import test from "ava";
-import { planTimers } from "../../src/services/conversationTimers";
-import { EventRelay } from "../../src/services/eventRelay";
+import { planTimers } from "../../src/conversations/timers";
+import { EventRelay } from "../../src/events/relay";
 import { eventually } from "../support/eventually";
 import { conversationWorld, createConversation } from "../conversations/setup";
 import { createAccount } from "../support/factories";

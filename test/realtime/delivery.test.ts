@@ -5,7 +5,7 @@ import { createApp } from "../../src/app";
 import type { AppDeps } from "../../src/deps";
 import { attachRealtime } from "../../src/realtime";
 import { closeServer, eventConsumers } from "../../src/runtime";
-import { EventRelay } from "../../src/services/eventRelay";
+import { EventRelay } from "../../src/events/relay";
 import { eventually } from "../support/eventually";
 import { type Harness, startHarness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";

@@ -1,7 +1,7 @@
 import test from "ava";
 import { Conversation } from "../../src/models/Conversation";
-import { autoResolvedActivity } from "../../src/services/activityMessages";
-import { resolveConversation } from "../../src/services/conversationStatus";
+import { autoResolvedActivity } from "../../src/conversations/activityMessages";
+import { resolveConversation } from "../../src/conversations/status";
 import { conversationWorld, createConversation, postMessage } from "../conversations/setup";
 import { expectOk, useHarness } from "../support/harness";
 import { at, happenedAt, report, unix } from "./setup";

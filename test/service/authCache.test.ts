@@ -5,7 +5,7 @@ import type { AppDeps } from "../../src/deps";
 import { closeServer } from "../../src/runtime";
 import { sql } from "../../src/db/sql";
 import { Trip } from "../../src/db/trip";
-import { AuthCache } from "../../src/services/authCache";
+import { AuthCache } from "../../src/auth/authCache";
 import { eventually } from "../support/eventually";
 import { addToAccount, createAccount, createUser } from "../support/factories";
 import { startHarness, type Harness } from "../support/harness";

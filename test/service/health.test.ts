@@ -6,7 +6,7 @@ import pg from "pg";
 import { createApp } from "../../src/app";
 import type { AppDeps } from "../../src/deps";
 import { closeServer } from "../../src/runtime";
-import { EventRelay, RELAY_APPLICATION_NAME } from "../../src/services/eventRelay";
+import { EventRelay, RELAY_APPLICATION_NAME } from "../../src/events/relay";
 import { eventually } from "../support/eventually";
 import { createAccount } from "../support/factories";
 import { type Harness, useHarness } from "../support/harness";

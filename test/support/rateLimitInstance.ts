@@ -5,7 +5,7 @@ import { createApp } from "../../src/app";
 import { loadRateLimits, RATE_LIMIT_ENV, type RateLimits } from "../../src/config";
 import { AUTH_FAILURES } from "../../src/middlewares/rateLimits";
 import { closeServer } from "../../src/runtime";
-import { BlockedAddresses } from "../../src/services/blockedAddresses";
+import { BlockedAddresses } from "../../src/auth/blockedAddresses";
 import type { Harness } from "./harness";
 
 /** The default limits with some set as the environment would set them ("<requests>/<seconds>"). */

@@ -1,5 +1,5 @@
 import test from "ava";
-import { BatchReads, type EventRow } from "../../src/services/events";
+import { BatchReads, type EventRow } from "../../src/events/outbox";
 
 const event = (id: number): EventRow => ({
   id,

@@ -1,5 +1,5 @@
 import test from "ava";
-import { signalsOf } from "../../src/services/webhookDeliveries";
+import { signalsOf } from "../../src/webhooks/handOver";
 
 const at = (ms: number) => ({ event_created_at: new Date(ms) });
 

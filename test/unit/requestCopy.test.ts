@@ -1,6 +1,6 @@
 import test from "ava";
 import { Account } from "../../src/models/Account";
-import { requestCopy } from "../../src/services/authCache";
+import { requestCopy } from "../../src/auth/authCache";
 
 test("a request's copy of a cached model is the same model, and nothing done to it reaches the cached one", (t) => {
   const cached = Account.fromDatabaseJson({

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import test from "ava";
 import { assertSafeUrl, safePost, UnsafeUrlError } from "../../src/lib/safeFetch";
 import { loadDeliveryConfig } from "../../src/config";
-import { privateNetworkNotice } from "../../src/services/webhookDeliveries";
+import { privateNetworkNotice } from "../../src/webhooks/attempt";
 
 test("private, loopback, link-local, multicast and IPv4-wrapping targets are refused unless allowed", async (t) => {
   for (const url of [

@@ -1,5 +1,5 @@
 import test from "ava";
-import { timerPlan } from "../../src/services/conversationTimers";
+import { timerPlan } from "../../src/conversations/timers";
 
 const lastActivity = new Date("2026-11-22T10:00:00Z");
 const open = { status: "open" as const, contact_id: 1, snoozed_until: null, last_activity_at: lastActivity, waiting_since: null };

@@ -1,8 +1,8 @@
 import test from "ava";
 import { WorkflowNotFoundError } from "@temporalio/client";
 import { eventConsumers } from "../../src/runtime";
-import { EventRelay } from "../../src/services/eventRelay";
-import { recordEvent, type EventName } from "../../src/services/events";
+import { EventRelay } from "../../src/events/relay";
+import { recordEvent, type EventName } from "../../src/events/outbox";
 import { webhookDeliveryWorkflowId } from "../../src/temporal/contracts";
 import { createAccount, type TestAccount } from "../support/factories";
 import { accountApi, quickRetries, useHarness, webhookLanes } from "../support/harness";

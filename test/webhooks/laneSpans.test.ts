@@ -1,5 +1,5 @@
 import test from "ava";
-import { recordEvent } from "../../src/services/events";
+import { recordEvent } from "../../src/events/outbox";
 import { createAccount } from "../support/factories";
 import { accountApi, quickRetries, useHarness, webhookLanes } from "../support/harness";
 import { eventually } from "../support/eventually";

@@ -1,6 +1,6 @@
 import test from "ava";
 import type { TestWorkflowEnvironment } from "@temporalio/testing";
-import type { SweepResult } from "../../src/services/autoResolve";
+import type { SweepResult } from "../../src/conversations/autoResolve";
 import { MIN_SWEEP_GAP_MS, WAKE_SIGNAL, type TimerSweepInput } from "../../src/temporal/contracts";
 import { uniqueId, withWorker, workflowEnvironment } from "../support/workflowEnv";
 

@@ -9,9 +9,9 @@ import { Conversation } from "../../models/Conversation";
 import { Inbox } from "../../models/Inbox";
 import { Message } from "../../models/Message";
 import { publicConversation } from "../../presenters/publicApi";
-import { resolveConversation } from "../../services/conversationStatus";
-import { loadSenders } from "../../services/messageSenders";
-import { createConversation } from "../../services/newConversation";
+import { resolveConversation } from "../../conversations/status";
+import { loadSenders } from "../../conversations/messageSenders";
+import { createConversation } from "../../conversations/newConversation";
 import { contactResolvedActivity, findPublicContactInbox, findPublicConversation, markSeenByContact, reachableConversations } from "../../services/publicApi";
 import { contactParams, conversationParams, publicConversationCreate, publicConversationResponse, publicTypingBody } from "./schema";
 

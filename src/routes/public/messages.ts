@@ -7,8 +7,8 @@ import { Message } from "../../models/Message";
 import { withEchoId } from "../../presenters/message";
 import { publicMessage } from "../../presenters/publicApi";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../services/attachments";
-import { loadSenders } from "../../services/messageSenders";
-import { createMessage, submitMessageValues } from "../../services/messages";
+import { loadSenders } from "../../conversations/messageSenders";
+import { createMessage, submitMessageValues } from "../../conversations/messages";
 import { findPublicContactInbox, findPublicConversation } from "../../services/publicApi";
 import { conversationParams, messageParams, publicMessageCreate, publicMessageResponse, publicMessagesQuery, publicMessageUpdate } from "./schema";
 

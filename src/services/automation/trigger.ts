@@ -6,7 +6,7 @@ import { Trip } from "../../db/trip";
 import { startOnce } from "../../temporal/client";
 import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../../lib/inParallel";
-import { BatchReads, statusTransitionEventOf, type EventConsumer, type EventRow } from "../events";
+import { BatchReads, statusTransitionEventOf, type EventConsumer, type EventRow } from "../../events/outbox";
 import { automationEventWorkflowId } from "../../temporal/contracts";
 
 /** The events AutomationRuleListener handles. */

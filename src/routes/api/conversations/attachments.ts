@@ -6,7 +6,7 @@ import { Message } from "../../../models/Message";
 import { senderPushEventData } from "../../../presenters/message";
 import { unixSeconds } from "../../../presenters/time";
 import { attachmentPushEventData } from "../../../services/attachments";
-import { loadSenders } from "../../../services/messageSenders";
+import { loadSenders } from "../../../conversations/messageSenders";
 import { fileUrlSigner } from "../../../storage/urls";
 import { findConversation, usersOnly } from "../../../policies/conversations";
 

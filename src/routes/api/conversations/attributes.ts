@@ -5,8 +5,8 @@ import { presentAgentBot } from "../../../presenters/agentBot";
 import { presentInboxMember } from "../../../presenters/inbox";
 import { Team } from "../../../models/Team";
 import { teamRecord } from "../../../presenters/team";
-import { assignConversation, setTeam } from "../../../services/conversationAssignment";
-import { setCustomAttributes, setLabels } from "../../../services/conversationAttributes";
+import { assignConversation, setTeam } from "../../../conversations/assignment";
+import { setCustomAttributes, setLabels } from "../../../conversations/attributes";
 import { actorOf, findConversation } from "../../../policies/conversations";
 import { assignmentBody, customAttributesBody, customAttributesResponse, labelsBody, labelsResponse } from "./schema";
 

@@ -2,7 +2,7 @@ import { NotFound } from "../../../errors";
 import type { ApiRouter } from "../../../http/router";
 import { accountResourceParams } from "../../../http/schemas";
 import { Contact } from "../../../models/Contact";
-import { contactConversations } from "../../../services/conversationList";
+import { contactConversations } from "../../../conversations/list";
 import { usersOnly, viewerOf } from "../../../policies/conversations";
 import { presentConversations } from "./present";
 import { conversationsPayload } from "./schema";

@@ -1,8 +1,8 @@
 import type { AppContext } from "../../../http/context";
 import { Conversation } from "../../../models/Conversation";
 import { presentConversation } from "../../../presenters/conversation";
-import type { ConversationsToLoad } from "../../../services/conversationGraph";
-import { loadListed } from "../../../services/conversationList";
+import type { ConversationsToLoad } from "../../../conversations/graph";
+import { loadListed } from "../../../conversations/list";
 import { userIdOf, visibleTo } from "../../../policies/conversations";
 
 function loadFor(ctx: AppContext, toLoad: ConversationsToLoad) {

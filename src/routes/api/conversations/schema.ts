@@ -2,7 +2,8 @@ import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { idOrAbsent, id, jsonObject, oneOf, optionalId, optionalOneOf, page, railsBoolean } from "../../../http/schemas";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
-import { ASSIGNEE_TYPES, CONVERSATION_TYPES, SORT_OPTIONS } from "../../../services/conversationList";
+import { ASSIGNEE_TYPES, CONVERSATION_TYPES } from "../../../conversations/list";
+import { SORT_OPTIONS } from "../../../conversations/listOrder";
 import { messageBody, messageResponse } from "../../../schemas/message";
 import { teamResponse } from "../../../schemas/team";
 

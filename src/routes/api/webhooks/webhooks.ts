@@ -10,7 +10,7 @@ import { WebhookDelivery } from "../../../models/WebhookDelivery";
 import { requireAdministrator } from "../../../policies";
 import { presentDelivery, presentWebhook } from "../../../presenters/webhook";
 import { auditActor, diff, recordAudit, snapshot } from "../../../services/audit";
-import { redeliver } from "../../../services/webhookDeliveries";
+import { redeliver } from "../../../webhooks/redeliver";
 import { headOk } from "../../../http/headOk";
 import {
   deliveriesEnvelope,

@@ -2,7 +2,7 @@ import type { ApiRouter } from "../../../../http/router";
 import { accountParams } from "../../../../http/schemas";
 import { SchedulingSettings } from "../../../../models/scheduling/SchedulingSettings";
 import { requireAdministrator } from "../../../../policies";
-import { recordEvent } from "../../../../services/events";
+import { recordEvent } from "../../../../events/outbox";
 import { ok } from "../respond";
 import { settingsResponse, settingsUpdate } from "./schema";
 import { jsonEqual } from "../../../../lib/jsonEqual";

@@ -9,7 +9,7 @@ import { startOnce } from "../temporal/client";
 import { accountTimersWorkflowId, adoptTimersWorkflowId, timerSweepWorkflowId, WAKE_SIGNAL, type TimerSweepInput } from "../temporal/contracts";
 import { AccountIdAttribute } from "../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
-import { BatchReads, type EventConsumer, type EventRow } from "./events";
+import { BatchReads, type EventConsumer, type EventRow } from "../events/outbox";
 
 /** What a conversation's timer waits for: resolving an idle open conversation, or reopening a snoozed one. */
 export interface TimerPlan {

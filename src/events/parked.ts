@@ -1,9 +1,9 @@
 import type { Knex } from "knex";
-import { EVENTS_CHANNEL } from "./events";
+import { EVENTS_CHANNEL } from "./outbox";
 
 /**
  * Parked events: those the relay gave up handing over after bounded retries while Temporal answered
- * (eventRelay.ts). They wait, with their error, for an operator to re-drive them once the cause is
+ * (relay.ts). They wait, with their error, for an operator to re-drive them once the cause is
  * fixed (`npm run events:redrive`, docs/operations.md); nothing else waits for them.
  */
 

@@ -2,9 +2,9 @@
 import type { Knex } from "knex";
 import { Conversation, type Priority } from "../models/Conversation";
 import type { Actor } from "./activityMessages";
-import { changeConversation } from "./conversationChanges";
-import { validateCustomAttributes } from "./customAttributes";
-import { inUnit } from "./conversationUnit";
+import { changeConversation } from "./changes";
+import { validateCustomAttributes } from "../services/customAttributes";
+import { inUnit } from "./unit";
 
 export async function setPriority(db: Knex, conversation: Conversation, priority: Priority | null, actor: Actor): Promise<Conversation> {
   return inUnit(db, (unit) => changeConversation(unit, conversation.id, { priority }, { actor }));

@@ -3,9 +3,9 @@ import { Account } from "../models/Account";
 import { Conversation } from "../models/Conversation";
 import { Message } from "../models/Message";
 import type { WebhookDelivery } from "../models/WebhookDelivery";
-import { BOT_ERROR_REOPENED_ACTIVITY } from "./activityMessages";
-import { openConversation } from "./conversationStatus";
-import { updateMessageStatus } from "./messages";
+import { BOT_ERROR_REOPENED_ACTIVITY } from "../conversations/activityMessages";
+import { openConversation } from "../conversations/status";
+import { updateMessageStatus } from "../conversations/messages";
 
 const MESSAGE_EVENTS = new Set(["message_created", "message_updated"]);
 

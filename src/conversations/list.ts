@@ -12,32 +12,12 @@ import { MESSAGE_TYPE } from "../models/Message";
 import { Team, TeamMember } from "../models/Team";
 import type { ConversationGraph } from "../presenters/conversation";
 import type { AccountRef } from "../presenters/message";
-import { type ConversationsToLoad, loadConversationGraphs } from "./conversationGraph";
-import { type FilterCondition, filterCondition } from "./filters/sql";
-
-/** ConversationFinder's page size (CONVERSATION_RESULTS_PER_PAGE). */
-const PER_PAGE = 25;
+import { type ConversationsToLoad, loadConversationGraphs } from "./graph";
+import { type FilterCondition, filterCondition } from "../services/filters/sql";
+import { BY_ACTIVITY, pageOf, PER_PAGE, sortClause, type SortOption } from "./listOrder";
 
 /** Chatwoot's contact conversations: the 20 most recently active. */
 const CONTACT_LIMIT = 20;
-
-/** ConversationFinder::SORT_OPTIONS, the last four its legacy names. */
-export const SORT_OPTIONS = [
-  "last_activity_at_asc",
-  "last_activity_at_desc",
-  "created_at_asc",
-  "created_at_desc",
-  "priority_asc",
-  "priority_desc",
-  "waiting_since_asc",
-  "waiting_since_desc",
-  "priority_desc_created_at_asc",
-  "latest",
-  "sort_on_created_at",
-  "sort_on_priority",
-  "sort_on_waiting_since",
-] as const;
-export type SortOption = (typeof SORT_OPTIONS)[number];
 
 export const ASSIGNEE_TYPES = ["me", "unassigned", "assigned", "all"] as const;
 export const CONVERSATION_TYPES = ["mention", "participating", "unattended"] as const;
@@ -174,17 +154,6 @@ export async function conversationCounts(db: Knex, viewer: Viewer, filters: List
   return counts;
 }
 
-/**
- * A page's LIMIT and OFFSET, written into the text for the first page: PostgreSQL costs a prepared
- * statement's plan with them as values as if a tenth of the rows were wanted, which never beats the
- * plan for 25, so it planned the list afresh on every request. Later pages keep their offset a
- * value, so a client walking through a thousand pages leaves one prepared statement, not a thousand.
- */
-function pageOf(page: number): Sql {
-  const limit = sqlText(` limit ${PER_PAGE}`);
-  return page === 1 ? limit : sql`${limit} offset ${(page - 1) * PER_PAGE}`;
-}
-
 /** A page of the list (25 by sort_by, or everything updated within the last updated_within seconds) and its counts. */
 export async function listConversations(db: Knex, viewer: Viewer, filters: ListPage): Promise<{ counts: ListCounts; conversations: Conversation[] }> {
   const scope = await finderScope(db, viewer, filters);
@@ -200,9 +169,6 @@ export async function listConversations(db: Knex, viewer: Viewer, filters: ListP
   await trip.run();
   return { counts: await counts, conversations: await conversations };
 }
-
-/** Sorts the list's index serves within each status: by activity, either way. */
-const BY_ACTIVITY: readonly SortOption[] = ["last_activity_at_asc", "last_activity_at_desc", "latest"];
 
 /**
  * The list's page. Without a status to narrow it, a page by activity is each status's first rows
@@ -296,34 +262,4 @@ export async function loadListed(
   }
   const [graphs, viewerTeamIds] = await Promise.all([loadConversationGraphs(db, toLoad, { account: viewer.account }), teamsFor(toLoad)]);
   return { graphs, viewerTeamIds };
-}
-
-const PRIORITY_RANK = "CASE conversations.priority WHEN 'low' THEN 0 WHEN 'medium' THEN 1 WHEN 'high' THEN 2 WHEN 'urgent' THEN 3 END";
-
-/** ConversationFinder's sort scopes, each ending on the id so pages never overlap. */
-function sortClause(sort: SortOption): string {
-  switch (sort) {
-    case "last_activity_at_asc":
-      return "conversations.last_activity_at ASC, conversations.id ASC";
-    case "last_activity_at_desc":
-    case "latest":
-      return "conversations.last_activity_at DESC, conversations.id DESC";
-    case "created_at_asc":
-    case "sort_on_created_at":
-      return "conversations.created_at ASC, conversations.id ASC";
-    case "created_at_desc":
-      return "conversations.created_at DESC, conversations.id DESC";
-    case "priority_asc":
-      return `${PRIORITY_RANK} ASC NULLS LAST, conversations.last_activity_at DESC, conversations.id DESC`;
-    case "priority_desc":
-    case "sort_on_priority":
-      return `${PRIORITY_RANK} DESC NULLS LAST, conversations.last_activity_at DESC, conversations.id DESC`;
-    case "waiting_since_asc":
-    case "sort_on_waiting_since":
-      return "conversations.waiting_since ASC NULLS LAST, conversations.created_at ASC, conversations.id ASC";
-    case "waiting_since_desc":
-      return "conversations.waiting_since DESC NULLS LAST, conversations.created_at ASC, conversations.id ASC";
-    case "priority_desc_created_at_asc":
-      return `${PRIORITY_RANK} DESC NULLS LAST, conversations.created_at ASC, conversations.id ASC`;
-  }
 }

@@ -11,8 +11,8 @@ import { type ConversationGraph, conversationWebhookData } from "../presenters/c
 import { messageWebhookData, withEchoId } from "../presenters/message";
 import type { Message } from "../models/Message";
 import type { Actor } from "./activityMessages";
-import { loadConversationGraphs, loadMessage } from "./conversationGraph";
-import { type EventRecord, recordEvent } from "./events";
+import { loadConversationGraphs, loadMessage } from "./graph";
+import { type EventRecord, recordEvent } from "../events/outbox";
 
 /** `[{attr: {previous_value, current_value}}, ...]` (BaseListener#extract_changed_attributes). */
 export type ChangedAttributes = Record<string, { previous_value: unknown; current_value: unknown }>[];

@@ -2,8 +2,8 @@
 import type { Knex } from "knex";
 import { Conversation, type ConversationStatus } from "../models/Conversation";
 import type { Actor } from "./activityMessages";
-import { changeConversation, type ConversationPatch } from "./conversationChanges";
-import { inUnit, type Unit } from "./conversationUnit";
+import { changeConversation, type ConversationPatch } from "./changes";
+import { inUnit, type Unit } from "./unit";
 
 export interface StatusChange {
   /** Absent: toggle (open ⇄ resolved; pending and snoozed open). */

@@ -8,8 +8,8 @@ import type { Member } from "../models/InboxMember";
 import type { Team } from "../models/Team";
 import { User } from "../models/User";
 import type { Actor } from "./activityMessages";
-import { changeConversation, type ConversationPatch } from "./conversationChanges";
-import { inUnit } from "./conversationUnit";
+import { changeConversation, type ConversationPatch } from "./changes";
+import { inUnit } from "./unit";
 
 export type Assignee = { kind: "user"; member: Member } | { kind: "agent_bot"; bot: AgentBot } | null;
 

@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { isIn, sql } from "../db/sql";
 import { Trip } from "../db/trip";
 import type { AppDeps } from "../deps";
-import { EVENTS_CHANNEL, type EventConsumer, type EventRow } from "./events";
+import { EVENTS_CHANNEL, type EventConsumer, type EventRow } from "./outbox";
 import { logger } from "../lib/logger";
 import { listenerSettings, PgListener } from "../lib/pgListener";
 import { relayEventsParked, relayHandOverFailures } from "../lib/metrics";

@@ -4,10 +4,10 @@ import { inParallel } from "../lib/inParallel";
 import { Account } from "../models/Account";
 import { Conversation } from "../models/Conversation";
 import { autoResolvedActivity } from "./activityMessages";
-import { setLabels } from "./conversationAttributes";
-import { changeStatusIn } from "./conversationStatus";
-import { timerPlan, writeTimerDues, type ConversationTimerInput, type TimerDue, type TimerPlan } from "./conversationTimers";
-import { inUnit, type Unit } from "./conversationUnit";
+import { setLabels } from "./attributes";
+import { changeStatusIn } from "./status";
+import { timerPlan, writeTimerDues, type ConversationTimerInput, type TimerDue, type TimerPlan } from "./timers";
+import { inUnit, type Unit } from "./unit";
 import { createMessage } from "./messages";
 
 const log = logger.child({ component: "timer_sweep" });

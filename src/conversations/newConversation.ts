@@ -9,10 +9,11 @@ import { Conversation, type ConversationStatus } from "../models/Conversation";
 import type { Inbox } from "../models/Inbox";
 import { Team } from "../models/Team";
 import type { Actor } from "./activityMessages";
-import { assigneeOutsideTeam } from "./conversationChanges";
-import { inUnit } from "./conversationUnit";
-import { validateCustomAttributes } from "./customAttributes";
-import { insertMessage, type MessageInput, type SenderRef } from "./messages";
+import { assigneeOutsideTeam } from "./changes";
+import { inUnit } from "./unit";
+import { validateCustomAttributes } from "../services/customAttributes";
+import type { MessageInput } from "./messageInput";
+import { insertMessage, type SenderRef } from "./messages";
 
 /*
  * Building a new conversation is the one place that needs both conversations and messages (a first

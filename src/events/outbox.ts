@@ -103,7 +103,7 @@ export interface EventRow {
 /**
  * Something that acts on committed events (webhook deliveries, timers, automation, ...): it may plan
  * rows for a batch, then hands the whole batch to Temporal, so it can run calls side by side and
- * skip repeats within the batch. The relay (eventRelay.ts) runs every consumer on every event;
+ * skip repeats within the batch. The relay (relay.ts) runs every consumer on every event;
  * src/runtime.ts says which consumers there are.
  */
 export interface EventConsumer {

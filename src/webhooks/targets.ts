@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 import { isIn, sql } from "../db/sql";
 import { Trip } from "../db/trip";
 import type { DeliveryTargetType } from "../models/WebhookDelivery";
-import { statusTransitionEventOf, type EventRow } from "./events";
+import { statusTransitionEventOf, type EventRow } from "../events/outbox";
 
 export interface DeliveryTarget {
   type: DeliveryTargetType;

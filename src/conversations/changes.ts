@@ -22,7 +22,7 @@ import {
   priorityActivity,
   statusActivity,
 } from "./activityMessages";
-import { type ChangedAttributes, noteActor, type Unit } from "./conversationUnit";
+import { type ChangedAttributes, noteActor, type Unit } from "./unit";
 
 /** The columns a change may touch. */
 export interface ConversationPatch {

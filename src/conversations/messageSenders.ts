@@ -7,7 +7,7 @@ import { Contact } from "../models/Contact";
 import type { Message, SenderType } from "../models/Message";
 import { User } from "../models/User";
 import type { MessageSender } from "../presenters/message";
-import { queueAttachments } from "./attachments";
+import { queueAttachments } from "../services/attachments";
 
 /** Once its trip has run: the sender of each of these messages, by message id, their attachments set on them. */
 export type SendersOf = (messages: Message[]) => Promise<Map<number, MessageSender | null>>;
