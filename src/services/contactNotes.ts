@@ -4,7 +4,7 @@ import type { Contact } from "../models/Contact";
 import { loadMembers, type Member } from "../models/InboxMember";
 import { Note } from "../models/Note";
 import { presentNote } from "../presenters/note";
-import { recordEvent } from "./events";
+import { recordEvent } from "../events/outbox";
 
 type NoteEvent = "contact_note_created" | "contact_note_updated" | "contact_note_deleted";
 
