@@ -4,6 +4,7 @@ import { createAttachmentAnalysisActivities } from "./attachmentAnalysis";
 import { createAvatarFetchActivities } from "./avatarFetch";
 import { createAppointmentActivities } from "./appointment";
 import { createAutomationRuleActivities } from "./automationRule";
+import { createMacroExecutionActivities } from "./macroExecution";
 import { createConversationTimerActivities } from "./conversationTimer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
 
@@ -17,6 +18,7 @@ export function createActivities(deps: AppDeps) {
     ...createAppointmentActivities(deps),
     ...createAttachmentAnalysisActivities(deps),
     ...createAvatarFetchActivities(deps),
+    ...createMacroExecutionActivities(deps),
   };
 }
 

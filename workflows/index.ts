@@ -8,3 +8,4 @@ export { expensePayoutWorkflow } from "./expensePayout";
 export { webhookLaneWorkflow } from "./webhookLane";
 export { attachmentAnalysisWorkflow } from "./attachmentAnalysis";
 export { avatarFetchWorkflow } from "./avatarFetch";
+export { macroExecutionWorkflow } from "./macroExecution";

@@ -17,6 +17,7 @@ import { registerInboxRoutes } from "./api/inboxes/inboxes";
 import { registerInboxMemberRoutes } from "./api/inboxMembers/inboxMembers";
 import { registerContactRoutes } from "./api/contacts/contacts";
 import { registerContactNoteRoutes } from "./api/contactNotes/contactNotes";
+import { registerMacroRoutes } from "./api/macros/macros";
 import { registerContactMergeRoutes } from "./api/contactMerge/contactMerge";
 import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDefinitions/customAttributeDefinitions";
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
@@ -64,6 +65,7 @@ export function accountScopedRouter(): ApiRouter {
   registerContactRoutes(router);
   registerContactMergeRoutes(router);
   registerContactNoteRoutes(router);
+  registerMacroRoutes(router);
   registerCustomAttributeDefinitionRoutes(router);
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);

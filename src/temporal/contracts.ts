@@ -192,3 +192,35 @@ export interface AvatarFetchInput {
   id: number;
   url: string;
 }
+
+/** One run of a macro by a user on chosen conversations (POST macros/:id/execute). */
+export function macroExecutionWorkflowId(installationId: string, executionUid: string): string {
+  return `macro-execution-${installationId}-${executionUid}`;
+}
+
+export interface MacroExecutionInput {
+  installationId: string;
+  /** Random per request: the workflow id and every action's key carry it. */
+  executionUid: string;
+  accountId: number;
+  macroId: number;
+  /** Who ran it: activity messages name them, messages are sent as them, "self" is them. */
+  userId: number;
+  /** Database ids of the conversations the user may see, in display id order. */
+  conversationIds: number[];
+  /** Set when a run continues as new: the actions it read at its start, and the first conversations' results. */
+  actions?: { action_name: string; action_params?: unknown[] }[];
+  done?: ItemResult[];
+}
+
+/** Items a run works through before it continues as new, so its history stays small however many there are. */
+export const ITEMS_PER_RUN = 100;
+
+/** What a run over many items (a macro's conversations, a bulk action's records) did with one of them. */
+export interface ItemResult {
+  id: number;
+  status: "done" | "skipped" | "failed";
+  detail?: string;
+  /** A macro's actions on the item, in order. */
+  actions?: { action: string; status: "done" | "skipped" | "failed"; detail?: string }[];
+}

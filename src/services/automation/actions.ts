@@ -27,16 +27,33 @@ export type ActionOutcome = { status: "done" | "skipped"; detail?: string };
 /** The failure type of an action that cannot succeed on retry (bad params, a refused change). */
 export const ACTION_REJECTED = "AutomationActionRejected";
 
+/**
+ * One run of an action on one conversation, whoever runs it (a rule on an event, a macro run by a
+ * user): built by the activity, so it may hold functions.
+ */
+export interface ActionRun {
+  accountId: number;
+  conversationId: number;
+  /** Named by activity messages; a rule's events also raise no rules again. */
+  actor: Actor;
+  /** Names this one action of this run on this conversation: a message it posts carries it. */
+  key: string;
+  /** What a message it posts carries besides the key (the rule's id). */
+  messageAttributes: Record<string, unknown>;
+  /** The `event` of send_webhook_event's body. */
+  webhookEvent(db: Knex): Promise<string>;
+  /** Whom assign_agent's "self" names (the user running a macro). */
+  selfUserId?: number;
+}
+
 interface ActionContext {
   db: Knex;
   webhooks: Pick<DeliveryConfig, "timeoutMs" | "allowPrivateNetworks">;
-  input: AutomationWorkflowInput;
+  run: ActionRun;
   /** Reloaded before each action, as ActionService does. */
   conversation: Conversation;
   actor: Actor;
   params: unknown[];
-  /** The action's position in the rule: with the run's id it names this one action of this run. */
-  step: number;
 }
 
 type Handler = (ctx: ActionContext) => Promise<ActionOutcome | void>;
@@ -58,7 +75,7 @@ function text(ctx: ActionContext): string {
  */
 function postMessage(privateNote: boolean): Handler {
   return async (ctx) => {
-    const key = `${automationRuleWorkflowId(ctx.input.installationId, ctx.input.eventUid, ctx.input.ruleId)}/${ctx.step}`;
+    const { key } = ctx.run;
     const content = text(ctx);
     return ctx.db.transaction(async (trx): Promise<ActionOutcome | void> => {
       await Conversation.lock(trx, ctx.conversation.id);
@@ -67,8 +84,10 @@ function postMessage(privateNote: boolean): Handler {
         .whereRaw("content_attributes->>'automation_action_key' = ?", [key])
         .first();
       if (posted) return { status: "done", detail: "posted by an earlier attempt" };
-      const content_attributes = { automation_rule_id: ctx.input.ruleId, automation_action_key: key };
-      await createMessage(trx, ctx.conversation, { content, message_type: "outgoing", private: privateNote, content_attributes }, null, ctx.actor);
+      const content_attributes = { ...ctx.run.messageAttributes, automation_action_key: key };
+      // A user's run (a macro) sends as them; a rule's messages have no sender, as in Chatwoot.
+      const sender = ctx.actor?.kind === "user" ? { type: "User" as const, id: ctx.actor.user.id } : null;
+      await createMessage(trx, ctx.conversation, { content, message_type: "outgoing", private: privateNote, content_attributes }, sender, ctx.actor);
     });
   };
 }
@@ -132,7 +151,8 @@ const HANDLERS: Record<string, Handler> = {
   async assign_agent(ctx) {
     const target = ctx.params[0];
     if (target === "nil") return unassign(ctx);
-    const userId = target === "last_responding_agent" ? await lastRespondingAgent(ctx) : Number(target);
+    const userId =
+      target === "last_responding_agent" ? await lastRespondingAgent(ctx) : target === "self" && ctx.run.selfUserId ? ctx.run.selfUserId : Number(target);
     if (userId === null) return skipped("no agent has replied yet");
     if (!Number.isInteger(userId) || !(await assignableAgent(ctx, userId))) return skipped(`user ${String(target)} is not an inbox member or administrator`);
     await assignConversation(ctx.db, ctx.conversation, { type: "User", id: userId }, ctx.actor);
@@ -162,10 +182,9 @@ const HANDLERS: Record<string, Handler> = {
   async send_webhook_event(ctx) {
     const url = ctx.params[0];
     if (typeof url !== "string") throw rejected("no webhook URL");
-    const rule = await ctx.db("automation_rules").where("id", ctx.input.ruleId).first<{ event_name: string }>("event_name");
     const graph = await loadConversationGraph(ctx.db, ctx.conversation);
     // Unsigned, as Chatwoot's WebhookJob without a secret.
-    const body = JSON.stringify({ ...conversationWebhookData(graph), event: `automation_event.${rule?.event_name ?? ctx.input.eventName}` });
+    const body = JSON.stringify({ ...conversationWebhookData(graph), event: await ctx.run.webhookEvent(ctx.db) });
     try {
       const response = await safePost(url, {
         body,
@@ -195,27 +214,40 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 /**
- * Runs one action of a rule as the rule (so its events do not trigger rules again). A refusal by the
- * domain (validation, bad params) fails for good; anything else may be retried by Temporal.
+ * Runs one action on the run's conversation. A refusal by the domain (validation, bad params) fails
+ * for good; anything else may be retried by Temporal.
  */
-export async function runAction(
-  db: Knex,
-  webhooks: ActionContext["webhooks"],
-  input: AutomationWorkflowInput,
-  action: AutomationAction,
-  step: number,
-): Promise<ActionOutcome> {
+export async function runActionOn(db: Knex, webhooks: ActionContext["webhooks"], run: ActionRun, action: AutomationAction): Promise<ActionOutcome> {
   const handler = HANDLERS[action.action_name];
   if (!handler) throw rejected(`unsupported action ${action.action_name}`);
-  const conversation = await Conversation.query(db).findOne({ id: input.conversationId, account_id: input.accountId });
+  const conversation = await Conversation.query(db).findOne({ id: run.conversationId, account_id: run.accountId });
   if (!conversation) return skipped("conversation no longer exists");
   const params = Array.isArray(action.action_params) ? action.action_params : [];
   try {
-    return (
-      (await handler({ db, webhooks, input, conversation, actor: { kind: "automation_rule", rule: { id: input.ruleId } }, params, step })) ?? { status: "done" }
-    );
+    return (await handler({ db, webhooks, run, conversation, actor: run.actor, params })) ?? { status: "done" };
   } catch (err) {
     if (err instanceof ApiError) throw rejected(err.message);
     throw err;
   }
+}
+
+/** Runs one action of a rule as the rule (so its events do not trigger rules again). */
+export function runAction(db: Knex, webhooks: ActionContext["webhooks"], input: AutomationWorkflowInput, action: AutomationAction, step: number) {
+  return runActionOn(
+    db,
+    webhooks,
+    {
+      accountId: input.accountId,
+      conversationId: input.conversationId,
+      actor: { kind: "automation_rule", rule: { id: input.ruleId } },
+      // The action's position in the rule: with the run's id it names this one action of this run.
+      key: `${automationRuleWorkflowId(input.installationId, input.eventUid, input.ruleId)}/${step}`,
+      messageAttributes: { automation_rule_id: input.ruleId },
+      async webhookEvent(trx) {
+        const rule = await trx("automation_rules").where("id", input.ruleId).first<{ event_name: string }>("event_name");
+        return `automation_event.${rule?.event_name ?? input.eventName}`;
+      },
+    },
+    action,
+  );
 }
