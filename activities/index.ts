@@ -4,6 +4,7 @@ import { createAttachmentAnalysisActivities } from "./attachmentAnalysis";
 import { createAvatarFetchActivities } from "./avatarFetch";
 import { createAppointmentActivities } from "./appointment";
 import { createAutomationRuleActivities } from "./automationRule";
+import { createBulkActionActivities } from "./bulkAction";
 import { createMacroExecutionActivities } from "./macroExecution";
 import { createConversationTimerActivities } from "./conversationTimer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
@@ -19,6 +20,7 @@ export function createActivities(deps: AppDeps) {
     ...createAttachmentAnalysisActivities(deps),
     ...createAvatarFetchActivities(deps),
     ...createMacroExecutionActivities(deps),
+    ...createBulkActionActivities(deps),
   };
 }
 

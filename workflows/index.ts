@@ -9,3 +9,4 @@ export { webhookLaneWorkflow } from "./webhookLane";
 export { attachmentAnalysisWorkflow } from "./attachmentAnalysis";
 export { avatarFetchWorkflow } from "./avatarFetch";
 export { macroExecutionWorkflow } from "./macroExecution";
+export { bulkActionWorkflow } from "./bulkAction";

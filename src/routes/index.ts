@@ -18,6 +18,7 @@ import { registerInboxMemberRoutes } from "./api/inboxMembers/inboxMembers";
 import { registerContactRoutes } from "./api/contacts/contacts";
 import { registerContactNoteRoutes } from "./api/contactNotes/contactNotes";
 import { registerMacroRoutes } from "./api/macros/macros";
+import { registerBulkActionRoutes } from "./api/bulkActions/bulkActions";
 import { registerContactMergeRoutes } from "./api/contactMerge/contactMerge";
 import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDefinitions/customAttributeDefinitions";
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
@@ -66,6 +67,7 @@ export function accountScopedRouter(): ApiRouter {
   registerContactMergeRoutes(router);
   registerContactNoteRoutes(router);
   registerMacroRoutes(router);
+  registerBulkActionRoutes(router);
   registerCustomAttributeDefinitionRoutes(router);
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);

@@ -224,3 +224,31 @@ export interface ItemResult {
   /** A macro's actions on the item, in order. */
   actions?: { action: string; status: "done" | "skipped" | "failed"; detail?: string }[];
 }
+
+/** One bulk action (POST bulk_actions) on the records it names. */
+export function bulkActionWorkflowId(installationId: string, uid: string): string {
+  return `bulk-action-${installationId}-${uid}`;
+}
+
+export interface BulkActionInput {
+  installationId: string;
+  uid: string;
+  accountId: number;
+  /** Who asked: activity messages name them. */
+  userId: number;
+  type: "Conversation" | "Contact";
+  /** Database ids: conversations the user may see, or the account's contacts. */
+  ids: number[];
+  /** Conversations: a null status is left alone; a null assignee or team clears it. */
+  fields?: { status?: "open" | "resolved" | "pending" | "snoozed" | null; assignee_id?: number | null; team_id?: number | null };
+  labels?: { add?: string[]; remove?: string[] };
+  /** ISO time, for conversations snoozed by the action. */
+  snoozedUntil?: string | null;
+  /** Contacts: "delete" removes them. */
+  actionName?: "delete";
+  /** Set when a run continues as new: the first items' results. */
+  done?: ItemResult[];
+}
+
+/** Most items one macro execution or bulk action may name: its results travel with the run. */
+export const MAX_ITEMS_PER_RUN = 1000;

@@ -3,7 +3,8 @@ import { addToAccount, createUser } from "../support/factories";
 import { accountApi, expectOk, useHarness } from "../support/harness";
 import { setInboxMembers, createInbox } from "../support/conversationFactories";
 import { activityTexts, conversationWorld, createConversation } from "../conversations/setup";
-import { macroResult } from "./support";
+import { onlyRunResult } from "../support/workflowRuns";
+import type { MacroExecutionResult } from "../../workflows/macroExecution";
 
 const h = useHarness(test, { worker: true });
 
@@ -109,7 +110,7 @@ test("execute answers 200 empty and runs the actions in order on each conversati
 
   const executed = await agent.post(`/macros/${macro.id}/execute`, { conversation_ids: [first.id, second.id, unseen.id, 987654] });
   t.deepEqual([executed.status, executed.body], [200, undefined]);
-  const result = await macroResult(h.deps.temporal.client, account.id);
+  const result = await onlyRunResult<MacroExecutionResult>(h.deps.temporal.client, "macroExecutionWorkflow", account.id);
   t.true(result.ran);
   t.is(result.conversations.length, 2);
   t.true(result.conversations.every((c) => c.status === "done" && c.actions!.map((a) => a.status).join() === "done,done,done,done"));

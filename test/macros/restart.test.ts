@@ -1,7 +1,8 @@
 import test from "ava";
 import { accountApi, expectOk, useHarness } from "../support/harness";
 import { conversationWorld } from "../conversations/setup";
-import { apiOnOwnQueue, macroResult, manyConversations, runWorkerUntil } from "./support";
+import { apiOnOwnQueue, manyConversations, onlyRunResult, runWorkerUntil } from "../support/workflowRuns";
+import type { MacroExecutionResult } from "../../workflows/macroExecution";
 
 const h = useHarness(test);
 
@@ -33,7 +34,7 @@ test("a macro on 200 conversations survives its worker stopping mid-run: every c
   t.true(doneBeforeRestart < 200, "the worker stopped in the middle of the run");
 
   const second = await api.startWorker();
-  const result = await second.runUntil(macroResult(h.deps.temporal.client, account.id));
+  const result = await second.runUntil(onlyRunResult<MacroExecutionResult>(h.deps.temporal.client, "macroExecutionWorkflow", account.id));
   t.true(result.ran);
   t.is(result.conversations.length, 200);
   t.true(result.conversations.every((c) => c.status === "done"));

@@ -3,9 +3,7 @@ import { MAX_LENGTH } from "../../../http/limits";
 import { idList, optionalOneOf, withinJsonLimits, wrappedUnder } from "../../../http/schemas";
 import { agentResponse } from "../../../schemas/agent";
 import { MACRO_VISIBILITIES } from "../../../models/Macro";
-
-/** Conversations one execution may name: its results stay within what one workflow carries. */
-export const MAX_MACRO_CONVERSATIONS = 1000;
+import { MAX_ITEMS_PER_RUN } from "../../../temporal/contracts";
 
 // Loose, as Chatwoot stores the actions as the client sent them.
 const action = z
@@ -26,7 +24,7 @@ export const macroBody = z
   )
   .openapi("MacroRequest");
 
-export const macroExecuteBody = z.object({ conversation_ids: idList().pipe(z.array(z.number()).max(MAX_MACRO_CONVERSATIONS)) }).openapi("MacroExecuteRequest");
+export const macroExecuteBody = z.object({ conversation_ids: idList().pipe(z.array(z.number()).max(MAX_ITEMS_PER_RUN)) }).openapi("MacroExecuteRequest");
 
 export const macroResponse = z
   .object({

@@ -3,10 +3,9 @@ import type { Client } from "@temporalio/client";
 import type { Worker } from "@temporalio/worker";
 import { createApp } from "../../src/app";
 import { closeServer } from "../../src/runtime";
-import { eventually } from "../support/eventually";
-import { accountApi, expectOk, type Harness, ownQueue } from "../support/harness";
+import { eventually } from "./eventually";
+import { accountApi, expectOk, type Harness, ownQueue } from "./harness";
 import type { ConversationWorld } from "../conversations/setup";
-import type { MacroExecutionResult } from "../../workflows/macroExecution";
 
 /** `count` conversations of the world's contact in its inbox, created a few at a time; their display ids in order. */
 export async function manyConversations(h: Harness, world: ConversationWorld, count: number): Promise<number[]> {
@@ -22,6 +21,12 @@ export async function manyConversations(h: Harness, world: ConversationWorld, co
   return ids.sort((a, b) => a - b);
 }
 
+/** The result of the account's only run of a workflow type. */
+export async function onlyRunResult<T>(client: Client, workflowType: string, accountId: number): Promise<T> {
+  const [workflowId] = await runsOf(client, workflowType, accountId);
+  return client.workflow.getHandle(workflowId!).result();
+}
+
 /** The ids of the account's runs of a workflow type, once Temporal's visibility lists `count` of them. */
 export async function runsOf(client: Client, workflowType: string, accountId: number, count = 1): Promise<string[]> {
   return eventually(
@@ -33,12 +38,6 @@ export async function runsOf(client: Client, workflowType: string, accountId: nu
     (ids) => ids.length >= count,
     `${count} ${workflowType} run(s) of account ${accountId}`,
   );
-}
-
-/** The result of the account's only macro execution. */
-export async function macroResult(client: Client, accountId: number): Promise<MacroExecutionResult> {
-  const [workflowId] = await runsOf(client, "macroExecutionWorkflow", accountId);
-  return client.workflow.getHandle(workflowId!).result();
 }
 
 /**
