@@ -19,6 +19,7 @@ import { registerContactRoutes } from "./api/contacts/contacts";
 import { registerContactNoteRoutes } from "./api/contactNotes/contactNotes";
 import { registerMacroRoutes } from "./api/macros/macros";
 import { registerBulkActionRoutes } from "./api/bulkActions/bulkActions";
+import { registerSearchRoutes } from "./api/search/search";
 import { registerContactMergeRoutes } from "./api/contactMerge/contactMerge";
 import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDefinitions/customAttributeDefinitions";
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
@@ -68,6 +69,7 @@ export function accountScopedRouter(): ApiRouter {
   registerContactNoteRoutes(router);
   registerMacroRoutes(router);
   registerBulkActionRoutes(router);
+  registerSearchRoutes(router);
   registerCustomAttributeDefinitionRoutes(router);
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);
