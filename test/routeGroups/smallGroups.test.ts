@@ -122,3 +122,27 @@ test("assignable agents: an inbox's members and the administrators; across inbox
   t.is((await asOther.get(`/assignable_agents?inbox_ids[]=${hidden.id}`)).status, 404);
   t.is((await admin.get(`/inboxes/999999999/assignable_agents`)).status, 404);
 });
+
+test("DELETE avatar on an inbox (200 empty) and an agent bot (the bot), administrators only", async (t) => {
+  const account = await createAccount(h);
+  const base = `/api/v1/accounts/${account.id}`;
+  const png = await pngOf(8, 8);
+  const image = (): [string, { filename: string; content: Buffer; type: string }] => ["avatar", { filename: "a.png", content: png, type: "image/png" }];
+  const inbox = await requestForm(h, "POST", `${base}/inboxes`, [["name", "Pictured"], ["channel[type]", "api"], image()], account.admin.token);
+  t.is(inbox.status, 200, JSON.stringify(inbox.body));
+  t.is(await download(inbox.body.avatar_url), 200);
+  t.is((await h.request("DELETE", `${base}/inboxes/${inbox.body.id}/avatar`, { token: account.agent.token })).status, 401);
+  const removed = await h.request("DELETE", `${base}/inboxes/${inbox.body.id}/avatar`, { token: account.admin.token });
+  t.deepEqual([removed.status, removed.body], [200, undefined]);
+  t.is(await download(inbox.body.avatar_url), 404);
+  t.is((await expectOk(accountApi(h, account).get(`/inboxes/${inbox.body.id}`), "inbox")).avatar_url, "");
+
+  const bot = await requestForm(h, "POST", `${base}/agent_bots`, [["name", "Botty"], image()], account.admin.token);
+  t.is(bot.status, 200, JSON.stringify(bot.body));
+  t.is(await download(bot.body.thumbnail), 200);
+  const botRemoved = await h.request("DELETE", `${base}/agent_bots/${bot.body.id}/avatar`, { token: account.admin.token });
+  t.is(botRemoved.status, 200);
+  t.like(botRemoved.body, { id: bot.body.id, name: "Botty", thumbnail: "" });
+  t.is(await download(bot.body.thumbnail), 404);
+  t.is((await accountApi(h, await createAccount(h)).delete(`/agent_bots/${bot.body.id}/avatar`)).status, 404);
+});

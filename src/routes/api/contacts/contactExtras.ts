@@ -7,6 +7,7 @@ import { authorize } from "../../../policies";
 import { onlineContactIdsSql } from "../../../realtime/presence";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import { updateContact } from "../../../services/contacts";
+import { NO_AVATAR } from "../../../services/avatars";
 import { ordered, PER_PAGE, presentContacts } from "./contactLists";
 import { contactEnvelope, contactListEnvelope, contactFilterQuery } from "./schema";
 
@@ -51,7 +52,7 @@ export function registerContactExtraRoutes(router: ApiRouter) {
     async (ctx, { params }) => {
       const account = ctx.state.account!;
       if (!(await Contact.findInAccount(account.id, params.id))) throw NotFound();
-      const updated = await updateContact(Contact.knex(), account, params.id, { avatar_key: null, avatar_url: null });
+      const updated = await updateContact(Contact.knex(), account, params.id, NO_AVATAR);
       await purgeDeletedFilesQuietly(ctx.deps.knex, account.id);
       ctx.body = { payload: (await presentContacts([updated]))[0] };
     },

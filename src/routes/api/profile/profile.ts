@@ -2,7 +2,7 @@ import type { AppContext } from "../../../http/context";
 import { type ApiRouter, UPDATE } from "../../../http/router";
 import { User } from "../../../models/User";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
-import { withUploadedAvatar } from "../../../services/avatars";
+import { NO_AVATAR, withUploadedAvatar } from "../../../services/avatars";
 import { setActiveAccount, setMembershipFields, updateProfile } from "../../../services/profile";
 import { headOk } from "../../../http/headOk";
 import { AccessToken } from "../../../models/AccessToken";
@@ -77,7 +77,7 @@ export function registerProfileRoutes(router: ApiRouter) {
   );
 
   router.route({ method: "delete", path: "/profile/avatar", summary: "Remove the calling user's avatar", response: platformUserResponse }, async (ctx) => {
-    await updateProfile(await freshUser(ctx), {}, { avatar_key: null, avatar_url: null });
+    await updateProfile(await freshUser(ctx), {}, NO_AVATAR);
     await purgeDeletedFilesQuietly(ctx.deps.knex, 0);
     ctx.body = await userPayload(await freshUser(ctx));
   });
