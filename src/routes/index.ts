@@ -22,6 +22,7 @@ import { registerContactNoteRoutes } from "./api/contactNotes/contactNotes";
 import { registerMacroRoutes } from "./api/macros/macros";
 import { registerBulkActionRoutes } from "./api/bulkActions/bulkActions";
 import { registerSearchRoutes } from "./api/search/search";
+import { registerDashboardAppRoutes } from "./api/dashboardApps/dashboardApps";
 import { registerContactMergeRoutes } from "./api/contactMerge/contactMerge";
 import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDefinitions/customAttributeDefinitions";
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
@@ -74,6 +75,7 @@ export function accountScopedRouter(): ApiRouter {
   registerMacroRoutes(router);
   registerBulkActionRoutes(router);
   registerSearchRoutes(router);
+  registerDashboardAppRoutes(router);
   registerCustomAttributeDefinitionRoutes(router);
   registerAuditLogRoutes(router);
   registerAutomationRuleRoutes(router);

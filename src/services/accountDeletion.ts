@@ -72,6 +72,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("channel_web_widgets"),
   ownedRows("automation_rules"),
   ownedRows("macros"),
+  ownedRows("dashboard_apps"),
   ownedRows("custom_filters"),
   ownedRows("labels"),
   ownedRows("canned_responses"),
