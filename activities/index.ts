@@ -7,6 +7,7 @@ import { createAutomationRuleActivities } from "./automationRule";
 import { createBulkActionActivities } from "./bulkAction";
 import { createMacroExecutionActivities } from "./macroExecution";
 import { createConversationTimerActivities } from "./conversationTimer";
+import { createOfferActivities } from "./offer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
 
 /** All activities, bound to their dependencies; workflows see only their types. */
@@ -21,6 +22,7 @@ export function createActivities(deps: AppDeps) {
     ...createAvatarFetchActivities(deps),
     ...createMacroExecutionActivities(deps),
     ...createBulkActionActivities(deps),
+    ...createOfferActivities(deps),
   };
 }
 

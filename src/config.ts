@@ -35,6 +35,14 @@ export interface Config {
   /** Absent when RATE_LIMITS=off. */
   rateLimits: RateLimits | undefined;
   settings: Settings;
+  /** API processes `npm start` runs on the one port (WEB_CONCURRENCY); start:api is always one. */
+  webConcurrency: number;
+  /** Worker processes (each with its relay) `npm start` runs (WORKER_CONCURRENCY); start:worker is always one. */
+  workerConcurrency: number;
+  /** A workflow bundle built beforehand (WORKFLOW_BUNDLE_PATH), so a worker starts without bundling. */
+  workflowBundlePath: string | undefined;
+  /** The relay's claim lease in seconds (EVENT_RELAY_CLAIM_SECONDS); undefined keeps the relay's default. */
+  relayClaimSeconds: number | undefined;
 }
 
 /** At most `points` in `seconds`, per key. */
@@ -104,6 +112,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: /^(true|1|yes)$/i.test(env.TRUST_PROXY ?? ""),
     rateLimits: loadRateLimits(env),
     settings: loadSettings(env),
+    webConcurrency: Math.floor(positive(env.WEB_CONCURRENCY, 1)),
+    workerConcurrency: Math.floor(positive(env.WORKER_CONCURRENCY, 1)),
+    workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
+    relayClaimSeconds: env.EVENT_RELAY_CLAIM_SECONDS ? Math.ceil(positive(env.EVENT_RELAY_CLAIM_SECONDS, 120)) : undefined,
   };
 }
 

@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { type Config, installSettings } from "./config";
 import { connectDatabase, migrate } from "./db";
 import { appointmentConsumer } from "./scheduling/appointmentLife";
+import { offerConsumer } from "./scheduling/offerLife";
 import { attachmentAnalysisConsumer } from "./services/attachmentAnalysis";
 import { avatarFetchConsumer } from "./services/avatarFetch";
 import { purgeAllDeletedFiles } from "./services/attachments";
@@ -115,6 +116,7 @@ export function eventConsumers(): EventConsumer[] {
     timerConsumer(),
     automationConsumer(),
     appointmentConsumer(),
+    offerConsumer(),
     attachmentAnalysisConsumer(),
     avatarFetchConsumer(),
     realtimeConsumer(),
@@ -130,11 +132,15 @@ export async function startWorker(runtime: Runtime, config: Config, temporalAddr
     namespace: config.temporalNamespace,
     taskQueue: runtime.deps.temporal.taskQueue,
     deps: runtime.deps,
+    workflowBundlePath: config.workflowBundlePath,
   });
   const finished = worker.run();
   const notice = privateNetworkNotice(runtime.deps.settings.delivery);
   if (notice) logger.warn(notice);
-  const relay = new EventRelay(runtime.deps, { consumers: eventConsumers() });
+  const relay = new EventRelay(runtime.deps, {
+    consumers: eventConsumers(),
+    ...(config.relayClaimSeconds !== undefined ? { claimSeconds: config.relayClaimSeconds } : {}),
+  });
   await relay.start();
   const metricsServer = config.metricsPort === undefined ? undefined : await serveMetrics(runtime.deps, config.metricsPort);
   const resumed = await resumeAccountDeletions(runtime.deps);

@@ -10,3 +10,4 @@ export { attachmentAnalysisWorkflow } from "./attachmentAnalysis";
 export { avatarFetchWorkflow } from "./avatarFetch";
 export { macroExecutionWorkflow } from "./macroExecution";
 export { bulkActionWorkflow } from "./bulkAction";
+export { schedulingOfferWorkflow } from "./offer";

@@ -33,6 +33,8 @@ export const INTERNAL_EVENT_NAMES = [
   "contact_note_created",
   "contact_note_updated",
   "contact_note_deleted",
+  /** Slots were offered in a conversation (src/scheduling/offers.ts): the offer's workflow starts. */
+  "scheduling_offer_opened",
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 
@@ -54,7 +56,7 @@ export const EVENTS_CHANNEL = "convo_sched_events";
 export interface EventRecord {
   accountId: number;
   name: EventName | InternalEventName | AppointmentEventName;
-  /** The full body receivers get, `event` key included (reference/chatwoot.md section 1.2). */
+  /** The full body receivers get, `event` key included (docs/events-and-webhooks.md). */
   payload: Record<string, unknown>;
   inboxId?: number | null;
   conversationId?: number | null;

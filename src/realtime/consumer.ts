@@ -12,7 +12,7 @@ const log = logger.child({ component: "realtime" });
 
 /**
  * The relay's realtime consumer: it turns committed events into broadcasts in Chatwoot's shape
- * (reference/chatwoot.md section 13) and notifies every API process, which pushes them to its /cable
+ * (docs/realtime.md) and notifies every API process, which pushes them to its /cable
  * subscribers (broadcaster.ts). Being a relay consumer, an event committed while no relay or no API
  * process ran is broadcast once one does, like a webhook.
  */

@@ -12,17 +12,18 @@ import { Account } from "../models/Account";
 import { Conversation } from "../models/Conversation";
 import { Appointment, AppointmentNotice } from "../models/scheduling/Appointment";
 import { Resource } from "../models/scheduling/Resource";
-import { SchedulingSettings } from "../models/scheduling/SchedulingSettings";
+import { SchedulingSettings, type SchedulingSettingsValues } from "../models/scheduling/SchedulingSettings";
 import { presentAppointment } from "../presenters/scheduling/appointments";
 import { type EventConsumer, type EventRow, recordEvent } from "../events/outbox";
-import { APPOINTMENT_EVENT_NAMES } from "./constants";
+import { APPOINTMENT_EVENT_NAMES, LIVE_APPOINTMENT_STATUSES } from "./constants";
 import { findAppointmentView } from "./appointmentRecords";
 import { inUnit } from "../conversations/unit";
 import { insertMessage } from "../conversations/messages";
 import { startOnce } from "../temporal/client";
 import { AccountIdAttribute, AppointmentIdAttribute, AppointmentStartsAtAttribute, ResourceIdAttribute } from "../temporal/searchAttributes";
-import { expireHold } from "./appointments";
-import { announcementDue, isLive, localTimeText, nextStep, noticeText, reminderKey, type TimelineStep } from "./appointmentTimeline";
+import { expireHold, saveAppointment } from "./appointments";
+import { requestConfirmation } from "./confirmationRequests";
+import { announcementDue, type EndedBookingPlan, isLive, localTimeText, nextStep, noticeText, reminderKey, type TimelineStep } from "./appointmentTimeline";
 import { appointmentWorkflowId, schedulingSettingsWorkflowId, TOUCH_SIGNAL } from "../temporal/contracts";
 
 export interface AppointmentWorkflowInput {
@@ -65,7 +66,12 @@ async function lockLive(trx: Knex.Transaction, appointmentId: number): Promise<L
  * Posts a notice into the appointment's conversation, once per key: the notice row and the message
  * commit together, so a retried activity finds the row and posts nothing.
  */
-export async function postNotice(trx: Knex.Transaction, { appointment, resource }: Locked, kind: AppointmentNotice["kind"], key: string): Promise<boolean> {
+export async function postNotice(
+  trx: Knex.Transaction,
+  { appointment, resource }: Locked,
+  kind: Parameters<typeof noticeText>[0],
+  key: string,
+): Promise<boolean> {
   const conversation = appointment.conversation_id ? await Conversation.query(trx).findById(appointment.conversation_id) : undefined;
   if (!conversation) return false;
   const [notice] = await trx(AppointmentNotice.tableName)
@@ -93,6 +99,8 @@ function describe(appointment: Appointment, resource: Resource, next: TimelineSt
   const at = new Date(next.at).toISOString();
   if (next.kind === "hold") return `${appointment.status}, ${start}: held for a prepayment until ${at}`;
   if (next.kind === "reminder") return `${appointment.status}, ${start}: reminder (${next.offsetMinutes} min before) at ${at}`;
+  if (next.kind === "confirmation_request") return `${appointment.status}, ${start}: confirmation request at ${at}`;
+  if (next.kind === "close") return `${appointment.status}, ${start}: becomes ${next.status} at ${at} unless closed before`;
   return `${appointment.status}, ${start}: waiting for the start`;
 }
 
@@ -106,8 +114,8 @@ export async function syncAppointment(db: Knex, appointmentId: number, now = Dat
     const due = announcementDue(appointment, notices, now);
     if (due) await postNotice(trx, locked, due.kind, due.key);
     const settings = await SchedulingSettings.of(account.id, trx);
-    const sent = new Set(notices.filter((n) => n.kind === "reminder").map((n) => n.key));
-    const next = nextStep(appointment, settings.reminder_offsets_minutes, sent, now);
+    const sent = new Set(notices.filter((n) => n.kind === "reminder" || n.kind === "confirmation_request").map((n) => n.key));
+    const next = nextStep(appointment, settings.reminder_offsets_minutes, sent, now, endedBookingPlan(settings), settings.confirmation_request_minutes_before);
     return {
       status: next ? "waiting" : "over",
       appointmentStatus: appointment.status,
@@ -146,6 +154,25 @@ async function sendReminder(db: Knex, appointmentId: number, step: Extract<Timel
   });
 }
 
+const endedBookingPlan = (settings: SchedulingSettingsValues): EndedBookingPlan | null =>
+  settings.ended_booking_status ? { status: settings.ended_booking_status, graceMinutes: settings.ended_booking_grace_minutes } : null;
+
+/**
+ * Closes a booking left open after its end, as the account's setting says, if under the lock it is
+ * still live and the setting (re-read: it may have changed since the step was planned) still says
+ * this status and its grace has passed. Its change raises its events as any other.
+ */
+async function closeEndedBooking(db: Knex, appointmentId: number, step: Extract<TimelineStep, { kind: "close" }>, now: number): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const locked = await lockLive(trx, appointmentId);
+    if (!locked || !isLive(locked.appointment)) return false;
+    const plan = endedBookingPlan(await SchedulingSettings.of(locked.account.id, trx));
+    if (plan?.status !== step.status || locked.appointment.ends_at.getTime() + plan.graceMinutes * 60_000 > now) return false;
+    await saveAppointment(trx, { account: locked.account, user: null }, locked.appointment, { status: step.status });
+    return true;
+  });
+}
+
 /** Runs a step whose time has come; what it did, or null when it no longer applied. */
 export async function fireAppointmentStep(db: Knex, appointmentId: number, step: TimelineStep, now = Date.now()): Promise<string | null> {
   switch (step.kind) {
@@ -153,8 +180,17 @@ export async function fireAppointmentStep(db: Knex, appointmentId: number, step:
       return (await expireHold(db, appointmentId, step.at, now)) ? "hold expired: cancelled" : null;
     case "reminder":
       return (await sendReminder(db, appointmentId, step, now)) ? "reminder sent" : null;
+    case "confirmation_request":
+      return (await db.transaction(async (trx) => {
+        const locked = await lockLive(trx, appointmentId);
+        return Boolean(locked) && requestConfirmation(trx, locked!, step, now);
+      }))
+        ? "confirmation requested"
+        : null;
     case "start":
       return null;
+    case "close":
+      return (await closeEndedBooking(db, appointmentId, step, now)) ? `ended booking: ${step.status}` : null;
   }
 }
 
@@ -189,15 +225,21 @@ function touchable(db: Knex) {
   );
 }
 
-/** After a settings change: every upcoming live booking of the account re-plans its reminders, page by page. */
+/**
+ * After a settings change: every live booking of the account that has not ended more than the
+ * grace ago re-plans its reminders and its end-of-booking step, page by page. Older ones left open
+ * stay as they are until something else wakes them.
+ */
 export async function touchAccountAppointments(deps: AppDeps, accountId: number, onPage?: () => void): Promise<number> {
+  const graceMinutes = (await SchedulingSettings.of(accountId, deps.knex)).ended_booking_grace_minutes;
+  const endedAfter = new Date(Date.now() - graceMinutes * 60_000);
   let lastId = 0;
   let touched = 0;
   for (;;) {
     const page: Touchable[] = await touchable(deps.knex)
       .where("scheduling_appointments.account_id", accountId)
-      .whereIn("scheduling_appointments.status", ["scheduled", "confirmed"])
-      .where("scheduling_appointments.starts_at", ">", new Date())
+      .whereIn("scheduling_appointments.status", LIVE_APPOINTMENT_STATUSES)
+      .where("scheduling_appointments.ends_at", ">", endedAfter)
       .where("scheduling_appointments.id", ">", lastId)
       .orderBy("scheduling_appointments.id")
       .limit(200);
@@ -209,8 +251,9 @@ export async function touchAccountAppointments(deps: AppDeps, accountId: number,
   }
 }
 
-/** A sent reminder is the workflow's own doing: it needs no wake-up. */
-const APPOINTMENT_EVENTS = new Set<string>(APPOINTMENT_EVENT_NAMES.filter((name) => name !== "appointment.reminder_sent"));
+/** A sent reminder, or an unanswered confirmation request, changed nothing the workflow plans by: it needs no wake-up. */
+const QUIET_EVENTS = new Set(["appointment.reminder_sent", "appointment.confirmation_unanswered"]);
+const APPOINTMENT_EVENTS = new Set<string>(APPOINTMENT_EVENT_NAMES.filter((name) => !QUIET_EVENTS.has(name)));
 
 /**
  * Every appointment event wakes (or starts) that appointment's workflow, once per appointment per

@@ -1,4 +1,4 @@
-/** The scheduling fork's constants (Scheduling::Constants at e9defc7); see reference/scheduling.md §6. */
+/** The scheduling fork's constants (Scheduling::Constants at e9defc7); see docs/scheduling.md. */
 export const DEFAULT_TIMEZONE = "Asia/Almaty";
 /** Slots advance by this many minutes inside a free interval; not a request parameter. */
 export const SLOT_STEP_MINUTES = 5;
@@ -27,6 +27,10 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 export type ExpenseKind = (typeof EXPENSE_KINDS)[number];
 
+/** What the account may have a booking left open after its end become (scheduling settings). */
+export const ENDED_BOOKING_STATUSES = ["completed", "no_show"] as const;
+export type EndedBookingStatus = (typeof ENDED_BOOKING_STATUSES)[number];
+
 /** The UI's "active" bookings: the ones that hold their slot ahead and get reminders. */
 export const LIVE_APPOINTMENT_STATUSES: readonly AppointmentStatus[] = ["scheduled", "confirmed"];
 
@@ -45,4 +49,6 @@ export const APPOINTMENT_EVENT_NAMES = [
   "appointment.rescheduled",
   "appointment.reminder_sent",
   "appointment.deleted",
+  /** A confirmation request (confirmation_request_minutes_before) got no answer before the start. */
+  "appointment.confirmation_unanswered",
 ] as const;

@@ -103,6 +103,19 @@ export function appointmentWorkflowId(installationId: string, accountId: number,
   return `appointment-${installationId}-${accountId}-${appointmentId}`;
 }
 
+/** One offer of slots (or confirmation request) in a conversation, from its opening until it is answered or expires. */
+export function schedulingOfferWorkflowId(installationId: string, accountId: number, offerId: number): string {
+  return `scheduling-offer-${installationId}-${accountId}-${offerId}`;
+}
+
+/** Hands an offer's workflow the token of the item the contact chose. */
+export const OFFER_CHOICE_SIGNAL = "choose";
+
+export interface OfferWorkflowInput {
+  accountId: number;
+  offerId: number;
+}
+
 /** One pay_all run (the payout id is random). */
 export function expensePayoutWorkflowId(installationId: string, accountId: number, payoutId: string): string {
   return `expense-payout-${installationId}-${accountId}-${payoutId}`;

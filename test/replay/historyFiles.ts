@@ -23,6 +23,7 @@ export const LONG_LIVED = [
   "automationRuleWorkflow",
   "accountDeletionWorkflow",
   "appointmentWorkflow",
+  "schedulingOfferWorkflow",
 ] as const;
 
 export function saveHistory(name: string, history: temporal.api.history.v1.IHistory): string {

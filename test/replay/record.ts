@@ -118,12 +118,41 @@ async function appointmentSagas(h: Harness) {
   );
 }
 
+/** Slots offered in a conversation, one answered (the offer books it); the booking is then cancelled so its saga ends too. */
+async function offerThatBooks(h: Harness) {
+  const c = await liveClinic(h);
+  const conversation = await expectOk(
+    h.request("POST", `/api/v1/accounts/${c.account.id}/conversations`, {
+      token: c.account.admin.token,
+      body: { inbox_id: c.inbox.id, contact_id: c.contact.id },
+    }),
+    "conversation",
+  );
+  const offers = `/api/v1/accounts/${c.account.id}/conversations/${conversation.id}/scheduling/offers`;
+  const offer = (await expectOk(h.request("POST", offers, { token: c.account.admin.token, body: { service_id: c.service.id, count: 2 } }), "offer")).payload;
+  const [slot] = offer.slots;
+  await expectOk(
+    h.request("PATCH", `/api/v1/accounts/${c.account.id}/conversations/${conversation.id}/messages/${offer.message_id}`, {
+      token: c.account.admin.token,
+      body: { submitted_values: [{ title: slot.title, value: slot.value }] },
+    }),
+    "choice",
+  );
+  const booked = await eventually(
+    () => h.request("GET", `${offers}/${offer.id}`, { token: c.account.admin.token }),
+    (r) => r.body.payload?.status === "booked",
+    "the offer to be booked",
+    60 * SECOND,
+  );
+  await c.api.post(`/appointments/${booked.body.payload.appointment_id}/cancel`, {});
+}
+
 async function main() {
   await withTestServices(async (services) => {
     Object.assign(process.env, servicesEnv(services));
     const h = await startHarness({ relay: true, settings: { delivery: quickRetries() } });
     try {
-      await Promise.all([timerThatResolves(h), webhookWithARetry(h), automationThatActs(h), accountDeletion(h), appointmentSagas(h)]);
+      await Promise.all([timerThatResolves(h), webhookWithARetry(h), automationThatActs(h), accountDeletion(h), appointmentSagas(h), offerThatBooks(h)]);
       const { client } = h.deps.temporal;
       // Lanes end after a minute without work; everything else ends with its scenario.
       const executions = async () => {

@@ -21,11 +21,20 @@ import { createMessage } from "../../conversations/messages";
 import type { DeliveryConfig } from "../../config";
 import type { AutomationWorkflowInput } from "./trigger";
 import { automationRuleWorkflowId } from "../../temporal/contracts";
+import { offerSlotsAction } from "../../scheduling/offerAction";
 
 export type ActionOutcome = { status: "done" | "skipped"; detail?: string };
 
 /** The failure type of an action that cannot succeed on retry (bad params, a refused change). */
 export const ACTION_REJECTED = "AutomationActionRejected";
+
+/** What a rule's action sees of its run (booking rules' actions take it too). */
+export interface ActionContext {
+  db: Knex;
+  webhooks: Pick<DeliveryConfig, "timeoutMs" | "allowPrivateNetworks">;
+  input: AutomationWorkflowInput;
+  params: unknown[];
+}
 
 /**
  * One run of an action on one conversation, whoever runs it (a rule on an event, a macro run by a
@@ -33,10 +42,11 @@ export const ACTION_REJECTED = "AutomationActionRejected";
  */
 export interface ActionRun {
   accountId: number;
-  conversationId: number;
+  /** None for a run on something else (a booking rule's event without a conversation): nothing to act on. */
+  conversationId: number | null;
   /** Named by activity messages; a rule's events also raise no rules again. */
   actor: Actor;
-  /** Names this one action of this run on this conversation: a message it posts carries it. */
+  /** Names this one action of this run on this conversation: a retried attempt finds what an earlier one did by it. */
   key: string;
   /** What a message it posts carries besides the key (the rule's id). */
   messageAttributes: Record<string, unknown>;
@@ -46,9 +56,10 @@ export interface ActionRun {
   selfUserId?: number;
 }
 
-interface ActionContext {
+/** What a conversation action works with. */
+interface ConversationActionContext {
   db: Knex;
-  webhooks: Pick<DeliveryConfig, "timeoutMs" | "allowPrivateNetworks">;
+  webhooks: ActionContext["webhooks"];
   run: ActionRun;
   /** Reloaded before each action, as ActionService does. */
   conversation: Conversation;
@@ -56,12 +67,12 @@ interface ActionContext {
   params: unknown[];
 }
 
-type Handler = (ctx: ActionContext) => Promise<ActionOutcome | void>;
+type Handler = (ctx: ConversationActionContext) => Promise<ActionOutcome | void>;
 
-const rejected = (message: string) => ApplicationFailure.nonRetryable(message, ACTION_REJECTED);
-const skipped = (detail: string): ActionOutcome => ({ status: "skipped", detail });
+export const rejected = (message: string) => ApplicationFailure.nonRetryable(message, ACTION_REJECTED);
+export const skipped = (detail: string): ActionOutcome => ({ status: "skipped", detail });
 
-function text(ctx: ActionContext): string {
+function text(ctx: ConversationActionContext): string {
   const content = ctx.params[0];
   if (typeof content !== "string" || !content.trim()) throw rejected("no message text");
   return content;
@@ -104,7 +115,7 @@ const NOT_IN_SERVICE = "email, attachments and SLA policies are not part of this
  * ActionService#assign_agent's candidates: inbox members and account administrators. The agent a
  * rule names may have left since; then, as in Chatwoot, nothing is assigned.
  */
-async function assignableAgent(ctx: ActionContext, userId: number): Promise<boolean> {
+async function assignableAgent(ctx: ConversationActionContext, userId: number): Promise<boolean> {
   const membership = await AccountUser.query(ctx.db).findOne({ account_id: ctx.conversation.account_id, user_id: userId });
   if (!membership) return false;
   const user = await User.query(ctx.db).findById(userId);
@@ -113,7 +124,7 @@ async function assignableAgent(ctx: ActionContext, userId: number): Promise<bool
 }
 
 /** The agent who wrote the conversation's latest public reply. */
-async function lastRespondingAgent(ctx: ActionContext): Promise<number | null> {
+async function lastRespondingAgent(ctx: ConversationActionContext): Promise<number | null> {
   const reply = await Message.query(ctx.db)
     .where({ conversation_id: ctx.conversation.id, message_type: MESSAGE_TYPE.outgoing, private: false, sender_type: "User" })
     .orderBy([
@@ -132,6 +143,38 @@ const unassign: Handler = async (ctx) => {
 const removeTeam: Handler = async (ctx) => {
   await setTeam(ctx.db, ctx.conversation, null, ctx.actor);
 };
+
+/** send_webhook_event: the body posted to the URL the action names, unsigned, as Chatwoot's WebhookJob without a secret. */
+async function postWebhook(ctx: Pick<ActionContext, "webhooks" | "params">, body: Record<string, unknown>): Promise<void> {
+  const url = ctx.params[0];
+  if (typeof url !== "string") throw rejected("no webhook URL");
+  try {
+    const response = await safePost(url, {
+      body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": "convo-sched-webhooks" },
+      timeoutMs: ctx.webhooks.timeoutMs,
+      allowPrivateNetworks: ctx.webhooks.allowPrivateNetworks,
+    });
+    if (response.status < 200 || response.status >= 300) throw rejected(`${url} answered ${response.status}`);
+  } catch (err) {
+    throw err instanceof UnsafeUrlError ? rejected(err.message) : err;
+  }
+}
+
+/** The rule's event name (as stored now; the run's event when the rule is gone). */
+async function ruleEventName(db: Knex, input: AutomationWorkflowInput): Promise<string> {
+  const rule = await db("automation_rules").where("id", input.ruleId).first<{ event_name: string }>("event_name");
+  return rule?.event_name ?? input.eventName;
+}
+
+/** send_webhook_event of a rule: the body `shape` makes of the rule's event name. */
+export async function postRuleWebhook(
+  ctx: Pick<ActionContext, "db" | "webhooks" | "input" | "params">,
+  shape: (eventName: string) => Record<string, unknown>,
+): Promise<void> {
+  if (typeof ctx.params[0] !== "string") throw rejected("no webhook URL");
+  await postWebhook(ctx, shape(await ruleEventName(ctx.db, ctx.input)));
+}
 
 const HANDLERS: Record<string, Handler> = {
   send_message: postMessage(false),
@@ -180,22 +223,9 @@ const HANDLERS: Record<string, Handler> = {
     await muteConversation(ctx.db, ctx.conversation, ctx.actor);
   },
   async send_webhook_event(ctx) {
-    const url = ctx.params[0];
-    if (typeof url !== "string") throw rejected("no webhook URL");
+    if (typeof ctx.params[0] !== "string") throw rejected("no webhook URL");
     const graph = await loadConversationGraph(ctx.db, ctx.conversation);
-    // Unsigned, as Chatwoot's WebhookJob without a secret.
-    const body = JSON.stringify({ ...conversationWebhookData(graph), event: await ctx.run.webhookEvent(ctx.db) });
-    try {
-      const response = await safePost(url, {
-        body,
-        headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": "convo-sched-webhooks" },
-        timeoutMs: ctx.webhooks.timeoutMs,
-        allowPrivateNetworks: ctx.webhooks.allowPrivateNetworks,
-      });
-      if (response.status < 200 || response.status >= 300) throw rejected(`${url} answered ${response.status}`);
-    } catch (err) {
-      throw err instanceof UnsafeUrlError ? rejected(err.message) : err;
-    }
+    await postWebhook(ctx, { ...conversationWebhookData(graph), event: await ctx.run.webhookEvent(ctx.db) });
   },
   send_email_to_team: async () => skipped(NOT_IN_SERVICE),
   send_email_transcript: async () => skipped(NOT_IN_SERVICE),
@@ -211,29 +241,30 @@ const HANDLERS: Record<string, Handler> = {
   remove_assigned_team: removeTeam,
   send_attachment: async () => skipped(NOT_IN_SERVICE),
   add_sla: async () => skipped(NOT_IN_SERVICE),
+  offer_slots: (ctx) => offerSlotsAction(ctx.db, ctx.conversation, ctx.params, ctx.run.key, ctx.actor),
 };
 
-/**
- * Runs one action on the run's conversation. A refusal by the domain (validation, bad params) fails
- * for good; anything else may be retried by Temporal.
- */
+/** Runs one action (the step-th of its rule) of a rule run; what the activity calls. */
+export type ActionRunner = (
+  db: Knex,
+  webhooks: ActionContext["webhooks"],
+  input: AutomationWorkflowInput,
+  action: AutomationAction,
+  step: number,
+) => Promise<ActionOutcome>;
+
+/** Runs one action on the run's conversation; a refusal by the domain fails for good, anything else may be retried. */
 export async function runActionOn(db: Knex, webhooks: ActionContext["webhooks"], run: ActionRun, action: AutomationAction): Promise<ActionOutcome> {
   const handler = HANDLERS[action.action_name];
   if (!handler) throw rejected(`unsupported action ${action.action_name}`);
-  const conversation = await Conversation.query(db).findOne({ id: run.conversationId, account_id: run.accountId });
+  const conversation = run.conversationId === null ? undefined : await Conversation.query(db).findOne({ id: run.conversationId, account_id: run.accountId });
   if (!conversation) return skipped("conversation no longer exists");
-  const params = Array.isArray(action.action_params) ? action.action_params : [];
-  try {
-    return (await handler({ db, webhooks, run, conversation, actor: run.actor, params })) ?? { status: "done" };
-  } catch (err) {
-    if (err instanceof ApiError) throw rejected(err.message);
-    throw err;
-  }
+  return refusalsRejected(() => handler({ db, webhooks, run, conversation, actor: run.actor, params: paramsOf(action) }));
 }
 
 /** Runs one action of a rule as the rule (so its events do not trigger rules again). */
-export function runAction(db: Knex, webhooks: ActionContext["webhooks"], input: AutomationWorkflowInput, action: AutomationAction, step: number) {
-  return runActionOn(
+export const runAction: ActionRunner = (db, webhooks, input, action, step) =>
+  runActionOn(
     db,
     webhooks,
     {
@@ -243,11 +274,19 @@ export function runAction(db: Knex, webhooks: ActionContext["webhooks"], input: 
       // The action's position in the rule: with the run's id it names this one action of this run.
       key: `${automationRuleWorkflowId(input.installationId, input.eventUid, input.ruleId)}/${step}`,
       messageAttributes: { automation_rule_id: input.ruleId },
-      async webhookEvent(trx) {
-        const rule = await trx("automation_rules").where("id", input.ruleId).first<{ event_name: string }>("event_name");
-        return `automation_event.${rule?.event_name ?? input.eventName}`;
-      },
+      webhookEvent: async (trx) => `automation_event.${await ruleEventName(trx, input)}`,
     },
     action,
   );
+
+export const paramsOf = (action: AutomationAction): unknown[] => (Array.isArray(action.action_params) ? action.action_params : []);
+
+/** Runs a handler: a refusal by the domain (validation, bad params) fails for good; anything else may be retried by Temporal. */
+export async function refusalsRejected(handler: () => Promise<ActionOutcome | void>): Promise<ActionOutcome> {
+  try {
+    return (await handler()) ?? { status: "done" };
+  } catch (err) {
+    if (err instanceof ApiError) throw rejected(err.message);
+    throw err;
+  }
 }
