@@ -3,12 +3,10 @@ import type { AppContext } from "../../../http/context";
 import { headOk } from "../../../http/headOk";
 import type { ApiRouter } from "../../../http/router";
 import { accountParams } from "../../../http/schemas";
-import { authorize } from "../../../policies";
+import { requireMember } from "../../../policies";
 import { userIdOf, visibleConversationsByDisplayId } from "../../../policies/conversations";
 import { startBulkAction } from "../../../services/bulkActions";
 import { bulkActionBody } from "./schema";
-
-const member = (ctx: AppContext) => authorize(ctx, "administrator", "agent");
 
 /** The account's contacts among the ids, by id. */
 async function accountContactIds(ctx: AppContext, ids: number[]): Promise<number[]> {
@@ -20,7 +18,7 @@ async function accountContactIds(ctx: AppContext, ids: number[]): Promise<number
 export function registerBulkActionRoutes(router: ApiRouter) {
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "post",
       path: "/accounts/:account_id/bulk_actions",
       summary:

@@ -4,14 +4,12 @@ import type { AppContext } from "../../../http/context";
 import { headOk } from "../../../http/headOk";
 import { type ApiRouter, UPDATE } from "../../../http/router";
 import { Contact } from "../../../models/Contact";
-import { authorize } from "../../../policies";
+import { requireMember } from "../../../policies";
 import { userIdOf } from "../../../policies/conversations";
 import { createNote, destroyNote, findNote, listNotes, presentNotes, updateNote } from "../../../services/contactNotes";
 import { contactParams, noteBody, noteParams, noteResponse } from "./schema";
 
-/** Chatwoot's notes controller checks no policy beyond the contact being the account's: any member. */
-const member = (ctx: AppContext) => authorize(ctx, "administrator", "agent");
-
+// Chatwoot's notes controller checks no policy beyond the contact being the account's: any member.
 async function contactOf(ctx: AppContext, contactId: number): Promise<Contact> {
   const contact = await Contact.findInAccount(ctx.state.account!.id, contactId);
   if (!contact) throw NotFound();
@@ -23,7 +21,7 @@ export function registerContactNoteRoutes(router: ApiRouter) {
   const present = async (ctx: AppContext, notes: Parameters<typeof presentNotes>[1]) => presentNotes(ctx.state.account!.id, notes);
 
   router.route(
-    { authorize: member, method: "get", path, summary: "The contact's notes, newest first", params: contactParams, response: z.array(noteResponse) },
+    { authorize: requireMember, method: "get", path, summary: "The contact's notes, newest first", params: contactParams, response: z.array(noteResponse) },
     async (ctx, { params }) => {
       ctx.body = await present(ctx, await listNotes(await contactOf(ctx, params.contact_id)));
     },
@@ -31,7 +29,7 @@ export function registerContactNoteRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "post",
       path,
       summary: "Add a note to the contact, by the caller",
@@ -46,7 +44,7 @@ export function registerContactNoteRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: member, method: "get", path: `${path}/:id`, summary: "One note of the contact", params: noteParams, response: noteResponse },
+    { authorize: requireMember, method: "get", path: `${path}/:id`, summary: "One note of the contact", params: noteParams, response: noteResponse },
     async (ctx, { params }) => {
       [ctx.body] = await present(ctx, [await findNote(await contactOf(ctx, params.contact_id), params.id)]);
     },
@@ -54,7 +52,7 @@ export function registerContactNoteRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: UPDATE,
       path: `${path}/:id`,
       summary: "Change a note's content (blank content is not saved, as in Chatwoot)",
@@ -67,7 +65,7 @@ export function registerContactNoteRoutes(router: ApiRouter) {
     },
   );
 
-  router.route({ authorize: member, method: "delete", path: `${path}/:id`, summary: "Delete a note", params: noteParams }, async (ctx, { params }) => {
+  router.route({ authorize: requireMember, method: "delete", path: `${path}/:id`, summary: "Delete a note", params: noteParams }, async (ctx, { params }) => {
     await destroyNote(await contactOf(ctx, params.contact_id), params.id);
     headOk(ctx);
   });

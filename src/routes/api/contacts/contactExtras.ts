@@ -1,9 +1,8 @@
 import { NotFound } from "../../../errors";
-import type { AppContext } from "../../../http/context";
 import type { ApiRouter } from "../../../http/router";
 import { accountParams, accountResourceParams, pageNumber } from "../../../http/schemas";
 import { Contact } from "../../../models/Contact";
-import { authorize } from "../../../policies";
+import { requireMember } from "../../../policies";
 import { onlineContactIdsSql } from "../../../realtime/presence";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import { updateContact } from "../../../services/contacts";
@@ -11,15 +10,13 @@ import { NO_AVATAR } from "../../../services/avatars";
 import { ordered, PER_PAGE, presentContacts } from "./contactLists";
 import { contactEnvelope, contactListEnvelope, contactFilterQuery } from "./schema";
 
-const canUseContacts = (ctx: AppContext) => authorize(ctx, "administrator", "agent");
-
 /** contacts/active and contacts/:id/avatar; registered before contacts/:id so `active` is not taken for an id. */
 export function registerContactExtraRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/contacts";
 
   router.route(
     {
-      authorize: canUseContacts,
+      authorize: requireMember,
       method: "get",
       path: `${path}/active`,
       summary: "The contacts online now (a widget or client connected), 15 a page",
@@ -42,7 +39,7 @@ export function registerContactExtraRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: canUseContacts,
+      authorize: requireMember,
       method: "delete",
       path: `${path}/:id/avatar`,
       summary: "Remove the contact's avatar",

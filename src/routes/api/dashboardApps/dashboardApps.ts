@@ -1,21 +1,18 @@
 import { z } from "zod";
-import type { AppContext } from "../../../http/context";
 import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
-import { authorize } from "../../../policies";
+import { requireMember } from "../../../policies";
 import { userIdOf } from "../../../policies/conversations";
 import { presentDashboardApp } from "../../../presenters/dashboardApp";
 import { createDashboardApp, destroyDashboardApp, findDashboardApp, listDashboardApps, updateDashboardApp } from "../../../services/dashboardApps";
 import { dashboardAppBody, dashboardAppResponse } from "./schema";
 
-/** Chatwoot's DashboardAppsController checks no policy: every member of the account manages them. */
-const member = (ctx: AppContext) => authorize(ctx, "administrator", "agent");
-
+// Chatwoot's DashboardAppsController checks no policy: every member of the account manages them.
 export function registerDashboardAppRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/dashboard_apps";
 
   router.route(
-    { authorize: member, method: "get", path, summary: "The account's dashboard apps", params: accountParams, response: z.array(dashboardAppResponse) },
+    { authorize: requireMember, method: "get", path, summary: "The account's dashboard apps", params: accountParams, response: z.array(dashboardAppResponse) },
     async (ctx) => {
       ctx.body = (await listDashboardApps(ctx.state.account!.id)).map(presentDashboardApp);
     },
@@ -23,7 +20,7 @@ export function registerDashboardAppRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "post",
       path,
       summary: "Add a dashboard app (frames with http(s) URLs)",
@@ -37,7 +34,7 @@ export function registerDashboardAppRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: member, method: "get", path: `${path}/:id`, summary: "A dashboard app", params: accountResourceParams, response: dashboardAppResponse },
+    { authorize: requireMember, method: "get", path: `${path}/:id`, summary: "A dashboard app", params: accountResourceParams, response: dashboardAppResponse },
     async (ctx, { params }) => {
       ctx.body = presentDashboardApp(await findDashboardApp(ctx.state.account!.id, params.id));
     },
@@ -45,7 +42,7 @@ export function registerDashboardAppRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: UPDATE,
       path: `${path}/:id`,
       summary: "Change a dashboard app's title or frames",
@@ -59,7 +56,7 @@ export function registerDashboardAppRoutes(router: ApiRouter) {
   );
 
   router.route(
-    { authorize: member, method: "delete", path: `${path}/:id`, summary: "Remove a dashboard app (204)", params: accountResourceParams, status: 204 },
+    { authorize: requireMember, method: "delete", path: `${path}/:id`, summary: "Remove a dashboard app (204)", params: accountResourceParams, status: 204 },
     async (ctx, { params }) => {
       await destroyDashboardApp(ctx.state.account!.id, params.id);
       ctx.status = 204;

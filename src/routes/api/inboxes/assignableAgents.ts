@@ -1,16 +1,13 @@
 import { z } from "zod";
 import { NotFound } from "../../../errors";
-import type { AppContext } from "../../../http/context";
 import type { ApiRouter } from "../../../http/router";
 import { accountParams, accountResourceParams, idList } from "../../../http/schemas";
 import { InboxMember } from "../../../models/InboxMember";
-import { authorize } from "../../../policies";
+import { requireMember } from "../../../policies";
 import { findVisibleInbox, visibleInboxes } from "../../../policies/inboxes";
 import { presentInboxMember as presentAgent } from "../../../presenters/inbox";
 import { inboxMembersEnvelope } from "../../../schemas/agent";
 import { listAgents } from "../../../services/agents";
-
-const member = (ctx: AppContext) => authorize(ctx, "administrator", "agent");
 
 /** Who may be assigned a conversation of every one of the inboxes: their common members and the account's administrators, by name. */
 async function assignableTo(accountId: number, inboxIds: number[]) {
@@ -31,7 +28,7 @@ const inboxIdsQuery = z.preprocess(
 export function registerAssignableAgentRoutes(router: ApiRouter) {
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "get",
       path: "/accounts/:account_id/inboxes/:id/assignable_agents",
       summary: "The agents a conversation of the inbox may be assigned to: its members and the administrators",
@@ -46,7 +43,7 @@ export function registerAssignableAgentRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "get",
       path: "/accounts/:account_id/assignable_agents",
       summary: "The agents assignable in every one of the inboxes (`inbox_ids[]`), which must be the caller's",

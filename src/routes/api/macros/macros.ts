@@ -2,15 +2,13 @@ import type { AppContext } from "../../../http/context";
 import { headOk } from "../../../http/headOk";
 import { type ApiRouter, UPDATE } from "../../../http/router";
 import { accountParams, accountResourceParams } from "../../../http/schemas";
-import { authorize } from "../../../policies";
+import { requireMember } from "../../../policies";
 import { userIdOf, visibleConversationsByDisplayId } from "../../../policies/conversations";
 import { startMacroExecution } from "../../../services/macroExecution";
 import { createMacro, destroyMacro, findUsableMacro, listMacros, type MacroCaller, presentMacros, updateMacro } from "../../../services/macros";
 import { macroBody, macroEnvelope, macroExecuteBody, macrosEnvelope } from "./schema";
 
-/** MacroPolicy: every member may list and create; the rest depends on the macro (services/macros.ts). */
-const member = (ctx: AppContext) => authorize(ctx, "administrator", "agent");
-
+// MacroPolicy: every member may list and create; the rest depends on the macro (services/macros.ts).
 const callerOf = (ctx: AppContext): MacroCaller => ({
   accountId: ctx.state.account!.id,
   userId: userIdOf(ctx),
@@ -25,7 +23,7 @@ export function registerMacroRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "get",
       path,
       summary: "The account's global macros and the caller's personal ones",
@@ -39,7 +37,7 @@ export function registerMacroRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "post",
       path,
       summary: "Create a macro (an agent's is always personal)",
@@ -54,7 +52,7 @@ export function registerMacroRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "get",
       path: `${path}/:id`,
       summary: "A global macro or one of the caller's",
@@ -68,7 +66,7 @@ export function registerMacroRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: UPDATE,
       path: `${path}/:id`,
       summary: "Update a macro: its author, or an administrator on a global one",
@@ -83,7 +81,7 @@ export function registerMacroRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "delete",
       path: `${path}/:id`,
       summary: "Delete a macro: its author, or an administrator on a global one whose author has left",
@@ -97,7 +95,7 @@ export function registerMacroRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "post",
       path: `${path}/:id/execute`,
       summary: "Run the macro's actions, in order, on each conversation (display ids) the caller may see, as the caller: a Temporal workflow",

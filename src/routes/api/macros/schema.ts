@@ -2,13 +2,11 @@ import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { idList, optionalOneOf, withinJsonLimits, wrappedUnder } from "../../../http/schemas";
 import { agentResponse } from "../../../schemas/agent";
+import { automationAction } from "../../../schemas/automationAction";
 import { MACRO_VISIBILITIES } from "../../../models/Macro";
 import { MAX_ITEMS_PER_RUN } from "../../../temporal/contracts";
 
-// Loose, as Chatwoot stores the actions as the client sent them.
-const action = z
-  .looseObject({ action_name: z.string().max(MAX_LENGTH.string), action_params: withinJsonLimits(z.array(z.unknown())).optional() })
-  .openapi("MacroAction");
+const action = automationAction;
 
 /** Create and update alike; presence and the action names are checked as Macro validates them. */
 export const macroBody = z

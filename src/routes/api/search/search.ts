@@ -1,12 +1,10 @@
 import type { AppContext } from "../../../http/context";
 import type { ApiRouter } from "../../../http/router";
 import { accountParams } from "../../../http/schemas";
-import { authorize } from "../../../policies";
+import { requireMember } from "../../../policies";
 import { accessibleInboxIdsSql } from "../../../policies/inboxes";
 import { searchContacts, searchConversations, searchMessages, type SearchScope } from "../../../services/search";
 import { searchAllResponse, searchContactsResponse, searchConversationsResponse, searchMessagesResponse, searchQuery } from "./schema";
-
-const member = (ctx: AppContext) => authorize(ctx, "administrator", "agent");
 
 /** SearchService's inputs: the caller's inboxes (Chatwoot's assigned_inboxes), the stripped query, the page. */
 function scopeOf(ctx: AppContext, query: { q?: string; page?: number }): SearchScope {
@@ -26,7 +24,7 @@ export function registerSearchRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "get",
       path,
       summary: "Search conversations, contacts and messages the caller may see, 15 of each a page",
@@ -44,7 +42,7 @@ export function registerSearchRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "get",
       path: `${path}/conversations`,
       summary: "Conversations whose display id or contact matches, newest first, 15 a page",
@@ -59,7 +57,7 @@ export function registerSearchRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "get",
       path: `${path}/contacts`,
       summary: "Contacts whose name, email, phone number or identifier matches, most recently active first, 15 a page",
@@ -74,7 +72,7 @@ export function registerSearchRoutes(router: ApiRouter) {
 
   router.route(
     {
-      authorize: member,
+      authorize: requireMember,
       method: "get",
       path: `${path}/messages`,
       summary: "Messages of the last 3 months whose content matches, newest first, 15 a page",
