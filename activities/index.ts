@@ -7,6 +7,8 @@ import { createAutomationRuleActivities } from "./automationRule";
 import { createBulkActionActivities } from "./bulkAction";
 import { createMacroExecutionActivities } from "./macroExecution";
 import { createConversationTimerActivities } from "./conversationTimer";
+import { createTranscriptActivities } from "./transcript";
+import { createCampaignActivities } from "./campaign";
 import { createOfferActivities } from "./offer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
 
@@ -22,6 +24,8 @@ export function createActivities(deps: AppDeps) {
     ...createAvatarFetchActivities(deps),
     ...createMacroExecutionActivities(deps),
     ...createBulkActionActivities(deps),
+    ...createTranscriptActivities(deps),
+    ...createCampaignActivities(deps),
     ...createOfferActivities(deps),
   };
 }

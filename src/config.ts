@@ -137,12 +137,52 @@ export interface Settings {
   inboxHmacKey: string | undefined;
   /** Expenses paid per activity by expenses/pay_all (SCHEDULING_PAYOUT_BATCH_SIZE). */
   payoutBatchSize: number;
+  /** One-off campaign messages sent per second (CAMPAIGN_SENDS_PER_SECOND). */
+  campaignSendsPerSecond: number;
   /** Chatwoot's MAXIMUM_FILE_UPLOAD_SIZE (megabytes), as bytes. */
   maxUploadBytes: number;
   /** How long a file URL works (FILE_URL_EXPIRES_IN): long enough for a webhook's retries, which carry the URL made at the event. */
   fileUrlTtlSeconds: number;
   delivery: DeliveryConfig;
   storage: StorageSettings;
+  /** Outgoing e-mail (transcripts) through SMTP, as Chatwoot's SMTP_* variables set it; none without SMTP_ADDRESS. */
+  mail: MailSettings | undefined;
+}
+
+export interface MailSettings {
+  host: string;
+  port: number;
+  /** TLS from the first byte (SMTP_SSL / SMTP_TLS, or port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  /** SMTP_ENABLE_STARTTLS_AUTO=false: never upgrade a plain connection. */
+  ignoreTls: boolean;
+  /** SMTP_OPENSSL_VERIFY_MODE=none accepts any certificate. */
+  verifyCertificate: boolean;
+  auth: { user: string; pass: string; method: string | undefined } | undefined;
+  /** SMTP_DOMAIN: the name given in HELO/EHLO. */
+  helo: string | undefined;
+  /** MAILER_SENDER_EMAIL: the From of every mail. */
+  from: string;
+}
+
+/** Chatwoot's SMTP_* settings (config/environments/production.rb), read the way Action Mailer reads them. */
+export function loadMailSettings(env: NodeJS.ProcessEnv = process.env): MailSettings | undefined {
+  const host = env.SMTP_ADDRESS?.trim();
+  if (!host) return undefined;
+  const port = Number(env.SMTP_PORT) || 587;
+  const flag = (value: string | undefined) => (value === undefined ? undefined : railsTrue(value));
+  return {
+    host,
+    port,
+    secure: flag(env.SMTP_SSL) ?? flag(env.SMTP_TLS) ?? port === 465,
+    ignoreTls: flag(env.SMTP_ENABLE_STARTTLS_AUTO) === false,
+    verifyCertificate: env.SMTP_OPENSSL_VERIFY_MODE?.trim().toLowerCase() !== "none",
+    auth: env.SMTP_USERNAME
+      ? { user: env.SMTP_USERNAME, pass: env.SMTP_PASSWORD ?? "", method: env.SMTP_AUTHENTICATION?.trim().toUpperCase() || undefined }
+      : undefined,
+    helo: env.SMTP_DOMAIN?.trim() || undefined,
+    from: env.MAILER_SENDER_EMAIL?.trim() || "Notifications <notifications@localhost>",
+  };
 }
 
 /**
@@ -181,11 +221,13 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     secretKeyBase: env.SECRET_KEY_BASE || undefined,
     inboxHmacKey: env.CHATWOOT_INBOX_HMAC_KEY || undefined,
     payoutBatchSize: Number.isInteger(batchSize) && batchSize > 0 ? batchSize : 500,
+    campaignSendsPerSecond: Math.min(1000, Math.floor(positive(env.CAMPAIGN_SENDS_PER_SECOND, 10)) || 10),
     // Whole megabytes, 40 when unset or less than one.
     maxUploadBytes: (Math.floor(positive(env.MAXIMUM_FILE_UPLOAD_SIZE, 40)) || 40) * 1024 * 1024,
     fileUrlTtlSeconds: positive(env.FILE_URL_EXPIRES_IN, 7 * 86_400),
     delivery: loadDeliveryConfig(env),
     storage: storageSettings(env),
+    mail: loadMailSettings(env),
   };
 }
 

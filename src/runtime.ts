@@ -28,6 +28,9 @@ import { installTemporalRuntime } from "./temporal/runtime";
 import { createWorker } from "./temporal/worker";
 import { logger } from "./lib/logger";
 import { attachRealtime, closeRealtime, realtimeConsumer } from "./realtime";
+import { notificationConsumer } from "./notifications/consumer";
+import { transcriptConsumer } from "./conversations/transcript";
+import { campaignConsumer } from "./campaigns/consumer";
 
 export interface Endpoints {
   databaseUrl: string;
@@ -120,6 +123,9 @@ export function eventConsumers(): EventConsumer[] {
     attachmentAnalysisConsumer(),
     avatarFetchConsumer(),
     realtimeConsumer(),
+    notificationConsumer(),
+    transcriptConsumer(),
+    campaignConsumer(),
   ];
 }
 

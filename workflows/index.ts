@@ -10,4 +10,6 @@ export { attachmentAnalysisWorkflow } from "./attachmentAnalysis";
 export { avatarFetchWorkflow } from "./avatarFetch";
 export { macroExecutionWorkflow } from "./macroExecution";
 export { bulkActionWorkflow } from "./bulkAction";
+export { transcriptWorkflow } from "./transcript";
+export { campaignWorkflow } from "./campaign";
 export { schedulingOfferWorkflow } from "./offer";

@@ -33,6 +33,14 @@ export const INTERNAL_EVENT_NAMES = [
   "contact_note_created",
   "contact_note_updated",
   "contact_note_deleted",
+  /** A user's notification was made, changed or deleted: pushed live to that user (src/notifications). */
+  "notification_created",
+  "notification_updated",
+  "notification_deleted",
+  /** Someone asked for a conversation's transcript by e-mail: mailed by a workflow (src/conversations/transcript.ts). */
+  "transcript_requested",
+  /** A campaign was made, changed or deleted: its workflow is started or told (src/campaigns). */
+  "campaign_changed",
   /** Slots were offered in a conversation (src/scheduling/offers.ts): the offer's workflow starts. */
   "scheduling_offer_opened",
 ] as const;

@@ -88,6 +88,13 @@ function broadcastsOf(event: EventRow): Broadcast[] {
     case "contact_created":
     case "contact_updated":
       return [{ ...base, name: event.name.replace("_", "."), data: withAccount(contactPushData(payload)), toAccount: true }];
+    case "notification_created":
+    case "notification_updated":
+    case "notification_deleted": {
+      // To the one user: their pubsub token names their own subscriptions.
+      const { pubsub_token: token, ...data } = payload;
+      return [{ ...base, name: event.name.replace("_", "."), data: withAccount(data), contactToken: (token as string) ?? null }];
+    }
     case "message_created":
     case "message_updated": {
       const conversation = payload.conversation as Json;

@@ -265,3 +265,32 @@ export interface BulkActionInput {
 
 /** Most items one macro execution or bulk action may name: its results travel with the run. */
 export const MAX_ITEMS_PER_RUN = 1000;
+/** Mails a conversation's transcript (one run per transcript request). */
+export function transcriptWorkflowId(installationId: string, accountId: number, eventUid: string): string {
+  return `transcript-${installationId}-${accountId}-${eventUid}`;
+}
+
+export interface TranscriptInput {
+  accountId: number;
+  conversationId: number;
+  email: string;
+  /** The request's outbox event: the mail's Message-ID, the same on every retry. */
+  eventUid: string;
+}
+
+/** A one-off campaign's run: waits for its time, then messages its audience (one per campaign). */
+export function campaignWorkflowId(installationId: string, accountId: number, campaignId: number): string {
+  return `campaign-${installationId}-${accountId}-${campaignId}`;
+}
+
+/** Sent when a campaign changes or is deleted: its workflow reads it again. */
+export const CAMPAIGN_CHANGED_SIGNAL = "campaignChanged";
+
+export interface CampaignInput {
+  accountId: number;
+  campaignId: number;
+  /** Contacts messaged per batch; a batch per second. */
+  batchSize: number;
+  /** Set when the run continued as new while sending: contacts up to this id are done. */
+  afterContactId?: number;
+}
