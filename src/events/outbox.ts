@@ -29,6 +29,10 @@ export const INTERNAL_EVENT_NAMES = [
   "conversation_read",
   /** Someone started or stopped typing in a conversation: told live to its agents and visitor (src/realtime). */
   "conversation_typing",
+  /** A contact's note was added, changed or deleted: the contact's history, for listeners of the outbox. */
+  "contact_note_created",
+  "contact_note_updated",
+  "contact_note_deleted",
   /** A user's notification was made, changed or deleted: pushed live to that user (src/notifications). */
   "notification_created",
   "notification_updated",

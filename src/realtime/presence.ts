@@ -165,6 +165,9 @@ export async function presenceOf(db: Knex, accountId: number, { withContacts }: 
 
 const onlineContactsOf = (accountId: number) => sql`account_id = ${accountId} and contact_id is not null and expires_at > now()`;
 
+/** The account's contacts online now, as a subquery (contacts/active). */
+export const onlineContactIdsSql = (accountId: number) => sql`select contact_id from realtime_presence where ${onlineContactsOf(accountId)}`;
+
 /** The users of the account connected now. */
 export async function connectedUserIds(db: Knex, accountId: number): Promise<Set<number>> {
   const rows = await Trip.rowsOf<{ user_id: number }>(
