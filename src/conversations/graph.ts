@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { type InList, Sql, sql, sqlText } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
@@ -39,9 +39,9 @@ export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(
 }
 
 /** The newest message of each conversation that passes the condition, queued on a trip; none without ids, without a statement. */
-function latestOn(trip: Trip, of: InList, condition?: string): Promise<Map<number, Message>> {
+function latestOn(batch: Batch, of: InList, condition?: string): Promise<Map<number, Message>> {
   if (!("subquery" in of) && !of.length) return Promise.resolve(new Map());
-  return trip.rows(Message.latestSql(of, condition)).then((rows) => Message.latestByConversation(rows.map((row) => Message.fromDatabaseJson(row))));
+  return batch.rows(Message.latestSql(of, condition)).then((rows) => Message.latestByConversation(rows.map((row) => Message.fromDatabaseJson(row))));
 }
 
 /**
@@ -50,11 +50,11 @@ function latestOn(trip: Trip, of: InList, condition?: string): Promise<Map<numbe
  * looked up (together, in one more round trip) only for the conversations where it is not, once the
  * trip has read them.
  */
-async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: Promise<Conversation[]>) {
-  const last = await latestOn(trip, of);
+async function latestMessages(db: Knex, batch: Batch, of: InList, conversations: Promise<Conversation[]>) {
+  const last = await latestOn(batch, of);
   const ids = (await conversations).map((c) => c.id);
   const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
-  const narrower = new Trip(db);
+  const narrower = new Batch(db);
   const nonActivityLoad = latestOn(narrower, ids.filter(isActivity), `message_type <> ${MESSAGE_TYPE.activity}`);
   const chatLoad = latestOn(
     narrower,
@@ -71,9 +71,9 @@ async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: P
 }
 
 /** The unread counts of conversations already read, queued on a trip; none without ids, without a statement. */
-function unreadCountsOn(trip: Trip, ids: readonly number[]): Promise<Map<number, number>> {
+function unreadCountsOn(batch: Batch, ids: readonly number[]): Promise<Map<number, number>> {
   if (!ids.length) return Promise.resolve(new Map());
-  return trip.rows<UnreadRow>(Conversation.unreadCountsSql(ids)).then(Conversation.unreadCountsOf);
+  return batch.rows<UnreadRow>(Conversation.unreadCountsSql(ids)).then(Conversation.unreadCountsOf);
 }
 
 /**
@@ -83,18 +83,18 @@ function unreadCountsOn(trip: Trip, ids: readonly number[]): Promise<Map<number,
 export type ConversationsToLoad = Conversation[] | { accountId?: number; where: Sql };
 
 /** The assignees, bots and teams of the conversations, queued on a trip. */
-function queueAssigned(trip: Trip, accountId: number, conversations: Conversation[]) {
+function queueAssigned(batch: Batch, accountId: number, conversations: Conversation[]) {
   const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
   const assigneeIds = idsOf((c) => c.assignee_id);
   return Promise.all([
-    trip.modelsWhere(User, "id", assigneeIds),
-    trip.modelsWhere(AccountUser, "user_id", assigneeIds, { account_id: accountId }),
-    trip.modelsWhere(
+    batch.modelsWhere(User, "id", assigneeIds),
+    batch.modelsWhere(AccountUser, "user_id", assigneeIds, { account_id: accountId }),
+    batch.modelsWhere(
       AgentBot,
       "id",
       idsOf((c) => c.assignee_agent_bot_id),
     ),
-    trip.modelsWhere(
+    batch.modelsWhere(
       Team,
       "id",
       idsOf((c) => c.team_id),
@@ -128,25 +128,25 @@ export async function loadConversationGraphs(
       ? [...new Set(rows.map(pick).filter((id): id is number => id !== null))]
       : { subquery: sql`select ${sqlText(name)} from conversations where ${where!}` };
   // Every lookup that needs only the conversations' own columns goes in one round trip.
-  const trip = new Trip(db);
+  const batch = new Batch(db);
   // Conversations read here carry their unread counts; rows already read count only those that may
   // have unread messages (most have none).
-  const readWithUnread = where && trip.rows(Conversation.withUnreadCountsSql(where)).then((found) => found.map(Conversation.rowWithUnread));
+  const readWithUnread = where && batch.rows(Conversation.withUnreadCountsSql(where)).then((found) => found.map(Conversation.rowWithUnread));
   const read = readWithUnread ? readWithUnread.then((found) => found.map((row) => row.conversation)) : Promise.resolve(rows!);
-  const assignedWithRows = rows && queueAssigned(trip, rows[0]!.account_id, rows);
+  const assignedWithRows = rows && queueAssigned(batch, rows[0]!.account_id, rows);
   const loads = Promise.all([
-    knownAccount ?? trip.rows<AccountRef>(sql`select id, name from accounts where id = ${accountIdSql}`).then((rows) => rows[0]),
-    trip.modelsWhere(
+    knownAccount ?? batch.rows<AccountRef>(sql`select id, name from accounts where id = ${accountIdSql}`).then((rows) => rows[0]),
+    batch.modelsWhere(
       Inbox,
       "id",
       column("inbox_id", (c) => c.inbox_id),
     ),
-    trip.modelsWhere(
+    batch.modelsWhere(
       Contact,
       "id",
       column("contact_id", (c) => c.contact_id),
     ),
-    trip.modelsWhere(
+    batch.modelsWhere(
       ContactInbox,
       "id",
       column("contact_inbox_id", (c) => c.contact_inbox_id),
@@ -154,24 +154,24 @@ export async function loadConversationGraphs(
     readWithUnread
       ? readWithUnread.then((found) => Conversation.unreadCountsOf(found.map((row) => row.unread)))
       : unreadCountsOn(
-          trip,
+          batch,
           rows!.filter((c) => c.mayHaveUnread()).map((c) => c.id),
         ),
     latestMessages(
       db,
-      trip,
+      batch,
       column("id", (c) => c.id),
       read,
     ),
-    known.messages?.length ? queueSenders(trip, db, accountIdSql, known.messages) : undefined,
+    known.messages?.length ? queueSenders(batch, db, accountIdSql, known.messages) : undefined,
   ] as const);
-  await trip.run();
+  await batch.run();
   const conversations = await read;
   if (!conversations.length) return [];
   const accountId = conversations[0]!.account_id;
-  const assignedTrip = new Trip(db);
-  const assigned = assignedWithRows ?? queueAssigned(assignedTrip, accountId, conversations);
-  await assignedTrip.run();
+  const assignedBatch = new Batch(db);
+  const assigned = assignedWithRows ?? queueAssigned(assignedBatch, accountId, conversations);
+  await assignedBatch.run();
   const [account, inboxes, contacts, contactInboxes, unread, latest, knownSenders] = await loads;
   const [users, accountUsers, bots, teams] = await assigned;
   const latestLoaded = [

@@ -1,4 +1,4 @@
-import { Trip } from "../db/trip";
+import { Batch as Trip } from "../db/batch";
 import { Resource } from "../models/scheduling/Resource";
 import { type ShownAppointment, type ShownMoney, shownAppointments, shownPaymentsAndExpenses } from "./calendarRows";
 import { Service } from "../models/scheduling/Service";

@@ -11,7 +11,7 @@ import type { Resource } from "../models/scheduling/Resource";
 import { TimeOff } from "../models/scheduling/TimeOff";
 import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
 import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
-import { Trip } from "../db/trip";
+import { Batch as Trip } from "../db/batch";
 import { allOn } from "../conversations/graph";
 import type { BookedInterval, ResourceSchedule } from "./availability";
 import type { Interval } from "./intervals";
