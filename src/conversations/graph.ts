@@ -13,6 +13,7 @@ import { User } from "../models/User";
 import type { ConversationGraph, LoadedMessage } from "../presenters/conversation";
 import type { AccountRef, MessageSender } from "../presenters/message";
 import { loadSenders, queueSenders } from "./messageSenders";
+import { queueAttachments } from "../services/attachments";
 
 /* Loading a conversation with everything its JSON and webhook payloads show: read-only, shared by routes and changes. */
 
@@ -164,6 +165,9 @@ export async function loadConversationGraphs(
       read,
     ),
     known.messages?.length ? queueSenders(batch, db, accountIdSql, known.messages) : undefined,
+    // The newest messages' attachments: with the conversations' contacts (most senders), their
+    // payloads need no second round trip.
+    queueAttachments(batch, db, { subquery: Message.latestIdsSql(column("id", (c) => c.id)) }),
   ] as const);
   await batch.run();
   const conversations = await read;
@@ -172,7 +176,7 @@ export async function loadConversationGraphs(
   const assignedBatch = new Batch(db);
   const assigned = assignedWithRows ?? queueAssigned(assignedBatch, accountId, conversations);
   await assignedBatch.run();
-  const [account, inboxes, contacts, contactInboxes, unread, latest, knownSenders] = await loads;
+  const [account, inboxes, contacts, contactInboxes, unread, latest, knownSenders, attachLatest] = await loads;
   const [users, accountUsers, bots, teams] = await assigned;
   const latestLoaded = [
     ...new Map(
@@ -182,17 +186,26 @@ export async function loadConversationGraphs(
         .map((m) => [m.id, m]),
     ).values(),
   ];
+  const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+  const contactById = byId(contacts);
   const knownIds = new Set(knownSenders ? known.messages!.map((m) => m.id) : []);
-  const unknown = latestLoaded.filter((m) => !knownIds.has(m.id));
+  // A newest message from the conversation's contact has its sender and attachments read already.
+  const fromContact = latestLoaded.filter(
+    (m) => !knownIds.has(m.id) && latest.last.get(m.conversation_id) === m && m.sender_type === "Contact" && contactById.has(m.sender_id!),
+  );
+  const unknown = latestLoaded.filter((m) => !knownIds.has(m.id) && !fromContact.includes(m));
+  await attachLatest(fromContact);
   // Conversations without messages (new ones) need no senders' round trip.
   const [readFirst, readAfter] = await Promise.all([
     knownSenders ? knownSenders(latestLoaded.filter((m) => knownIds.has(m.id))) : new Map<number, MessageSender | null>(),
     unknown.length ? loadSenders(db, accountId, unknown) : new Map<number, MessageSender | null>(),
   ]);
-  const senders = new Map([...readFirst, ...readAfter]);
-  const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+  const senders = new Map<number, MessageSender | null>([
+    ...fromContact.map((m) => [m.id, { type: "Contact", contact: contactById.get(m.sender_id!)! }] as const),
+    ...readFirst,
+    ...readAfter,
+  ]);
   const inboxById = byId(inboxes);
-  const contactById = byId(contacts);
   const contactInboxById = byId(contactInboxes);
   const userById = byId(users);
   const botById = byId(bots);

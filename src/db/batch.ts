@@ -1,21 +1,20 @@
 import type { Knex } from "knex";
 import type { Model, QueryBuilder } from "objection";
+import type { Client } from "pg";
+import { OneRoundTrip, type Statement } from "./oneRoundTrip";
 import { type InList, isIn, Sql, sql, sqlText } from "./sql";
 
 type Row = Record<string, unknown>;
 
 /**
- * Statements sent together on one connection: the database's connections are pg clients in
- * pipeline mode (src/db/index.ts), so pg writes each statement as soon as it is given and the batch
- * costs one round trip, not one per statement. On a transaction the statements go to its connection,
- * in the order given; outside one, the batch takes a connection of the pool for its statements and
- * gives it back when run() has their answers.
- * Everything goes through knex (its query events see every statement), and a text a batch has sent
- * before is one of pg's named statements, which pg prepares once per connection.
+ * Independent statements answered in one round trip (src/db/oneRoundTrip.ts), on one connection:
+ * the transaction's, or one of the pool's for the time of the round trip. A text a batch has sent
+ * before is a named statement of the connection, parsed once there. The statements go to pg, not
+ * through knex: knex's query events do not see them, so a batch never writes the tables the auth
+ * cache watches (it is for reads, and for the few writes of the hot paths that return rows).
  */
 export class Batch {
-  private connection?: Promise<unknown>;
-  private readonly sent: Promise<unknown>[] = [];
+  private readonly queued: (Statement & { resolve: (rows: Row[]) => void; reject: (error: unknown) => void })[] = [];
 
   constructor(private readonly db: Knex) {}
 
@@ -27,26 +26,13 @@ export class Batch {
     return rows;
   }
 
-  /** Sends a statement (a knex query or an Sql); its rows. */
+  /** Queues a statement (a knex query or an Sql); its rows once run() has answered. */
   rows<T = Row>(query: Knex.QueryBuilder | Sql): Promise<T[]> {
-    const { text, values } = query instanceof Sql ? query : fromKnex(query);
-    const raw = () => this.db.raw(text, values as Knex.RawBinding[]);
-    const name = statementName(text);
-    const result = this.send(name ? raw().options({ name }) : raw())
-      .catch((error: unknown) => {
-        // A table changed under a named statement (a migration added a column to a `select *`), or
-        // the connection lost its statements: PostgreSQL refuses it; every text gets a new name,
-        // and outside a transaction (which the refusal has aborted) the statement runs again.
-        if (!name || !isStale(error)) throw error;
-        forgetNames();
-        if (this.db.isTransaction) throw error;
-        return this.send(raw());
-      })
-      .then((answer) => (answer as { rows: T[] }).rows);
-    // A caller that never awaits a statement after run() has failed must not crash the process.
-    result.catch(() => undefined);
-    this.sent.push(result);
-    return result;
+    const { text, values } = query instanceof Sql ? query.numbered() : fromKnex(query);
+    const rows = new Promise<Row[]>((resolve, reject) => this.queued.push({ text, values, name: statementName(text), resolve, reject }));
+    // A caller that never awaits a statement once run() has failed must not crash the process.
+    rows.catch(() => undefined);
+    return rows as Promise<T[]>;
   }
 
   /**
@@ -78,29 +64,42 @@ export class Batch {
     return this.rows(query.toKnexQuery()).then((rows) => rows.map((row) => modelClass.fromDatabaseJson(row) as M));
   }
 
-  /** Waits for every statement sent so far (failing with the first that failed) and gives the connection back. */
+  /** Sends every queued statement, in one round trip; fails with the first that failed. */
   async run(): Promise<void> {
-    const outcomes: PromiseSettledResult<unknown>[] = [];
-    while (this.sent.length) outcomes.push(...(await Promise.allSettled(this.sent.splice(0))));
-    const connection = this.connection;
-    this.connection = undefined;
-    if (connection) await this.db.client.releaseConnection(await connection);
-    const failed = outcomes.find((outcome) => outcome.status === "rejected");
-    if (failed) throw failed.reason;
-  }
-
-  private send(raw: Knex.Raw): Promise<unknown> {
-    // A transaction's statements already share its connection.
-    if (this.db.isTransaction) return Promise.resolve(raw);
-    this.connection ??= this.db.client.acquireConnection() as Promise<unknown>;
-    return this.connection.then((connection) => raw.connection(connection));
+    const statements = this.queued.splice(0);
+    if (!statements.length) return;
+    if (this.db.isTransaction && (this.db as Knex.Transaction).isCompleted()) throw new Error("A batch on a transaction that has ended");
+    // A transaction's knex client answers with the transaction's connection, and takes nothing back.
+    const client = (await this.db.client.acquireConnection()) as Client;
+    let sets: Row[][];
+    try {
+      const send = (named: boolean) =>
+        new Promise<Row[][]>((resolve, reject) =>
+          client.query(new OneRoundTrip(named ? statements : statements.map((s) => ({ ...s, name: undefined })), resolve, reject)),
+        );
+      sets = await send(true).catch((error: unknown) => {
+        // A table changed under a named statement (a migration added a column to a `select *`), or
+        // the connection lost its statements: PostgreSQL refuses them; every text gets a new name,
+        // and outside a transaction (which the refusal has aborted) the batch runs again.
+        if (!isStale(error)) throw error;
+        forgetNames();
+        if (this.db.isTransaction) throw error;
+        return send(false);
+      });
+    } catch (error) {
+      for (const statement of statements) statement.reject(error);
+      throw error;
+    } finally {
+      await this.db.client.releaseConnection(client);
+    }
+    statements.forEach((statement, i) => statement.resolve(sets[i]!));
   }
 }
 
-/** A knex query's text with `?` placeholders and its values (knex's raw numbers them as it does the query's). */
-function fromKnex(query: Knex.QueryBuilder): Sql {
-  const { sql: text, bindings } = query.toSQL();
-  return new Sql(text, bindings);
+/** A knex query's text, as knex would send it to pg, and its values. */
+function fromKnex(query: Knex.QueryBuilder): { text: string; values: unknown[] } {
+  const { sql: text, bindings } = query.toSQL().toNative();
+  return { text, values: [...bindings] };
 }
 
 /** "cached plan must not change result type", or "prepared statement ... does not exist". */

@@ -16,12 +16,14 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
 }
 
+/** knex's config for the database (pg's pipeline mode stays off: see src/db/oneRoundTrip.ts). */
+export function databaseConfig(connectionString: string, pool = { min: 0, max: 10 }): Knex.Config {
+  return { client: "pg", connection: connectionString, pool };
+}
+
 export function connectDatabase(connectionString: string, pool = { min: 0, max: 10 }, options: DatabaseOptions = {}): Database {
   if (options.preparedStatements !== undefined) nameStatements(options.preparedStatements);
-  // knex hands `connection` to pg's Client: in pipeline mode, statements given together on one
-  // connection (a transaction's, a Batch's) go out without waiting for each other's answers.
-  const connection: Pick<pg.ClientConfig, "connectionString" | "pipeline"> = { connectionString, pipeline: true };
-  const knex = knexFactory({ client: "pg", connection, pool });
+  const knex = knexFactory(databaseConfig(connectionString, pool));
   Model.knex(knex);
   return knex;
 }
