@@ -39,7 +39,7 @@ export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(
   return results as never;
 }
 
-/** The newest message of each conversation that passes the condition, queued on a trip; none without ids, without a statement. */
+/** The newest message of each conversation that passes the condition, queued on a batch; none without ids, without a statement. */
 function latestOn(batch: Batch, of: InList, condition?: string): Promise<Map<number, Message>> {
   if (!("subquery" in of) && !of.length) return Promise.resolve(new Map());
   return batch.rows(Message.latestSql(of, condition)).then((rows) => Message.latestByConversation(rows.map((row) => Message.fromDatabaseJson(row))));
@@ -49,7 +49,7 @@ function latestOn(batch: Batch, of: InList, condition?: string): Promise<Map<num
  * The newest message, the newest non-activity one and the newest chat one (neither activity nor
  * private) of each conversation. The newest message usually is all three, so the narrower ones are
  * looked up (together, in one more round trip) only for the conversations where it is not, once the
- * trip has read them.
+ * batch has read them.
  */
 async function latestMessages(db: Knex, batch: Batch, of: InList, conversations: Promise<Conversation[]>) {
   const last = await latestOn(batch, of);
@@ -71,7 +71,7 @@ async function latestMessages(db: Knex, batch: Batch, of: InList, conversations:
   };
 }
 
-/** The unread counts of conversations already read, queued on a trip; none without ids, without a statement. */
+/** The unread counts of conversations already read, queued on a batch; none without ids, without a statement. */
 function unreadCountsOn(batch: Batch, ids: readonly number[]): Promise<Map<number, number>> {
   if (!ids.length) return Promise.resolve(new Map());
   return batch.rows<UnreadRow>(Conversation.unreadCountsSql(ids)).then(Conversation.unreadCountsOf);
@@ -83,7 +83,7 @@ function unreadCountsOn(batch: Batch, ids: readonly number[]): Promise<Map<numbe
  */
 export type ConversationsToLoad = Conversation[] | { accountId?: number; where: Sql };
 
-/** The assignees, bots and teams of the conversations, queued on a trip. */
+/** The assignees, bots and teams of the conversations, queued on a batch. */
 function queueAssigned(batch: Batch, accountId: number, conversations: Conversation[]) {
   const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
   const assigneeIds = idsOf((c) => c.assignee_id);
@@ -110,7 +110,7 @@ function queueAssigned(batch: Batch, accountId: number, conversations: Conversat
  * counts and newest messages (those look them up by subqueries), and their assignees, bots and
  * teams, which most have none of, in a second only when there are some; so are the newest messages'
  * senders, but for those of `known.messages` (a unit's new messages, most likely the newest), which
- * the first trip reads.
+ * the first batch reads.
  */
 export async function loadConversationGraphs(
   db: Knex,
@@ -121,7 +121,7 @@ export async function loadConversationGraphs(
   const where = Array.isArray(toLoad) ? undefined : toLoad.where;
   if (rows && !rows.length) return [];
   const givenAccountId = Array.isArray(toLoad) ? toLoad[0]!.account_id : toLoad.accountId;
-  // Without rows or an account id, the account is the conversations' own, read in the same trip.
+  // Without rows or an account id, the account is the conversations' own, read in the same batch.
   const accountIdSql = givenAccountId !== undefined ? sql`${givenAccountId}` : sql`(select account_id from conversations where ${where!} limit 1)`;
   const knownAccount = known.account && known.account.id === givenAccountId ? known.account : undefined;
   const column = (name: keyof Conversation & string, pick: (c: Conversation) => number | null): InList =>

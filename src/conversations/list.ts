@@ -132,7 +132,7 @@ async function mentionPatterns(db: Knex, accountId: number, userId: number): Pro
   return [`%mention://user/${userId}/%`, ...[...teams].map((teamId) => `%mention://team/${teamId}/%`)];
 }
 
-/** All, the viewer's and unassigned conversations of a scope, in one scan, queued on a trip. */
+/** All, the viewer's and unassigned conversations of a scope, in one scan, queued on a batch. */
 async function assigneeCounts(batch: Batch, scope: ConversationsWhere, userId: number) {
   const [tally] = await batch.rows<Record<"all_count" | "mine_count" | "unassigned_count", string | number>>(
     sql`select count(*) as all_count, count(*) filter (where assignee_id = ${userId}) as mine_count, count(*) filter (where assignee_id is null) as unassigned_count

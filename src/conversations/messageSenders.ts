@@ -9,13 +9,13 @@ import { User } from "../models/User";
 import type { MessageSender } from "../presenters/message";
 import { queueAttachments } from "../services/attachments";
 
-/** Once its trip has run: the sender of each of these messages, by message id, their attachments set on them. */
+/** Once its batch has run: the sender of each of these messages, by message id, their attachments set on them. */
 export type SendersOf = (messages: Message[]) => Promise<Map<number, MessageSender | null>>;
 
 /**
  * Queues the lookups of the messages' senders (with what their payloads show) and of their
- * attachments on a trip. `accountId` may be a scalar subquery when the account is only known from
- * rows the same trip reads.
+ * attachments on a batch. `accountId` may be a scalar subquery when the account is only known from
+ * rows the same batch reads.
  */
 export async function queueSenders(batch: Batch, db: Knex, accountId: number | Sql, of: Message[]): Promise<SendersOf> {
   const idsOf = (type: SenderType) => [...new Set(of.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id!))];

@@ -54,7 +54,7 @@ type PlanRow = TimerConversation & { id: number; uuid: string; timer_due_at: Dat
 
 /**
  * What planning reads of each conversation: its row, its deadline as written, and its account's
- * settings. A trip's statement, so PostgreSQL plans it once per connection (as knex's unnamed
+ * settings. A Batch's statement, so PostgreSQL plans it once per connection (as knex's unnamed
  * statement it was planned on every batch, for longer than it ran).
  */
 function planRowsSql(conversationIds: number[], { lock }: { lock: boolean }): Sql {

@@ -86,7 +86,7 @@ export class OneRoundTrip implements Submittable {
   private readonly newlyParsed = new Map<string, Shape | undefined>();
 
   constructor(
-    private readonly statements: readonly Statement[],
+    readonly statements: readonly Statement[],
     private readonly resolve: (sets: Row[][]) => void,
     private readonly reject: (error: unknown) => void,
   ) {}

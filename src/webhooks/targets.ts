@@ -35,8 +35,8 @@ function botEventNames(event: EventRow): string[] {
 /**
  * Where each event of a batch goes, per reference/chatwoot.md sections 1.1 and 2: subscribed account
  * webhooks, the API inbox's webhook_url, and the inbox's or the conversation's agent bot. A few
- * set-based statements for the whole batch, queued on `trip` (the relay's, shared by every
- * consumer's reads); the answer comes once the trip has run.
+ * set-based statements for the whole batch, queued on `batch` (the relay's, shared by every
+ * consumer's reads); the answer comes once the batch has run.
  */
 export function queueTargets(batch: Batch, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
   const accountIds = [...new Set(events.map((e) => e.account_id))];
@@ -107,7 +107,7 @@ export function queueTargets(batch: Batch, events: EventRow[]): Promise<Map<numb
   });
 }
 
-/** queueTargets in a trip of its own: a batch whose reads the relay's trip did not cover. */
+/** queueTargets in a batch of its own: events whose reads the relay's batch did not cover. */
 export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
   const batch = new Batch(db);
   const targets = queueTargets(batch, events);
