@@ -2,7 +2,7 @@ import { ActivityFailure, executeChild, proxyActivities, setCurrentDetails, Temp
 import type { Activities } from "../activities";
 import type { AutomationEventInput, AutomationWorkflowInput } from "../src/services/automation/trigger";
 import { automationRuleWorkflowId } from "../src/temporal/contracts";
-import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../src/temporal/searchAttributes";
+import { automationSearchAttributes, automationSubject } from "../src/services/automation/subject";
 
 export interface ActionRecord {
   action: string;
@@ -64,18 +64,14 @@ export async function automationEventWorkflow({ ruleIds, ...event }: AutomationE
         workflowId: automationRuleWorkflowId(event.installationId, event.eventUid, ruleId),
         args: [{ ...event, ruleId }],
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        typedSearchAttributes: [
-          { key: AccountIdAttribute, value: event.accountId },
-          { key: ConversationIdAttribute, value: event.displayId },
-          { key: EventNameAttribute, value: event.eventName },
-        ],
-        staticSummary: `Automation rule ${ruleId} on ${event.eventName} of conversation #${event.displayId} (event ${event.eventId})`,
+        typedSearchAttributes: automationSearchAttributes(event),
+        staticSummary: `Automation rule ${ruleId} on ${event.eventName} of ${automationSubject(event)} (event ${event.eventId})`,
       });
     } catch (err) {
       if (!(err instanceof TemporalFailure)) throw err;
       results[ruleId] = { failed: err.cause?.message ?? err.message };
     }
   }
-  setCurrentDetails(`Ran ${ruleIds.length} rule(s) on ${event.eventName} of conversation #${event.displayId}`);
+  setCurrentDetails(`Ran ${ruleIds.length} rule(s) on ${event.eventName} of ${automationSubject(event)}`);
   return results;
 }

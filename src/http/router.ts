@@ -6,6 +6,7 @@ import { toValidationError } from "../lib/validation";
 import { registry, type SecurityScheme } from "../openapi/registry";
 import type { Settings } from "../config";
 import type { AppContext, AppCustomContext, AppState } from "./context";
+import { parseQuery } from "./query";
 import { coerceFormValues, isFormRequest, isMultipartRequest, type MultipartLimits, withMultipartBody } from "./multipart";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -86,7 +87,7 @@ export class ApiRouter {
         if (!parsed.success) throw NotFound();
         params = parsed.data;
       }
-      const query = spec.query ? this.parse(spec.query, ctx.query) : undefined;
+      const query = spec.query ? this.parse(spec.query, parseQuery(ctx.querystring)) : undefined;
       const raw = (ctx.request as { body?: unknown }).body ?? {};
       const body = spec.body ? this.parse(spec.body, isFormRequest(ctx) ? coerceFormValues(spec.body, raw) : raw) : undefined;
       return { params, query, body } as RouteInput<P, Q, B>;

@@ -53,6 +53,26 @@ export const ACTION_NAMES: readonly string[] = [
   "add_sla",
 ];
 
+/** Rules on a booking's events (our extension): the outbox's appointment.* events, by rule event name. */
+export const APPOINTMENT_RULE_EVENTS = {
+  appointment_created: "appointment.created",
+  appointment_updated: "appointment.updated",
+  appointment_rescheduled: "appointment.rescheduled",
+  appointment_cancelled: "appointment.cancelled",
+} as const;
+export type AppointmentRuleEvent = keyof typeof APPOINTMENT_RULE_EVENTS;
+
+export const isAppointmentRuleEvent = (name: unknown): name is AppointmentRuleEvent => typeof name === "string" && Object.hasOwn(APPOINTMENT_RULE_EVENTS, name);
+
+/** What an appointment rule's conditions may look at (src/services/automation/appointmentConditions.ts). */
+export const APPOINTMENT_CONDITION_ATTRIBUTES: readonly string[] = ["status", "payment_status", "service_id", "resource_id", "start_weekday", "start_hour"];
+
+/**
+ * An appointment rule's actions: its own, and every conversation action, which acts on the booking's
+ * linked conversation (src/services/automation/appointmentActions.ts).
+ */
+export const APPOINTMENT_ACTION_NAMES: readonly string[] = ["change_appointment_status", ...ACTION_NAMES];
+
 // Chatwoot stores conditions and actions as the client sent them, so keys beyond these are kept.
 export interface AutomationCondition {
   attribute_key: string;
@@ -112,15 +132,19 @@ export class AutomationRule extends BaseModel {
     const conditions = rule.conditions ?? [];
     const actions = rule.actions ?? [];
 
-    const unlisted = conditions.map((c) => c.attribute_key).filter((key) => !CONDITION_ATTRIBUTES.includes(key));
-    if (unlisted.length) {
+    const onAppointment = isAppointmentRuleEvent(rule.event_name);
+    const conditionAttributes = onAppointment ? APPOINTMENT_CONDITION_ATTRIBUTES : CONDITION_ATTRIBUTES;
+    const unlisted = conditions.map((c) => c.attribute_key).filter((key) => !conditionAttributes.includes(key));
+    if (unlisted.length && onAppointment) add("conditions", `Automation conditions ${unlisted.join(",")} not supported.`);
+    else if (unlisted.length) {
       const custom = await CustomAttributeDefinition.ofAccount(accountId, db).whereIn("attribute_key", unlisted).select("attribute_key");
       const customKeys = new Set(custom.map((definition) => definition.attribute_key));
       // Array difference as Ruby's: a repeated unsupported key is named each time.
       const unsupported = unlisted.filter((key) => !customKeys.has(key));
       if (unsupported.length) add("conditions", `Automation conditions ${unsupported.join(",")} not supported.`);
     }
-    const unsupportedActions = actions.map((a) => a.action_name).filter((name) => !ACTION_NAMES.includes(name));
+    const actionNames = onAppointment ? APPOINTMENT_ACTION_NAMES : ACTION_NAMES;
+    const unsupportedActions = actions.map((a) => a.action_name).filter((name) => !actionNames.includes(name));
     if (unsupportedActions.length) add("actions", `Automation actions ${unsupportedActions.join(",")} not supported.`);
 
     // Each operator joins its condition to the next, so only the last may go without one.

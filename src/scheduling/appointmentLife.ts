@@ -12,17 +12,17 @@ import { Account } from "../models/Account";
 import { Conversation } from "../models/Conversation";
 import { Appointment, AppointmentNotice } from "../models/scheduling/Appointment";
 import { Resource } from "../models/scheduling/Resource";
-import { SchedulingSettings } from "../models/scheduling/SchedulingSettings";
+import { SchedulingSettings, type SchedulingSettingsValues } from "../models/scheduling/SchedulingSettings";
 import { presentAppointment } from "../presenters/scheduling/appointments";
 import { type EventConsumer, type EventRow, recordEvent } from "../events/outbox";
-import { APPOINTMENT_EVENT_NAMES } from "./constants";
+import { APPOINTMENT_EVENT_NAMES, LIVE_APPOINTMENT_STATUSES } from "./constants";
 import { findAppointmentView } from "./appointmentRecords";
 import { inUnit } from "../conversations/unit";
 import { insertMessage } from "../conversations/messages";
 import { startOnce } from "../temporal/client";
 import { AccountIdAttribute, AppointmentIdAttribute, AppointmentStartsAtAttribute, ResourceIdAttribute } from "../temporal/searchAttributes";
-import { expireHold } from "./appointments";
-import { announcementDue, isLive, localTimeText, nextStep, noticeText, reminderKey, type TimelineStep } from "./appointmentTimeline";
+import { expireHold, saveAppointment } from "./appointments";
+import { announcementDue, type EndedBookingPlan, isLive, localTimeText, nextStep, noticeText, reminderKey, type TimelineStep } from "./appointmentTimeline";
 import { appointmentWorkflowId, schedulingSettingsWorkflowId, TOUCH_SIGNAL } from "../temporal/contracts";
 
 export interface AppointmentWorkflowInput {
@@ -93,6 +93,7 @@ function describe(appointment: Appointment, resource: Resource, next: TimelineSt
   const at = new Date(next.at).toISOString();
   if (next.kind === "hold") return `${appointment.status}, ${start}: held for a prepayment until ${at}`;
   if (next.kind === "reminder") return `${appointment.status}, ${start}: reminder (${next.offsetMinutes} min before) at ${at}`;
+  if (next.kind === "close") return `${appointment.status}, ${start}: becomes ${next.status} at ${at} unless closed before`;
   return `${appointment.status}, ${start}: waiting for the start`;
 }
 
@@ -107,7 +108,7 @@ export async function syncAppointment(db: Knex, appointmentId: number, now = Dat
     if (due) await postNotice(trx, locked, due.kind, due.key);
     const settings = await SchedulingSettings.of(account.id, trx);
     const sent = new Set(notices.filter((n) => n.kind === "reminder").map((n) => n.key));
-    const next = nextStep(appointment, settings.reminder_offsets_minutes, sent, now);
+    const next = nextStep(appointment, settings.reminder_offsets_minutes, sent, now, endedBookingPlan(settings));
     return {
       status: next ? "waiting" : "over",
       appointmentStatus: appointment.status,
@@ -146,6 +147,25 @@ async function sendReminder(db: Knex, appointmentId: number, step: Extract<Timel
   });
 }
 
+const endedBookingPlan = (settings: SchedulingSettingsValues): EndedBookingPlan | null =>
+  settings.ended_booking_status ? { status: settings.ended_booking_status, graceMinutes: settings.ended_booking_grace_minutes } : null;
+
+/**
+ * Closes a booking left open after its end, as the account's setting says, if under the lock it is
+ * still live and the setting (re-read: it may have changed since the step was planned) still says
+ * this status and its grace has passed. Its change raises its events as any other.
+ */
+async function closeEndedBooking(db: Knex, appointmentId: number, step: Extract<TimelineStep, { kind: "close" }>, now: number): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const locked = await lockLive(trx, appointmentId);
+    if (!locked || !isLive(locked.appointment)) return false;
+    const plan = endedBookingPlan(await SchedulingSettings.of(locked.account.id, trx));
+    if (plan?.status !== step.status || locked.appointment.ends_at.getTime() + plan.graceMinutes * 60_000 > now) return false;
+    await saveAppointment(trx, { account: locked.account, user: null }, locked.appointment, { status: step.status });
+    return true;
+  });
+}
+
 /** Runs a step whose time has come; what it did, or null when it no longer applied. */
 export async function fireAppointmentStep(db: Knex, appointmentId: number, step: TimelineStep, now = Date.now()): Promise<string | null> {
   switch (step.kind) {
@@ -155,6 +175,8 @@ export async function fireAppointmentStep(db: Knex, appointmentId: number, step:
       return (await sendReminder(db, appointmentId, step, now)) ? "reminder sent" : null;
     case "start":
       return null;
+    case "close":
+      return (await closeEndedBooking(db, appointmentId, step, now)) ? `ended booking: ${step.status}` : null;
   }
 }
 
@@ -189,15 +211,21 @@ function touchable(db: Knex) {
   );
 }
 
-/** After a settings change: every upcoming live booking of the account re-plans its reminders, page by page. */
+/**
+ * After a settings change: every live booking of the account that has not ended more than the
+ * grace ago re-plans its reminders and its end-of-booking step, page by page. Older ones left open
+ * stay as they are until something else wakes them.
+ */
 export async function touchAccountAppointments(deps: AppDeps, accountId: number, onPage?: () => void): Promise<number> {
+  const graceMinutes = (await SchedulingSettings.of(accountId, deps.knex)).ended_booking_grace_minutes;
+  const endedAfter = new Date(Date.now() - graceMinutes * 60_000);
   let lastId = 0;
   let touched = 0;
   for (;;) {
     const page: Touchable[] = await touchable(deps.knex)
       .where("scheduling_appointments.account_id", accountId)
-      .whereIn("scheduling_appointments.status", ["scheduled", "confirmed"])
-      .where("scheduling_appointments.starts_at", ">", new Date())
+      .whereIn("scheduling_appointments.status", LIVE_APPOINTMENT_STATUSES)
+      .where("scheduling_appointments.ends_at", ">", endedAfter)
       .where("scheduling_appointments.id", ">", lastId)
       .orderBy("scheduling_appointments.id")
       .limit(200);

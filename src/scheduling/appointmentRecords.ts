@@ -60,6 +60,7 @@ export async function recordAppointmentChange(
   account: Pick<Account, "id" | "name">,
   before: AppointmentView | undefined,
   appointmentId: number,
+  performedByRuleId?: number,
 ): Promise<AppointmentView> {
   const after = await findAppointmentView(trx, account.id, appointmentId);
   const current = present(after);
@@ -76,6 +77,7 @@ export async function recordAppointmentChange(
       accountId: account.id,
       name,
       payload: { event: name, ...current, ...extra, account: { id: account.id, name: account.name } },
+      performedByRuleId,
     })),
   );
   return after;

@@ -1,10 +1,11 @@
 /**
  * What an appointment's workflow does and when, decided from the database alone (pure, so the rules
  * are in one place and tested without Temporal): which message its conversation is owed now
- * (confirmation, move, cancellation), and the next timed step (prepayment hold, reminder, start).
+ * (confirmation, move, cancellation), and the next timed step (prepayment hold, reminder, start, and
+ * closing a booking left open after its end).
  */
 import type { Appointment, AppointmentNotice } from "../models/scheduling/Appointment";
-import { HOLD_EXPIRED_REASON, LIVE_APPOINTMENT_STATUSES } from "./constants";
+import { type EndedBookingStatus, HOLD_EXPIRED_REASON, LIVE_APPOINTMENT_STATUSES } from "./constants";
 import { isoInZone } from "./timezone";
 
 const MINUTE_MS = 60_000;
@@ -13,12 +14,21 @@ export type TimelineStep =
   | { kind: "hold"; at: number }
   | { kind: "reminder"; at: number; offsetMinutes: number; startsAt: number }
   /** Nothing to do but end: a live booking's workflow runs until its appointment starts. */
-  | { kind: "start"; at: number };
+  | { kind: "start"; at: number }
+  /** The account's ended_booking_status for a booking still live its grace after its end. */
+  | { kind: "close"; at: number; status: EndedBookingStatus };
+
+/** The account's setting for bookings left open after their end; null when it leaves them be. */
+export interface EndedBookingPlan {
+  status: EndedBookingStatus;
+  graceMinutes: number;
+}
 
 type TimedAppointment = Pick<
   Appointment,
   | "status"
   | "starts_at"
+  | "ends_at"
   | "start_set_at"
   | "hold_expires_at"
   | "prepaid_amount"
@@ -33,18 +43,24 @@ export const isLive = (appointment: Pick<Appointment, "status">) => LIVE_APPOINT
 export const reminderKey = (offsetMinutes: number, startsAt: number) => `reminder:${offsetMinutes}:${new Date(startsAt).toISOString()}`;
 
 /**
- * The earliest step ahead of a live booking that has not started: its hold while nothing is paid,
- * each reminder not yet sent whose time had not already passed when the start was set (a booking
- * made an hour ahead gets no 24-hour reminder), and its start.
+ * The earliest step ahead of a live booking: before its start, its hold while nothing is paid, each
+ * reminder not yet sent whose time had not already passed when the start was set (a booking made an
+ * hour ahead gets no 24-hour reminder), and its start; then, if the account says so, closing it its
+ * grace after its end (at once when that has passed).
  */
 export function nextStep(
   appointment: TimedAppointment,
   offsetsMinutes: readonly number[],
   sentKeys: ReadonlySet<string>,
   now: number,
+  ended: EndedBookingPlan | null = null,
 ): TimelineStep | undefined {
   const startsAt = appointment.starts_at.getTime();
-  if (!isLive(appointment) || startsAt <= now) return undefined;
+  if (!isLive(appointment)) return undefined;
+  const close: TimelineStep | undefined = ended
+    ? { kind: "close", at: appointment.ends_at.getTime() + ended.graceMinutes * MINUTE_MS, status: ended.status }
+    : undefined;
+  if (startsAt <= now) return close;
   const steps: TimelineStep[] = [];
   if (appointment.hold_expires_at && appointment.prepaid_amount + appointment.settlement_amount === 0) {
     steps.push({ kind: "hold", at: appointment.hold_expires_at.getTime() });

@@ -73,6 +73,8 @@ export interface AppointmentInput {
 export interface Booker {
   account: Account;
   user: User | null;
+  /** The automation rule acting, if one is: its changes trigger no rules (the loop guard). */
+  rule?: { id: number };
 }
 
 const has = <K extends keyof AppointmentInput>(input: AppointmentInput, key: K) => key in input && input[key] !== undefined;
@@ -134,7 +136,7 @@ interface SaveOptions {
  * saved, checks it (unless it is cancelled), writes it with its journal and expense, and records
  * its event. `existing` must be locked by the caller.
  */
-async function saveAppointment(
+export async function saveAppointment(
   trx: Knex.Transaction,
   booker: Booker,
   existing: Appointment | undefined,
@@ -217,7 +219,7 @@ async function saveAppointment(
   };
   const saved = existing ? await existing.$query(trx).patchAndFetch(row) : await Appointment.query(trx).insert(row).returning("*");
   await syncFinance(trx, saved, booker.user?.id ?? null, !existing);
-  return recordAppointmentChange(trx, account, before, saved.id);
+  return recordAppointmentChange(trx, account, before, saved.id, booker.rule?.id);
 }
 
 export interface CreateResult {

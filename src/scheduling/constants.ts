@@ -27,6 +27,10 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 export type ExpenseKind = (typeof EXPENSE_KINDS)[number];
 
+/** What the account may have a booking left open after its end become (scheduling settings). */
+export const ENDED_BOOKING_STATUSES = ["completed", "no_show"] as const;
+export type EndedBookingStatus = (typeof ENDED_BOOKING_STATUSES)[number];
+
 /** The UI's "active" bookings: the ones that hold their slot ahead and get reminders. */
 export const LIVE_APPOINTMENT_STATUSES: readonly AppointmentStatus[] = ["scheduled", "confirmed"];
 

@@ -92,6 +92,8 @@ test("availability for a service: priced active resources only, earliest first, 
   t.true(onlySecond.every((s) => s.resource_id === second.id));
   const both = await availability(api, monday(service, `&resource_ids[]=${second.id}&resource_ids[]=${resource.id}&limit=100`));
   t.is(new Set(both.map((s) => s.resource_id)).size, 2, "resource_ids as an array");
+  const bracketed = await availability(api, monday(service, `&resource_ids[]=${second.id}`));
+  t.true(bracketed.length > 0 && bracketed.every((s) => s.resource_id === second.id), "resource_ids[] of one resource");
 });
 
 test("availability follows breaks, holidays, overrides, time off and bookings with a hold", async (t) => {

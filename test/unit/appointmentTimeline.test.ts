@@ -8,6 +8,7 @@ const now = Date.parse("2030-03-04T04:00:00Z");
 const booked = {
   status: "scheduled" as const,
   starts_at: new Date(now + 30 * HOUR),
+  ends_at: new Date(now + 31 * HOUR),
   start_set_at: new Date(now),
   hold_expires_at: null as Date | null,
   prepaid_amount: 0,
@@ -26,6 +27,17 @@ test("reminders: the earliest unsent one whose time had not passed when the star
   t.deepEqual(nextStep({ ...booked, conversation_id: null }, [1440, 120], new Set(), now), { kind: "start", at: start }, "no conversation, no reminders");
   t.is(nextStep({ ...booked, status: "cancelled" as never }, [1440], new Set(), now), undefined);
   t.is(nextStep(booked, [1440], new Set(), start), undefined, "nothing once it has started");
+});
+
+test("closing a booking left open: its grace after its end, once started, only when the account says so", (t) => {
+  const start = booked.starts_at.getTime();
+  const end = booked.ends_at.getTime();
+  const plan = { status: "no_show" as const, graceMinutes: 90 };
+  t.deepEqual(nextStep(booked, [], new Set(), now, plan), { kind: "start", at: start }, "the start comes first");
+  t.deepEqual(nextStep(booked, [], new Set(), start, plan), { kind: "close", at: end + 90 * 60_000, status: "no_show" });
+  t.deepEqual(nextStep(booked, [], new Set(), end + 10 * HOUR, plan)?.kind, "close", "overdue: at once");
+  t.is(nextStep(booked, [], new Set(), start, null), undefined, "no setting: nothing after the start");
+  t.is(nextStep({ ...booked, status: "completed" as never }, [], new Set(), start, plan), undefined, "a closed booking stays");
 });
 
 test("the hold comes first while nothing is paid, and goes with the first payment", (t) => {

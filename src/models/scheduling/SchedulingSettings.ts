@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { DEFAULT_TIMEZONE } from "../../scheduling/constants";
+import { DEFAULT_TIMEZONE, type EndedBookingStatus } from "../../scheduling/constants";
 import { SchedulingModel } from "./SchedulingModel";
 
 export interface SchedulingSettingsValues {
@@ -11,6 +11,9 @@ export interface SchedulingSettingsValues {
   minimum_notice_minutes: number;
   /** The zone of new resources, and of the calendar's from/to when they carry no offset. */
   timezone: string;
+  /** What a booking still scheduled or confirmed becomes once its end plus the grace has passed; null: it stays as it is. */
+  ended_booking_status: EndedBookingStatus | null;
+  ended_booking_grace_minutes: number;
 }
 
 export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = {
@@ -18,6 +21,8 @@ export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = {
   prepayment_hold_minutes: 30,
   minimum_notice_minutes: 0,
   timezone: DEFAULT_TIMEZONE,
+  ended_booking_status: null,
+  ended_booking_grace_minutes: 60,
 };
 
 /** An account's booking settings; an account without a row has the defaults. */
@@ -29,6 +34,8 @@ export class SchedulingSettings extends SchedulingModel {
   declare prepayment_hold_minutes: number;
   declare minimum_notice_minutes: number;
   declare timezone: string | null;
+  declare ended_booking_status: EndedBookingStatus | null;
+  declare ended_booking_grace_minutes: number;
 
   static async of(accountId: number, db?: Knex): Promise<SchedulingSettingsValues> {
     const row = await SchedulingSettings.query(db).findOne({ account_id: accountId });
@@ -38,6 +45,8 @@ export class SchedulingSettings extends SchedulingModel {
       prepayment_hold_minutes: row.prepayment_hold_minutes,
       minimum_notice_minutes: row.minimum_notice_minutes,
       timezone: row.timezone ?? DEFAULT_TIMEZONE,
+      ended_booking_status: row.ended_booking_status,
+      ended_booking_grace_minutes: row.ended_booking_grace_minutes,
     };
   }
 

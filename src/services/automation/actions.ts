@@ -27,7 +27,7 @@ export type ActionOutcome = { status: "done" | "skipped"; detail?: string };
 /** The failure type of an action that cannot succeed on retry (bad params, a refused change). */
 export const ACTION_REJECTED = "AutomationActionRejected";
 
-interface ActionContext {
+export interface ActionContext {
   db: Knex;
   webhooks: Pick<DeliveryConfig, "timeoutMs" | "allowPrivateNetworks">;
   input: AutomationWorkflowInput;
@@ -41,8 +41,8 @@ interface ActionContext {
 
 type Handler = (ctx: ActionContext) => Promise<ActionOutcome | void>;
 
-const rejected = (message: string) => ApplicationFailure.nonRetryable(message, ACTION_REJECTED);
-const skipped = (detail: string): ActionOutcome => ({ status: "skipped", detail });
+export const rejected = (message: string) => ApplicationFailure.nonRetryable(message, ACTION_REJECTED);
+export const skipped = (detail: string): ActionOutcome => ({ status: "skipped", detail });
 
 function text(ctx: ActionContext): string {
   const content = ctx.params[0];
@@ -114,6 +114,31 @@ const removeTeam: Handler = async (ctx) => {
   await setTeam(ctx.db, ctx.conversation, null, ctx.actor);
 };
 
+/**
+ * send_webhook_event: the body `shape` makes of the rule's event name, posted to the URL the action
+ * names. Unsigned, as Chatwoot's WebhookJob without a secret.
+ */
+export async function postRuleWebhook(
+  ctx: Pick<ActionContext, "db" | "webhooks" | "input" | "params">,
+  shape: (eventName: string) => Record<string, unknown>,
+): Promise<void> {
+  const url = ctx.params[0];
+  if (typeof url !== "string") throw rejected("no webhook URL");
+  const rule = await ctx.db("automation_rules").where("id", ctx.input.ruleId).first<{ event_name: string }>("event_name");
+  const body = JSON.stringify(shape(rule?.event_name ?? ctx.input.eventName));
+  try {
+    const response = await safePost(url, {
+      body,
+      headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": "convo-sched-webhooks" },
+      timeoutMs: ctx.webhooks.timeoutMs,
+      allowPrivateNetworks: ctx.webhooks.allowPrivateNetworks,
+    });
+    if (response.status < 200 || response.status >= 300) throw rejected(`${url} answered ${response.status}`);
+  } catch (err) {
+    throw err instanceof UnsafeUrlError ? rejected(err.message) : err;
+  }
+}
+
 const HANDLERS: Record<string, Handler> = {
   send_message: postMessage(false),
   add_private_note: postMessage(true),
@@ -160,23 +185,8 @@ const HANDLERS: Record<string, Handler> = {
     await muteConversation(ctx.db, ctx.conversation, ctx.actor);
   },
   async send_webhook_event(ctx) {
-    const url = ctx.params[0];
-    if (typeof url !== "string") throw rejected("no webhook URL");
-    const rule = await ctx.db("automation_rules").where("id", ctx.input.ruleId).first<{ event_name: string }>("event_name");
     const graph = await loadConversationGraph(ctx.db, ctx.conversation);
-    // Unsigned, as Chatwoot's WebhookJob without a secret.
-    const body = JSON.stringify({ ...conversationWebhookData(graph), event: `automation_event.${rule?.event_name ?? ctx.input.eventName}` });
-    try {
-      const response = await safePost(url, {
-        body,
-        headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": "convo-sched-webhooks" },
-        timeoutMs: ctx.webhooks.timeoutMs,
-        allowPrivateNetworks: ctx.webhooks.allowPrivateNetworks,
-      });
-      if (response.status < 200 || response.status >= 300) throw rejected(`${url} answered ${response.status}`);
-    } catch (err) {
-      throw err instanceof UnsafeUrlError ? rejected(err.message) : err;
-    }
+    await postRuleWebhook(ctx, (eventName) => ({ ...conversationWebhookData(graph), event: `automation_event.${eventName}` }));
   },
   send_email_to_team: async () => skipped(NOT_IN_SERVICE),
   send_email_transcript: async () => skipped(NOT_IN_SERVICE),
@@ -194,26 +204,34 @@ const HANDLERS: Record<string, Handler> = {
   add_sla: async () => skipped(NOT_IN_SERVICE),
 };
 
-/**
- * Runs one action of a rule as the rule (so its events do not trigger rules again). A refusal by the
- * domain (validation, bad params) fails for good; anything else may be retried by Temporal.
- */
-export async function runAction(
+/** Runs one action (the step-th of its rule) of a rule run; what the activity calls. */
+export type ActionRunner = (
   db: Knex,
   webhooks: ActionContext["webhooks"],
   input: AutomationWorkflowInput,
   action: AutomationAction,
   step: number,
-): Promise<ActionOutcome> {
+) => Promise<ActionOutcome>;
+
+/**
+ * Runs one action of a rule as the rule (so its events do not trigger rules again). A refusal by the
+ * domain (validation, bad params) fails for good; anything else may be retried by Temporal.
+ */
+export const runAction: ActionRunner = async (db, webhooks, input, action, step) => {
   const handler = HANDLERS[action.action_name];
   if (!handler) throw rejected(`unsupported action ${action.action_name}`);
   const conversation = await Conversation.query(db).findOne({ id: input.conversationId, account_id: input.accountId });
   if (!conversation) return skipped("conversation no longer exists");
-  const params = Array.isArray(action.action_params) ? action.action_params : [];
+  const params = paramsOf(action);
+  return refusalsRejected(() => handler({ db, webhooks, input, conversation, actor: { kind: "automation_rule", rule: { id: input.ruleId } }, params, step }));
+};
+
+export const paramsOf = (action: AutomationAction): unknown[] => (Array.isArray(action.action_params) ? action.action_params : []);
+
+/** Runs a handler: a refusal by the domain (validation, bad params) fails for good; anything else may be retried by Temporal. */
+export async function refusalsRejected(handler: () => Promise<ActionOutcome | void>): Promise<ActionOutcome> {
   try {
-    return (
-      (await handler({ db, webhooks, input, conversation, actor: { kind: "automation_rule", rule: { id: input.ruleId } }, params, step })) ?? { status: "done" }
-    );
+    return (await handler()) ?? { status: "done" };
   } catch (err) {
     if (err instanceof ApiError) throw rejected(err.message);
     throw err;

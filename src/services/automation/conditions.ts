@@ -67,8 +67,9 @@ export type ConditionResult = { matched: true } | { matched: false; reason: stri
 type Value = string | number | boolean | Date | null | undefined;
 type Row = { snapshot: ConditionSnapshot; message: SnapshotMessage | null };
 
-interface AttributeSpec extends FilterAttribute {
-  read: (row: Row) => Value | string[];
+/** An attribute as a condition tests it: what the vocabulary says of it, and how to read it from a row. */
+export interface AttributeSpec<R = Row> extends FilterAttribute {
+  read: (row: R) => Value | string[];
 }
 
 /** The row's record of the model: the conversation, its contact, or the message of the join. */
@@ -136,7 +137,7 @@ const startOfUtcDay = (date: Date) => Date.UTC(date.getUTCFullYear(), date.getUT
  * One condition on one row. As in SQL, a NULL attribute satisfies no comparison (not even
  * not_equal_to or does_not_contain); only is_not_present matches it.
  */
-function test(condition: AutomationCondition, spec: AttributeSpec, row: Row, now: Date): boolean {
+function test<R>(condition: AutomationCondition, spec: AttributeSpec<R>, row: R, now: Date): boolean {
   const raw = spec.read(row);
   const operator = condition.filter_operator;
   if (spec.kind === "labels") {
@@ -214,12 +215,28 @@ function changeMatches(condition: AutomationCondition, changed: Record<string, [
 
 /** Whether the rule's conditions hold for the snapshot; an invalid condition makes the rule not match, with the reason. */
 export function evaluateConditions(conditions: readonly AutomationCondition[], snapshot: ConditionSnapshot): ConditionResult {
+  // The rule matches when any row of the join does; without messages the LEFT JOIN still yields one row.
+  const rows: Row[] = (snapshot.messages.length ? snapshot.messages : [null]).map((message) => ({ snapshot, message }));
+  return matchConditions(conditions, (condition) => specOf(condition, snapshot), rows, snapshot.changedAttributes, snapshot.now);
+}
+
+/**
+ * The conditions over rows of whatever a rule looks at (the conversation join, or a booking): true
+ * when any row passes the filters, combined with the attribute_changed conditions over `changed`.
+ */
+export function matchConditions<R>(
+  conditions: readonly AutomationCondition[],
+  specFor: (condition: AutomationCondition) => AttributeSpec<R> | undefined,
+  rows: readonly R[],
+  changed: Record<string, [unknown, unknown]>,
+  now: Date,
+): ConditionResult {
   const changeConditions = conditions.filter((c) => c.filter_operator === "attribute_changed");
   const filters = conditions.filter((c) => c.filter_operator !== "attribute_changed");
 
-  const specs = new Map<AutomationCondition, AttributeSpec>();
+  const specs = new Map<AutomationCondition, AttributeSpec<R>>();
   for (const condition of filters) {
-    const spec = specOf(condition, snapshot);
+    const spec = specFor(condition);
     if (!spec) return { matched: false, reason: `condition on unknown attribute ${condition.attribute_key}` };
     if (!(spec.operators as readonly string[]).includes(condition.filter_operator ?? "")) {
       return { matched: false, reason: `operator ${condition.filter_operator} is not allowed for ${condition.attribute_key}` };
@@ -227,9 +244,7 @@ export function evaluateConditions(conditions: readonly AutomationCondition[], s
     specs.set(condition, spec);
   }
 
-  // The rule matches when any row of the join does; without messages the LEFT JOIN still yields one row.
-  const rows: Row[] = (snapshot.messages.length ? snapshot.messages : [null]).map((message) => ({ snapshot, message }));
-  const filtered = rows.some((row) => joinWithPrecedence(filters, operatorOf, (c) => test(c, specs.get(c)!, row, snapshot.now)));
+  const filtered = rows.some((row) => joinWithPrecedence(filters, operatorOf, (c) => test(c, specs.get(c)!, row, now)));
   if (!changeConditions.length) return filtered ? { matched: true } : { matched: false, reason: "conditions do not match" };
 
   // perform_attribute_changed_filter: each matching change condition adds the filtered result (its
@@ -238,7 +253,7 @@ export function evaluateConditions(conditions: readonly AutomationCondition[], s
   let kept = false;
   let previous = true;
   for (const condition of changeConditions) {
-    if (changeMatches(condition, snapshot.changedAttributes)) {
+    if (changeMatches(condition, changed)) {
       kept = kept || (operatorOf(condition) === "AND" ? previous && filtered : previous || filtered);
     }
     previous = kept;

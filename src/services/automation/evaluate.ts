@@ -5,7 +5,8 @@ import { Conversation } from "../../models/Conversation";
 import { ATTRIBUTE_DISPLAY_TYPES, ATTRIBUTE_MODELS, CustomAttributeDefinition } from "../../models/CustomAttributeDefinition";
 import { MESSAGE_TYPES, Message } from "../../models/Message";
 import { KIND_OF_DISPLAY } from "../filters/attributes";
-import { type ConditionSnapshot, evaluateConditions, MESSAGE_ATTRIBUTES, type SnapshotMessage } from "./conditions";
+import { appointmentConditionsHold } from "./appointmentConditions";
+import { type ConditionResult, type ConditionSnapshot, evaluateConditions, MESSAGE_ATTRIBUTES, type SnapshotMessage } from "./conditions";
 import type { AutomationWorkflowInput } from "./trigger";
 
 export type RuleEvaluation = { matched: true; ruleName: string; actions: AutomationAction[] } | { matched: false; ruleName: string | null; reason: string };
@@ -56,9 +57,16 @@ export async function evaluateRule(db: Knex, input: AutomationWorkflowInput): Pr
   const rule = await AutomationRule.query(db).findOne({ id: input.ruleId, account_id: input.accountId });
   if (!rule) return { matched: false, ruleName: null, reason: "rule no longer exists" };
   if (!rule.active) return { matched: false, ruleName: rule.name, reason: "rule is inactive" };
+  const result =
+    input.appointmentId !== undefined
+      ? await appointmentConditionsHold(db, input.accountId, input.appointmentId, rule.conditions, input.changedAttributes)
+      : await conversationConditionsHold(db, input, rule);
+  return result.matched ? { matched: true, ruleName: rule.name, actions: rule.actions } : { matched: false, ruleName: rule.name, reason: result.reason };
+}
+
+async function conversationConditionsHold(db: Knex, input: AutomationWorkflowInput, rule: AutomationRule): Promise<ConditionResult> {
   const needsMessages = rule.conditions.some((c) => MESSAGE_ATTRIBUTES.includes(c.attribute_key) && c.filter_operator !== "attribute_changed");
   const snapshot = await loadConditionSnapshot(db, input, needsMessages);
-  if (!snapshot) return { matched: false, ruleName: rule.name, reason: "conversation no longer exists" };
-  const result = evaluateConditions(rule.conditions, snapshot);
-  return result.matched ? { matched: true, ruleName: rule.name, actions: rule.actions } : { matched: false, ruleName: rule.name, reason: result.reason };
+  if (!snapshot) return { matched: false, reason: "conversation no longer exists" };
+  return evaluateConditions(rule.conditions, snapshot);
 }

@@ -1,16 +1,17 @@
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { AppDeps } from "../../deps";
-import type { AutomationRule } from "../../models/AutomationRule";
+import { APPOINTMENT_RULE_EVENTS, type AppointmentRuleEvent, type AutomationRule, isAppointmentRuleEvent } from "../../models/AutomationRule";
 import { isIn, type Sql, sql } from "../../db/sql";
 import { Batch } from "../../db/batch";
 import { startOnce } from "../../temporal/client";
-import { AccountIdAttribute, ConversationIdAttribute, EventNameAttribute } from "../../temporal/searchAttributes";
 import { DISPATCH_CONCURRENCY, inParallel } from "../../lib/inParallel";
 import { BatchReads, statusTransitionEventOf, type EventConsumer, type EventRow } from "../../events/outbox";
 import { automationEventWorkflowId } from "../../temporal/contracts";
+import { automationSearchAttributes, automationSubject } from "./subject";
 
-/** The events AutomationRuleListener handles. */
-export type AutomationEventName = "conversation_created" | "conversation_updated" | "message_created" | "conversation_opened" | "conversation_resolved";
+/** The events AutomationRuleListener handles, and a booking's (our extension). */
+export type AutomationEventName =
+  "conversation_created" | "conversation_updated" | "message_created" | "conversation_opened" | "conversation_resolved" | AppointmentRuleEvent;
 
 export interface AutomationWorkflowInput {
   accountId: number;
@@ -21,14 +22,20 @@ export interface AutomationWorkflowInput {
   /** The event's random uid: workflow ids and action keys use it, never the reusable number. */
   eventUid: string;
   eventName: AutomationEventName;
-  /** Database id. */
-  conversationId: number;
-  displayId: number;
+  /** Database id; null for an appointment event (its actions find the booking's conversation then). */
+  conversationId: number | null;
+  displayId: number | null;
+  /** The booking of an appointment_* event; absent for a conversation's. */
+  appointmentId?: number;
   /** The message of a message_created event: its conditions look at that message only. */
   messageId: number | null;
-  /** `{attribute: [before, after]}` of a conversation_updated event, for attribute_changed. */
+  /** `{attribute: [before, after]}` of a conversation_updated or appointment_updated event, for attribute_changed. */
   changedAttributes: Record<string, [unknown, unknown]>;
 }
+
+const APPOINTMENT_EVENT_OF_RULE_EVENT = new Map(
+  Object.entries(APPOINTMENT_RULE_EVENTS).map(([rule, outbox]) => [outbox as string, rule as AppointmentRuleEvent]),
+);
 
 /**
  * The rule event an outbox event raises, or null when automation ignores it. As Chatwoot's listener,
@@ -36,7 +43,10 @@ export interface AutomationWorkflowInput {
  * neither do auto-reply conversations being created or opened.
  */
 export function automationEventOf(event: EventRow): AutomationEventName | null {
-  if (event.performed_by_rule_id != null || !event.conversation_id) return null;
+  if (event.performed_by_rule_id != null) return null;
+  const onAppointment = APPOINTMENT_EVENT_OF_RULE_EVENT.get(event.name);
+  if (onAppointment) return onAppointment;
+  if (!event.conversation_id) return null;
   const name =
     event.name === "conversation_status_changed"
       ? statusTransitionEventOf(event.payload.status)
@@ -72,12 +82,8 @@ async function startAutomationEventWorkflow(deps: AppDeps, input: AutomationEven
     args: [input],
     // A relay retry after the run finished must not run the actions again.
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    typedSearchAttributes: [
-      { key: AccountIdAttribute, value: input.accountId },
-      { key: ConversationIdAttribute, value: input.displayId },
-      { key: EventNameAttribute, value: input.eventName },
-    ],
-    staticSummary: `Automation on ${input.eventName} of conversation #${input.displayId} (event ${input.eventId}): ${input.ruleIds.map((id) => `rule ${id}`).join(", ")}`,
+    typedSearchAttributes: automationSearchAttributes(input),
+    staticSummary: `Automation on ${input.eventName} of ${automationSubject(input)} (event ${input.eventId}): ${input.ruleIds.map((id) => `rule ${id}`).join(", ")}`,
   });
 }
 
@@ -118,27 +124,37 @@ export function automationConsumer(): EventConsumer {
         .map((t) => ({ ...t, rules: rules.filter((rule) => rule.account_id === t.event.account_id && rule.event_name === t.name) }))
         .filter((run) => run.rules.length);
       if (!runs.length) return;
-      const conversations: { id: number; display_id: number }[] = await deps
-        .knex("conversations")
-        .whereIn("id", [...new Set(runs.map((run) => run.event.conversation_id!))])
-        .select("id", "display_id");
+      const conversationIds = [...new Set(runs.flatMap((run) => (run.event.conversation_id ? [run.event.conversation_id] : [])))];
+      const conversations: { id: number; display_id: number }[] = conversationIds.length
+        ? await deps.knex("conversations").whereIn("id", conversationIds).select("id", "display_id")
+        : [];
       const displayIds = new Map(conversations.map((c) => [c.id, c.display_id]));
       await inParallel(runs, DISPATCH_CONCURRENCY, async ({ event, name, rules: matching }) => {
-        const displayId = displayIds.get(event.conversation_id!);
-        // The conversation is gone (account deletion): nothing left to act on.
-        if (displayId === undefined) return;
-        const input: AutomationEventInput = {
+        const common = {
           accountId: event.account_id,
           ruleIds: matching.map((rule) => rule.id),
           installationId: deps.temporal.installationId,
           eventId: Number(event.id),
           eventUid: event.uid,
           eventName: name,
-          conversationId: Number(event.conversation_id),
-          displayId,
-          messageId: name === "message_created" ? Number(event.payload.id) : null,
-          changedAttributes: name === "conversation_updated" ? changesOf(event) : {},
         };
+        let input: AutomationEventInput;
+        if (isAppointmentRuleEvent(name)) {
+          // The booking is read again when the rule runs: a deleted one is skipped there.
+          const changedAttributes = name === "appointment_updated" ? changesOf(event) : {};
+          input = { ...common, conversationId: null, displayId: null, appointmentId: Number(event.payload.id), messageId: null, changedAttributes };
+        } else {
+          const displayId = displayIds.get(event.conversation_id!);
+          // The conversation is gone (account deletion): nothing left to act on.
+          if (displayId === undefined) return;
+          input = {
+            ...common,
+            conversationId: Number(event.conversation_id),
+            displayId,
+            messageId: name === "message_created" ? Number(event.payload.id) : null,
+            changedAttributes: name === "conversation_updated" ? changesOf(event) : {},
+          };
+        }
         await startAutomationEventWorkflow(deps, input);
       });
     },

@@ -41,14 +41,7 @@ const listFields = {
   sort: optionalOneOf([...CONTACT_SORTS, ...CONTACT_SORTS.map((s) => `-${s}` as const)] as [ContactSort, ...string[]]),
 };
 
-export const contactListQuery = z.preprocess(
-  (query) => {
-    if (!query || typeof query !== "object" || !("labels[]" in query)) return query;
-    const { "labels[]": bracketed, ...rest } = query as Record<string, unknown>;
-    return { ...rest, labels: bracketed };
-  },
-  z.object({ ...listFields, labels: labelsParam.optional() }),
-);
+export const contactListQuery = z.object({ ...listFields, labels: labelsParam.optional() });
 export const contactFilterQuery = z.object(listFields);
 export const contactSearchQuery = z.object({ ...listFields, q: z.string().optional() });
 

@@ -28,34 +28,26 @@ export const timeInput = z
 /** `labels[]=a&labels[]=b`, `labels=a&labels=b` or `labels=a,b`. */
 const labelList = z.preprocess((value) => (typeof value === "string" ? value.split(",") : value), z.array(z.string().trim().min(1)));
 
-export const conversationListQuery = z.preprocess(
-  (query) => {
-    const q = { ...(query as Record<string, unknown>) };
-    if (q["labels[]"] !== undefined && q.labels === undefined) q.labels = q["labels[]"];
-    delete q["labels[]"];
-    return q;
-  },
-  z.object({
-    // Unknown values of these fall back to the default, as ConversationFinder ignores them.
-    status: oneOf([...CONVERSATION_STATUSES, "all"], "open"),
-    assignee_type: oneOf(ASSIGNEE_TYPES, "all"),
-    inbox_id: idOrAbsent().optional(),
-    team_id: idOrAbsent().optional(),
-    labels: labelList.optional(),
-    page: page(),
-    /** Conversations with an incoming or outgoing message containing q, whatever their status. */
-    q: z.string().max(1000).optional(),
-    sort_by: oneOf(SORT_OPTIONS, "last_activity_at_desc"),
-    source_id: z.string().max(255).optional(),
-    conversation_type: optionalOneOf(CONVERSATION_TYPES),
-    /** Seconds: every conversation updated that recently, unpaginated. */
-    updated_within: z
-      .string()
-      .regex(/^\d{1,9}$/, { error: "must be a whole number of seconds" })
-      .transform(Number)
-      .optional(),
-  }),
-);
+export const conversationListQuery = z.object({
+  // Unknown values of these fall back to the default, as ConversationFinder ignores them.
+  status: oneOf([...CONVERSATION_STATUSES, "all"], "open"),
+  assignee_type: oneOf(ASSIGNEE_TYPES, "all"),
+  inbox_id: idOrAbsent().optional(),
+  team_id: idOrAbsent().optional(),
+  labels: labelList.optional(),
+  page: page(),
+  /** Conversations with an incoming or outgoing message containing q, whatever their status. */
+  q: z.string().max(1000).optional(),
+  sort_by: oneOf(SORT_OPTIONS, "last_activity_at_desc"),
+  source_id: z.string().max(255).optional(),
+  conversation_type: optionalOneOf(CONVERSATION_TYPES),
+  /** Seconds: every conversation updated that recently, unpaginated. */
+  updated_within: z
+    .string()
+    .regex(/^\d{1,9}$/, { error: "must be a whole number of seconds" })
+    .transform(Number)
+    .optional(),
+});
 
 export const conversationCreate = z
   .object({

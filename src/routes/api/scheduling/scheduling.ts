@@ -8,6 +8,7 @@ import { registerContactRoutes } from "./contacts/contacts";
 import { registerExceptionRoutes } from "./exceptions/exceptions";
 import { registerLedgerRoutes } from "./ledger/ledger";
 import { schedulingEnabled, schedulingErrors, schedulingValidationError } from "./middleware";
+import { registerReportRoutes } from "./reports/reports";
 import { registerResourceRoutes } from "./resources/resources";
 import { registerServiceRoutes } from "./services/services";
 import { registerSettingsRoutes } from "./settings/settings";
@@ -33,5 +34,6 @@ export function schedulingRouter(): ApiRouter {
   registerAppointmentRoutes(router, base);
   registerLedgerRoutes(router, base);
   registerSettingsRoutes(router, base);
+  registerReportRoutes(router, base);
   return router;
 }

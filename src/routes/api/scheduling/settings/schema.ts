@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_HOLD_MINUTES } from "../../../../scheduling/constants";
+import { ENDED_BOOKING_STATUSES, MAX_HOLD_MINUTES } from "../../../../scheduling/constants";
 import { body, one, timezone } from "../common";
 
 export const settingsResponse = one(
@@ -8,8 +8,12 @@ export const settingsResponse = one(
     prepayment_hold_minutes: z.number(),
     minimum_notice_minutes: z.number(),
     timezone: z.string(),
+    ended_booking_status: z.enum(ENDED_BOOKING_STATUSES).nullable(),
+    ended_booking_grace_minutes: z.number(),
   }),
 ).openapi("SchedulingSettings");
+
+const endedBookingStatus = z.preprocess((value) => (value === "" || value === "none" ? null : value), z.enum(ENDED_BOOKING_STATUSES).nullable());
 
 export const settingsUpdate = body(
   "settings",
@@ -25,6 +29,10 @@ export const settingsUpdate = body(
       minimum_notice_minutes: z.number().int().min(0).max(525_600),
       /** Default zone of new resources and of the calendar's range. */
       timezone: timezone(),
+      /** A booking still scheduled or confirmed this long after its end becomes this; null (or blank, "none"): nothing. */
+      ended_booking_status: endedBookingStatus,
+      /** Up to a week. */
+      ended_booking_grace_minutes: z.number().int().min(0).max(10_080),
     })
     .partial(),
   "SchedulingSettingsUpdate",

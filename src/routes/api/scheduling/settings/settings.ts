@@ -7,7 +7,10 @@ import { ok } from "../respond";
 import { settingsResponse, settingsUpdate } from "./schema";
 import { jsonEqual } from "../../../../lib/jsonEqual";
 
-/** The account's booking settings: reminder offsets and the hold of services that require prepayment. */
+/** The settings a booking's workflow plans its steps by. */
+const TIMED_SETTINGS = ["reminder_offsets_minutes", "ended_booking_status", "ended_booking_grace_minutes"] as const;
+
+/** The account's booking settings: reminder offsets, the hold of services that require prepayment, what an ended booking left open becomes. */
 export function registerSettingsRoutes(router: ApiRouter, base: string) {
   const path = `${base}/settings`;
 
@@ -30,8 +33,8 @@ export function registerSettingsRoutes(router: ApiRouter, base: string) {
       const settings = await ctx.deps.knex.transaction(async (trx) => {
         const before = await SchedulingSettings.of(accountId, trx);
         const after = await SchedulingSettings.change(accountId, body, trx);
-        // Upcoming bookings' workflows re-plan their reminders; committed with the change, so none is missed.
-        if (!jsonEqual(before.reminder_offsets_minutes, after.reminder_offsets_minutes)) {
+        // Live bookings' workflows re-plan their reminders and end-of-booking step; committed with the change, so none is missed.
+        if (TIMED_SETTINGS.some((key) => !jsonEqual(before[key], after[key]))) {
           await recordEvent(trx, { accountId, name: "scheduling_settings_changed", payload: { event: "scheduling_settings_changed", ...after } });
         }
         return after;
