@@ -22,10 +22,11 @@ export interface Statement {
   name?: string;
 }
 
-/** The columns of a statement's rows and their parsers (pg's type parsers). */
+/** The columns of a statement's rows, their parsers (pg's type parsers) and an empty row to copy. */
 interface Shape {
   names: string[];
   parsers: ((text: string) => unknown)[];
+  empty: Row;
 }
 
 /**
@@ -116,9 +117,13 @@ export class OneRoundTrip implements Submittable {
   }
 
   handleRowDescription({ fields }: { fields: FieldDef[] }): void {
+    const names = fields.map((field) => field.name);
     const shape = {
-      names: fields.map((field) => field.name),
+      names,
       parsers: fields.map((field) => pg.types.getTypeParser(field.dataTypeID, "text") as (text: string) => unknown),
+      // Every row is a copy of one object that has all the columns already (null), made in one step;
+      // JSON.parse makes it with a "__proto__" column as a column like any other, not a prototype.
+      empty: JSON.parse(JSON.stringify(Object.fromEntries(names.map((name) => [name, null])))) as Row,
     };
     this.described = shape;
     const { statement } = this.sent[this.sets.length]!;
@@ -128,14 +133,12 @@ export class OneRoundTrip implements Submittable {
   handleDataRow({ fields }: { fields: (string | null)[] }): void {
     if (this.failure) return;
     try {
-      const { names, parsers } = (this.sent[this.sets.length]!.shape ?? this.described)!;
-      const row: Row = {};
+      const { names, parsers, empty } = (this.sent[this.sets.length]!.shape ?? this.described)!;
+      // Own columns only are set: a "__proto__" column is the copy's own property, not its prototype.
+      const row: Row = { ...empty };
       for (let i = 0; i < fields.length; i++) {
         const text = fields[i]!;
-        const value = text === null ? null : parsers[i]!(text);
-        // A column named __proto__ is a column like any other, not the row's prototype.
-        if (names[i] === "__proto__") Object.defineProperty(row, "__proto__", { value, enumerable: true, writable: true, configurable: true });
-        else row[names[i]!] = value;
+        if (text !== null) row[names[i]!] = parsers[i]!(text);
       }
       this.rows.push(row);
     } catch (error) {

@@ -132,3 +132,17 @@ test.serial("with DATABASE_PREPARED_STATEMENTS=off nothing is prepared, for a po
   const [prepared] = await db("pg_prepared_statements").where("statement", "like", `%${marker}%`).count({ n: "*" });
   t.is(Number(prepared!.n), 0);
 });
+
+test("a batch's rows have their columns in order, whatever their names, and the same columns keep their own types", async (t) => {
+  const batch = new Batch(h.knex);
+  const odd = batch.rows(new Sql(`select 1 as "__proto__", 'a' as "x""y", null::int as "constructor", 2 as "__proto__2"`));
+  const typed = batch.rows(new Sql(`select '5'::text as v`));
+  const counted = batch.rows(new Sql(`select '5'::int as v`));
+  await batch.run();
+  const [row] = await odd;
+  t.deepEqual(Object.keys(row!), ["__proto__", 'x"y', "constructor", "__proto__2"]);
+  t.is(Object.getPrototypeOf(row), Object.prototype, "a column named __proto__ is not the row's prototype");
+  t.deepEqual(Object.values(row!), [1, "a", null, 2]);
+  t.deepEqual(await typed, [{ v: "5" }]);
+  t.deepEqual(await counted, [{ v: 5 }]);
+});
