@@ -5,6 +5,9 @@ import { createAvatarFetchActivities } from "./avatarFetch";
 import { createAppointmentActivities } from "./appointment";
 import { createAutomationRuleActivities } from "./automationRule";
 import { createConversationTimerActivities } from "./conversationTimer";
+import { createTranscriptActivities } from "./transcript";
+import { createCampaignActivities } from "./campaign";
+import { createOfferActivities } from "./offer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
 
 /** All activities, bound to their dependencies; workflows see only their types. */
@@ -17,6 +20,9 @@ export function createActivities(deps: AppDeps) {
     ...createAppointmentActivities(deps),
     ...createAttachmentAnalysisActivities(deps),
     ...createAvatarFetchActivities(deps),
+    ...createTranscriptActivities(deps),
+    ...createCampaignActivities(deps),
+    ...createOfferActivities(deps),
   };
 }
 

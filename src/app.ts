@@ -21,6 +21,7 @@ import { serviceInfoRouter } from "./routes/api/serviceInfo/serviceInfo";
 import { authRouter } from "./routes/auth/signIn";
 import { publicRouter } from "./routes/public/router";
 import { filesRouter } from "./routes/files/files";
+import { helpCenterRouter } from "./routes/hc/router";
 
 export interface AppOptions {
   bodyLimit?: string;
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
       widgetRouter().koa,
       reportsRouter().koa,
       publicRouter().koa,
+      helpCenterRouter().koa,
       filesRouter(),
     ]),
   );

@@ -35,6 +35,14 @@ export interface Config {
   /** Absent when RATE_LIMITS=off. */
   rateLimits: RateLimits | undefined;
   settings: Settings;
+  /** API processes `npm start` runs on the one port (WEB_CONCURRENCY); start:api is always one. */
+  webConcurrency: number;
+  /** Worker processes (each with its relay) `npm start` runs (WORKER_CONCURRENCY); start:worker is always one. */
+  workerConcurrency: number;
+  /** A workflow bundle built beforehand (WORKFLOW_BUNDLE_PATH), so a worker starts without bundling. */
+  workflowBundlePath: string | undefined;
+  /** The relay's claim lease in seconds (EVENT_RELAY_CLAIM_SECONDS); undefined keeps the relay's default. */
+  relayClaimSeconds: number | undefined;
 }
 
 /** At most `points` in `seconds`, per key. */
@@ -104,6 +112,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: /^(true|1|yes)$/i.test(env.TRUST_PROXY ?? ""),
     rateLimits: loadRateLimits(env),
     settings: loadSettings(env),
+    webConcurrency: Math.floor(positive(env.WEB_CONCURRENCY, 1)),
+    workerConcurrency: Math.floor(positive(env.WORKER_CONCURRENCY, 1)),
+    workflowBundlePath: env.WORKFLOW_BUNDLE_PATH || undefined,
+    relayClaimSeconds: env.EVENT_RELAY_CLAIM_SECONDS ? Math.ceil(positive(env.EVENT_RELAY_CLAIM_SECONDS, 120)) : undefined,
   };
 }
 
@@ -125,12 +137,52 @@ export interface Settings {
   inboxHmacKey: string | undefined;
   /** Expenses paid per activity by expenses/pay_all (SCHEDULING_PAYOUT_BATCH_SIZE). */
   payoutBatchSize: number;
+  /** One-off campaign messages sent per second (CAMPAIGN_SENDS_PER_SECOND). */
+  campaignSendsPerSecond: number;
   /** Chatwoot's MAXIMUM_FILE_UPLOAD_SIZE (megabytes), as bytes. */
   maxUploadBytes: number;
   /** How long a file URL works (FILE_URL_EXPIRES_IN): long enough for a webhook's retries, which carry the URL made at the event. */
   fileUrlTtlSeconds: number;
   delivery: DeliveryConfig;
   storage: StorageSettings;
+  /** Outgoing e-mail (transcripts) through SMTP, as Chatwoot's SMTP_* variables set it; none without SMTP_ADDRESS. */
+  mail: MailSettings | undefined;
+}
+
+export interface MailSettings {
+  host: string;
+  port: number;
+  /** TLS from the first byte (SMTP_SSL / SMTP_TLS, or port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  /** SMTP_ENABLE_STARTTLS_AUTO=false: never upgrade a plain connection. */
+  ignoreTls: boolean;
+  /** SMTP_OPENSSL_VERIFY_MODE=none accepts any certificate. */
+  verifyCertificate: boolean;
+  auth: { user: string; pass: string; method: string | undefined } | undefined;
+  /** SMTP_DOMAIN: the name given in HELO/EHLO. */
+  helo: string | undefined;
+  /** MAILER_SENDER_EMAIL: the From of every mail. */
+  from: string;
+}
+
+/** Chatwoot's SMTP_* settings (config/environments/production.rb), read the way Action Mailer reads them. */
+export function loadMailSettings(env: NodeJS.ProcessEnv = process.env): MailSettings | undefined {
+  const host = env.SMTP_ADDRESS?.trim();
+  if (!host) return undefined;
+  const port = Number(env.SMTP_PORT) || 587;
+  const flag = (value: string | undefined) => (value === undefined ? undefined : railsTrue(value));
+  return {
+    host,
+    port,
+    secure: flag(env.SMTP_SSL) ?? flag(env.SMTP_TLS) ?? port === 465,
+    ignoreTls: flag(env.SMTP_ENABLE_STARTTLS_AUTO) === false,
+    verifyCertificate: env.SMTP_OPENSSL_VERIFY_MODE?.trim().toLowerCase() !== "none",
+    auth: env.SMTP_USERNAME
+      ? { user: env.SMTP_USERNAME, pass: env.SMTP_PASSWORD ?? "", method: env.SMTP_AUTHENTICATION?.trim().toUpperCase() || undefined }
+      : undefined,
+    helo: env.SMTP_DOMAIN?.trim() || undefined,
+    from: env.MAILER_SENDER_EMAIL?.trim() || "Notifications <notifications@localhost>",
+  };
 }
 
 /**
@@ -169,11 +221,13 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     secretKeyBase: env.SECRET_KEY_BASE || undefined,
     inboxHmacKey: env.CHATWOOT_INBOX_HMAC_KEY || undefined,
     payoutBatchSize: Number.isInteger(batchSize) && batchSize > 0 ? batchSize : 500,
+    campaignSendsPerSecond: Math.min(1000, Math.floor(positive(env.CAMPAIGN_SENDS_PER_SECOND, 10)) || 10),
     // Whole megabytes, 40 when unset or less than one.
     maxUploadBytes: (Math.floor(positive(env.MAXIMUM_FILE_UPLOAD_SIZE, 40)) || 40) * 1024 * 1024,
     fileUrlTtlSeconds: positive(env.FILE_URL_EXPIRES_IN, 7 * 86_400),
     delivery: loadDeliveryConfig(env),
     storage: storageSettings(env),
+    mail: loadMailSettings(env),
   };
 }
 

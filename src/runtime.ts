@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { type Config, installSettings } from "./config";
 import { connectDatabase, migrate } from "./db";
 import { appointmentConsumer } from "./scheduling/appointmentLife";
+import { offerConsumer } from "./scheduling/offerLife";
 import { attachmentAnalysisConsumer } from "./services/attachmentAnalysis";
 import { avatarFetchConsumer } from "./services/avatarFetch";
 import { purgeAllDeletedFiles } from "./services/attachments";
@@ -27,6 +28,9 @@ import { installTemporalRuntime } from "./temporal/runtime";
 import { createWorker } from "./temporal/worker";
 import { logger } from "./lib/logger";
 import { attachRealtime, closeRealtime, realtimeConsumer } from "./realtime";
+import { notificationConsumer } from "./notifications/consumer";
+import { transcriptConsumer } from "./conversations/transcript";
+import { campaignConsumer } from "./campaigns/consumer";
 
 export interface Endpoints {
   databaseUrl: string;
@@ -115,9 +119,13 @@ export function eventConsumers(): EventConsumer[] {
     timerConsumer(),
     automationConsumer(),
     appointmentConsumer(),
+    offerConsumer(),
     attachmentAnalysisConsumer(),
     avatarFetchConsumer(),
     realtimeConsumer(),
+    notificationConsumer(),
+    transcriptConsumer(),
+    campaignConsumer(),
   ];
 }
 
@@ -130,11 +138,15 @@ export async function startWorker(runtime: Runtime, config: Config, temporalAddr
     namespace: config.temporalNamespace,
     taskQueue: runtime.deps.temporal.taskQueue,
     deps: runtime.deps,
+    workflowBundlePath: config.workflowBundlePath,
   });
   const finished = worker.run();
   const notice = privateNetworkNotice(runtime.deps.settings.delivery);
   if (notice) logger.warn(notice);
-  const relay = new EventRelay(runtime.deps, { consumers: eventConsumers() });
+  const relay = new EventRelay(runtime.deps, {
+    consumers: eventConsumers(),
+    ...(config.relayClaimSeconds !== undefined ? { claimSeconds: config.relayClaimSeconds } : {}),
+  });
   await relay.start();
   const metricsServer = config.metricsPort === undefined ? undefined : await serveMetrics(runtime.deps, config.metricsPort);
   const resumed = await resumeAccountDeletions(runtime.deps);

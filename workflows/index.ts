@@ -8,3 +8,6 @@ export { expensePayoutWorkflow } from "./expensePayout";
 export { webhookLaneWorkflow } from "./webhookLane";
 export { attachmentAnalysisWorkflow } from "./attachmentAnalysis";
 export { avatarFetchWorkflow } from "./avatarFetch";
+export { transcriptWorkflow } from "./transcript";
+export { campaignWorkflow } from "./campaign";
+export { schedulingOfferWorkflow } from "./offer";

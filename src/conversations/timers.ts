@@ -34,7 +34,7 @@ export interface ConversationTimerInput {
 type TimerConversation = Pick<Conversation, "status" | "contact_id" | "snoozed_until" | "last_activity_at" | "waiting_since">;
 
 /**
- * The one rule for when a conversation's timer fires (reference/chatwoot.md section 4): open
+ * The one rule for when a conversation's timer fires (docs/events-and-webhooks.md): open
  * conversations with a contact resolve auto_resolve_after minutes after their last activity, unless
  * the account ignores those waiting for an agent; snoozed ones reopen at snoozed_until; pending and
  * resolved ones have no timer.

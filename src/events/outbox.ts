@@ -29,6 +29,16 @@ export const INTERNAL_EVENT_NAMES = [
   "conversation_read",
   /** Someone started or stopped typing in a conversation: told live to its agents and visitor (src/realtime). */
   "conversation_typing",
+  /** A user's notification was made, changed or deleted: pushed live to that user (src/notifications). */
+  "notification_created",
+  "notification_updated",
+  "notification_deleted",
+  /** Someone asked for a conversation's transcript by e-mail: mailed by a workflow (src/conversations/transcript.ts). */
+  "transcript_requested",
+  /** A campaign was made, changed or deleted: its workflow is started or told (src/campaigns). */
+  "campaign_changed",
+  /** Slots were offered in a conversation (src/scheduling/offers.ts): the offer's workflow starts. */
+  "scheduling_offer_opened",
 ] as const;
 export type InternalEventName = (typeof INTERNAL_EVENT_NAMES)[number];
 
@@ -50,7 +60,7 @@ export const EVENTS_CHANNEL = "convo_sched_events";
 export interface EventRecord {
   accountId: number;
   name: EventName | InternalEventName | AppointmentEventName;
-  /** The full body receivers get, `event` key included (reference/chatwoot.md section 1.2). */
+  /** The full body receivers get, `event` key included (docs/events-and-webhooks.md). */
   payload: Record<string, unknown>;
   inboxId?: number | null;
   conversationId?: number | null;

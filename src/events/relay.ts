@@ -45,6 +45,8 @@ export interface RelayOptions {
   consumers: EventConsumer[];
   /** Failed hand-overs before an event is parked (PARK_AFTER_ATTEMPTS by default). */
   parkAfterAttempts?: number;
+  /** The lease of a claimed batch (CLAIM_SECONDS by default): how long a killed relay's batch waits for another. */
+  claimSeconds?: number;
 }
 
 type Order = "oldest" | "newest";
@@ -134,6 +136,8 @@ export class EventRelay {
   async drain(order: Order = "oldest"): Promise<number> {
     let total = 0;
     for (;;) {
+      // A stopping relay finishes the batch in hand and claims no more: other relays carry the rest.
+      if (this.stopped) return total;
       const claimed = await this.claim(order);
       if (!claimed.length) return total;
       try {
@@ -181,7 +185,10 @@ export class EventRelay {
    * function (migration 20261126000201) takes the first due ids of the order along the index.
    */
   private async claim(order: Order): Promise<EventRow[]> {
-    const rows = await Batch.rowsOf<EventRow>(this.deps.knex, sql`select * from claim_due_events(${CLAIM_SECONDS}, ${this.batchSize}, ${order === "newest"})`);
+    const rows = await Batch.rowsOf<EventRow>(
+      this.deps.knex,
+      sql`select * from claim_due_events(${this.options.claimSeconds ?? CLAIM_SECONDS}, ${this.batchSize}, ${order === "newest"})`,
+    );
     return rows.sort((a, b) => a.id - b.id);
   }
 

@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { offerSlotsParamsProblem } from "../schemas/schedulingOffer";
 import { CouldNotProcess } from "../errors";
 import { BaseModel } from "./BaseModel";
 import { CustomAttributeDefinition } from "./CustomAttributeDefinition";
@@ -51,6 +52,8 @@ export const ACTION_NAMES: readonly string[] = [
   "send_email_transcript",
   "add_private_note",
   "add_sla",
+  // Ours: offers free slots in the conversation (docs/scheduling-bots.md).
+  "offer_slots",
 ];
 
 /** Rules on a booking's events (our extension): the outbox's appointment.* events, by rule event name. */
@@ -146,6 +149,10 @@ export class AutomationRule extends BaseModel {
     const actionNames = onAppointment ? APPOINTMENT_ACTION_NAMES : ACTION_NAMES;
     const unsupportedActions = actions.map((a) => a.action_name).filter((name) => !actionNames.includes(name));
     if (unsupportedActions.length) add("actions", `Automation actions ${unsupportedActions.join(",")} not supported.`);
+    for (const action of actions.filter((a) => a.action_name === "offer_slots")) {
+      const problem = offerSlotsParamsProblem(action.action_params);
+      if (problem) add("actions", `offer_slots ${problem}`);
+    }
 
     // Each operator joins its condition to the next, so only the last may go without one.
     if (conditions.filter((c) => c.query_operator === null || c.query_operator === undefined).length > 1) {

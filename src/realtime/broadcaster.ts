@@ -146,6 +146,7 @@ export class Broadcaster {
 
 function receives({ subscriber }: LiveSubscription, row: BroadcastRow, users: Set<number>): boolean {
   if (subscriber.token === row.except_token) return false;
-  if (subscriber.kind === "contact") return subscriber.token === row.contact_token;
+  // contact_token names one subscriber: a visitor, or a user for their own notifications.
+  if (subscriber.kind === "contact" || subscriber.token === row.contact_token) return subscriber.token === row.contact_token;
   return users.has(subscriber.userId);
 }

@@ -3,7 +3,7 @@ import { sql } from "../db/sql";
 import { Batch } from "../db/batch";
 
 /**
- * RoomChannel, the one channel Chatwoot's clients subscribe to (reference/chatwoot.md section 13):
+ * RoomChannel, the one channel Chatwoot's clients subscribe to (docs/realtime.md):
  * an agent names their user's pubsub_token, account_id and user_id; a widget visitor names their
  * contact inbox's pubsub_token alone. Anything else is rejected.
  */

@@ -12,7 +12,7 @@ const log = logger.child({ component: "realtime" });
 
 /**
  * The relay's realtime consumer: it turns committed events into broadcasts in Chatwoot's shape
- * (reference/chatwoot.md section 13) and notifies every API process, which pushes them to its /cable
+ * (docs/realtime.md) and notifies every API process, which pushes them to its /cable
  * subscribers (broadcaster.ts). Being a relay consumer, an event committed while no relay or no API
  * process ran is broadcast once one does, like a webhook.
  */
@@ -88,6 +88,13 @@ function broadcastsOf(event: EventRow): Broadcast[] {
     case "contact_created":
     case "contact_updated":
       return [{ ...base, name: event.name.replace("_", "."), data: withAccount(contactPushData(payload)), toAccount: true }];
+    case "notification_created":
+    case "notification_updated":
+    case "notification_deleted": {
+      // To the one user: their pubsub token names their own subscriptions.
+      const { pubsub_token: token, ...data } = payload;
+      return [{ ...base, name: event.name.replace("_", "."), data: withAccount(data), contactToken: (token as string) ?? null }];
+    }
     case "message_created":
     case "message_updated": {
       const conversation = payload.conversation as Json;

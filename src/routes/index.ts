@@ -21,6 +21,11 @@ import { registerCustomAttributeDefinitionRoutes } from "./api/customAttributeDe
 import { registerAuditLogRoutes } from "./api/auditLogs/auditLogs";
 import { registerAutomationRuleRoutes } from "./api/automationRules/automationRules";
 import { registerCustomFilterRoutes } from "./api/customFilters/customFilters";
+import { registerArticleRoutes } from "./api/helpCenter/articles";
+import { registerCategoryRoutes } from "./api/helpCenter/categories";
+import { registerPortalRoutes } from "./api/helpCenter/portals";
+import { registerNotificationRoutes } from "./api/notifications/notifications";
+import { registerCampaignRoutes } from "./api/campaigns/campaigns";
 import { registerTeamRoutes } from "./api/teams/teams";
 import { registerTeamMemberRoutes } from "./api/teams/teamMembers";
 import { registerPlatformAccountRoutes } from "./platform/accounts/accounts";
@@ -74,5 +79,10 @@ export function accountScopedRouter(): ApiRouter {
   registerCannedResponseRoutes(router);
   registerInboxAgentBotRoutes(router);
   registerContactInboxRoutes(router);
+  registerPortalRoutes(router);
+  registerCategoryRoutes(router);
+  registerArticleRoutes(router);
+  registerNotificationRoutes(router);
+  registerCampaignRoutes(router);
   return router;
 }

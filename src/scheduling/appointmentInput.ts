@@ -1,7 +1,7 @@
 /**
  * What a booking request names, resolved as it will be saved: the records it links (each one of
  * the account's), its interval (times without an offset read in the resource's zone) and its
- * client fields (falling back to the contact, reference/scheduling.md §6).
+ * client fields (falling back to the contact).
  */
 import type { Knex } from "knex";
 import { AccountUser } from "../models/AccountUser";

@@ -22,6 +22,7 @@ import { insertMessage } from "../conversations/messages";
 import { startOnce } from "../temporal/client";
 import { AccountIdAttribute, AppointmentIdAttribute, AppointmentStartsAtAttribute, ResourceIdAttribute } from "../temporal/searchAttributes";
 import { expireHold, saveAppointment } from "./appointments";
+import { requestConfirmation } from "./confirmationRequests";
 import { announcementDue, type EndedBookingPlan, isLive, localTimeText, nextStep, noticeText, reminderKey, type TimelineStep } from "./appointmentTimeline";
 import { appointmentWorkflowId, schedulingSettingsWorkflowId, TOUCH_SIGNAL } from "../temporal/contracts";
 
@@ -65,7 +66,12 @@ async function lockLive(trx: Knex.Transaction, appointmentId: number): Promise<L
  * Posts a notice into the appointment's conversation, once per key: the notice row and the message
  * commit together, so a retried activity finds the row and posts nothing.
  */
-export async function postNotice(trx: Knex.Transaction, { appointment, resource }: Locked, kind: AppointmentNotice["kind"], key: string): Promise<boolean> {
+export async function postNotice(
+  trx: Knex.Transaction,
+  { appointment, resource }: Locked,
+  kind: Parameters<typeof noticeText>[0],
+  key: string,
+): Promise<boolean> {
   const conversation = appointment.conversation_id ? await Conversation.query(trx).findById(appointment.conversation_id) : undefined;
   if (!conversation) return false;
   const [notice] = await trx(AppointmentNotice.tableName)
@@ -93,6 +99,7 @@ function describe(appointment: Appointment, resource: Resource, next: TimelineSt
   const at = new Date(next.at).toISOString();
   if (next.kind === "hold") return `${appointment.status}, ${start}: held for a prepayment until ${at}`;
   if (next.kind === "reminder") return `${appointment.status}, ${start}: reminder (${next.offsetMinutes} min before) at ${at}`;
+  if (next.kind === "confirmation_request") return `${appointment.status}, ${start}: confirmation request at ${at}`;
   if (next.kind === "close") return `${appointment.status}, ${start}: becomes ${next.status} at ${at} unless closed before`;
   return `${appointment.status}, ${start}: waiting for the start`;
 }
@@ -107,8 +114,8 @@ export async function syncAppointment(db: Knex, appointmentId: number, now = Dat
     const due = announcementDue(appointment, notices, now);
     if (due) await postNotice(trx, locked, due.kind, due.key);
     const settings = await SchedulingSettings.of(account.id, trx);
-    const sent = new Set(notices.filter((n) => n.kind === "reminder").map((n) => n.key));
-    const next = nextStep(appointment, settings.reminder_offsets_minutes, sent, now, endedBookingPlan(settings));
+    const sent = new Set(notices.filter((n) => n.kind === "reminder" || n.kind === "confirmation_request").map((n) => n.key));
+    const next = nextStep(appointment, settings.reminder_offsets_minutes, sent, now, endedBookingPlan(settings), settings.confirmation_request_minutes_before);
     return {
       status: next ? "waiting" : "over",
       appointmentStatus: appointment.status,
@@ -173,6 +180,13 @@ export async function fireAppointmentStep(db: Knex, appointmentId: number, step:
       return (await expireHold(db, appointmentId, step.at, now)) ? "hold expired: cancelled" : null;
     case "reminder":
       return (await sendReminder(db, appointmentId, step, now)) ? "reminder sent" : null;
+    case "confirmation_request":
+      return (await db.transaction(async (trx) => {
+        const locked = await lockLive(trx, appointmentId);
+        return Boolean(locked) && requestConfirmation(trx, locked!, step, now);
+      }))
+        ? "confirmation requested"
+        : null;
     case "start":
       return null;
     case "close":
@@ -237,8 +251,9 @@ export async function touchAccountAppointments(deps: AppDeps, accountId: number,
   }
 }
 
-/** A sent reminder is the workflow's own doing: it needs no wake-up. */
-const APPOINTMENT_EVENTS = new Set<string>(APPOINTMENT_EVENT_NAMES.filter((name) => name !== "appointment.reminder_sent"));
+/** A sent reminder, or an unanswered confirmation request, changed nothing the workflow plans by: it needs no wake-up. */
+const QUIET_EVENTS = new Set(["appointment.reminder_sent", "appointment.confirmation_unanswered"]);
+const APPOINTMENT_EVENTS = new Set<string>(APPOINTMENT_EVENT_NAMES.filter((name) => !QUIET_EVENTS.has(name)));
 
 /**
  * Every appointment event wakes (or starts) that appointment's workflow, once per appointment per

@@ -13,6 +13,8 @@ const MINUTE_MS = 60_000;
 export type TimelineStep =
   | { kind: "hold"; at: number }
   | { kind: "reminder"; at: number; offsetMinutes: number; startsAt: number }
+  /** Asks the linked conversation to confirm, cancel or move a booking still only scheduled (offerChoice.ts takes the answer). */
+  | { kind: "confirmation_request"; at: number; minutesBefore: number; startsAt: number }
   /** Nothing to do but end: a live booking's workflow runs until its appointment starts. */
   | { kind: "start"; at: number }
   /** The account's ended_booking_status for a booking still live its grace after its end. */
@@ -41,12 +43,14 @@ type TimedAppointment = Pick<
 export const isLive = (appointment: Pick<Appointment, "status">) => LIVE_APPOINTMENT_STATUSES.includes(appointment.status);
 
 export const reminderKey = (offsetMinutes: number, startsAt: number) => `reminder:${offsetMinutes}:${new Date(startsAt).toISOString()}`;
+export const confirmationRequestKey = (startsAt: number) => `confirmation_request:${new Date(startsAt).toISOString()}`;
 
 /**
  * The earliest step ahead of a live booking: before its start, its hold while nothing is paid, each
  * reminder not yet sent whose time had not already passed when the start was set (a booking made an
- * hour ahead gets no 24-hour reminder), and its start; then, if the account says so, closing it its
- * grace after its end (at once when that has passed).
+ * hour ahead gets no 24-hour reminder), the confirmation request likewise (only while it is scheduled,
+ * not yet confirmed), and its start; then, if the account says so, closing it its grace after its end
+ * (at once when that has passed).
  */
 export function nextStep(
   appointment: TimedAppointment,
@@ -54,6 +58,7 @@ export function nextStep(
   sentKeys: ReadonlySet<string>,
   now: number,
   ended: EndedBookingPlan | null = null,
+  confirmationMinutes: number | null = null,
 ): TimelineStep | undefined {
   const startsAt = appointment.starts_at.getTime();
   if (!isLive(appointment)) return undefined;
@@ -71,6 +76,11 @@ export function nextStep(
       if (at >= appointment.start_set_at.getTime() && !sentKeys.has(reminderKey(offsetMinutes, startsAt)))
         steps.push({ kind: "reminder", at, offsetMinutes, startsAt });
     }
+  }
+  if (appointment.conversation_id && appointment.status === "scheduled" && confirmationMinutes) {
+    const at = startsAt - confirmationMinutes * MINUTE_MS;
+    if (at >= appointment.start_set_at.getTime() && !sentKeys.has(confirmationRequestKey(startsAt)))
+      steps.push({ kind: "confirmation_request", at, minutesBefore: confirmationMinutes, startsAt });
   }
   steps.push({ kind: "start", at: startsAt });
   // Stable: on a tie the hold (listed first) goes before a reminder it would make pointless.

@@ -1,6 +1,6 @@
 /**
  * Booking: creating, changing, cancelling and deleting appointments (the fork's UpsertService,
- * reference/scheduling.md §5–7). One transaction per change, under the appointment's row lock:
+ * docs/scheduling.md). One transaction per change, under the appointment's row lock:
  * the availability check through the engine the calendar uses, the money rules, the payment
  * journal and expense, and the webhook event. The exclusion constraint on live bookings backs the
  * check, so two racing bookings of one slot end with one appointment and one 409 SLOT_CONFLICT.

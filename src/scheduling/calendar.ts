@@ -1,12 +1,10 @@
-import { Batch as Trip } from "../db/batch";
-import { Resource } from "../models/scheduling/Resource";
-import { type ShownAppointment, type ShownMoney, shownAppointments, shownPaymentsAndExpenses } from "./calendarRows";
-import { Service } from "../models/scheduling/Service";
+import { raw } from "objection";
+import { Appointment, Expense, Payment } from "../models/scheduling/Appointment";
+import type { AppointmentData } from "../presenters/scheduling/appointments";
+import type { Resource } from "../models/scheduling/Resource";
 import type { CALENDAR_VIEWS } from "./constants";
-import { resourcesOffering } from "./placement";
-import { notFound } from "./errors";
-import { queueScheduleRules, type ScheduleRules } from "./schedules";
-import { type ResourceSlots, type SlotQuery, slotsOfResources } from "./slots";
+import { bookingsOf, loadScheduleRules, type ScheduleRules } from "./schedules";
+import { type ResourceSlots, type SlotQuery, slotScope, slotsOfResources } from "./slots";
 
 export interface CalendarQuery extends SlotQuery {
   view: (typeof CALENDAR_VIEWS)[number];
@@ -23,47 +21,41 @@ export type { ResourceSlots };
 export interface Calendar extends ScheduleRules {
   query: CalendarQuery;
   resources: Resource[];
-  appointments: ShownAppointment[];
-  payments: ShownMoney[];
-  expenses: ShownMoney[];
+  appointments: AppointmentData[];
+  payments: Payment[];
+  expenses: Expense[];
   slots: ResourceSlots[];
 }
 
 /**
  * Everything a calendar view draws for a range, and (on request) the free slots of every selected
- * resource from the minimum notice on. Inactive resources are listed (their bookings stay in view)
- * but offer no slots; with a service, only the resources offering it are selected.
+ * resource from the minimum notice on, computed as the availability search computes them (slots.ts).
+ * Inactive resources are listed (their bookings stay in view) but offer no slots; with a service,
+ * only the resources offering it are selected.
  */
 export async function buildCalendar(accountId: number, query: CalendarQuery): Promise<Calendar> {
-  const db = Resource.knex();
-  const service = query.serviceId ? await Service.query(db).findOne({ account_id: accountId, id: query.serviceId }) : undefined;
-  if (query.serviceId && !service) throw notFound("Service");
-  const selected = () => {
-    const resources = query.resourceIds ? Resource.ofAccount(accountId).whereIn("id", query.resourceIds) : Resource.ofAccount(accountId);
-    return query.serviceId ? resources.whereIn("id", resourcesOffering(db, query.serviceId)) : resources;
-  };
-  // The resources and their rules in one round trip, their appointments beside it.
-  const trip = new Trip(db);
+  const { service, selected } = await slotScope(accountId, query);
+  const { start, end } = query.range;
+  // The resources, their rules and their appointments side by side, each reading the selection itself.
   const [resources, rules, appointments] = await Promise.all([
-    trip.models(selected().orderBy("id")),
-    queueScheduleRules(trip, accountId, selected().select("id"), query.range),
-    shownAppointments(db, accountId, selected().select("id"), query.range),
-    trip.run(),
+    selected().orderBy("id"),
+    loadScheduleRules(accountId, selected().select("id"), query.range),
+    appointmentRows(accountId, selected().select("id") as unknown as number[], new Date(start), new Date(end)),
   ]);
-  if (query.resourceIds && !query.serviceId && resources.length !== new Set(query.resourceIds).size) throw notFound("Resource");
-  if (
-    query.resourceIds &&
-    query.serviceId &&
-    (await Resource.ofAccount(accountId).whereIn("id", query.resourceIds).resultSize()) !== new Set(query.resourceIds).size
-  )
-    throw notFound("Resource");
-  const [payments, expenses] = appointments.length
-    ? await shownPaymentsAndExpenses(
-        db,
-        appointments.map((a) => a.id),
-      )
-    : [[], []];
-
-  const slots = query.includeSlots ? slotsOfResources(resources, rules, appointments, query, service?.duration_min) : [];
+  const ids = appointments.map((a) => a.id);
+  const [payments, expenses] = ids.length ? await Promise.all([Payment.ofAppointments(ids), Expense.ofAppointments(ids)]) : [[], []];
+  const slots = query.includeSlots ? slotsOfResources(resources, rules, bookingsOf(appointments), query, service?.duration_min) : [];
   return { ...rules, query, resources, appointments, payments, expenses, slots };
+}
+
+/**
+ * Appointment.overlapping's rows as they come, not made models: a busy month is thousands, and the
+ * presenters only read their columns. The birth date is the one column a model converts (from pg's
+ * Date to "YYYY-MM-DD", years unpadded as the model writes them); its text replaces the column.
+ */
+function appointmentRows(accountId: number, resourceIds: number[], from: Date, to: Date): Promise<AppointmentData[]> {
+  const query = Appointment.overlapping(accountId, resourceIds, from, to).select(
+    raw("to_char(scheduling_appointments.client_birth_date, 'FMYYYY-MM-DD') as client_birth_date"),
+  );
+  return query.toKnexQuery() as unknown as Promise<AppointmentData[]>;
 }

@@ -1,4 +1,4 @@
-/** The scheduling fork's constants (Scheduling::Constants at e9defc7); see reference/scheduling.md §6. */
+/** The scheduling fork's constants (Scheduling::Constants at e9defc7); see docs/scheduling.md. */
 export const DEFAULT_TIMEZONE = "Asia/Almaty";
 /** Slots advance by this many minutes inside a free interval; not a request parameter. */
 export const SLOT_STEP_MINUTES = 5;
@@ -49,4 +49,6 @@ export const APPOINTMENT_EVENT_NAMES = [
   "appointment.rescheduled",
   "appointment.reminder_sent",
   "appointment.deleted",
+  /** A confirmation request (confirmation_request_minutes_before) got no answer before the start. */
+  "appointment.confirmation_unanswered",
 ] as const;

@@ -20,6 +20,7 @@ export type SchedulingCode =
   | "IDEMPOTENCY_KEY_REUSED"
   | "INVALID_STATUS_TRANSITION"
   | "MINIMUM_NOTICE_NOT_MET"
+  | "NO_FREE_SLOTS"
   | BookingBlockCode;
 
 /** Why an interval cannot be booked, in the order the checks run (reference §5). */

@@ -1,5 +1,5 @@
 /**
- * The payment side of a booking (reference/scheduling.md §7): the payment journal that mirrors the
+ * The payment side of a booking (docs/scheduling-money.md): the payment journal that mirrors the
  * appointment's amounts, the resource's expenses (expenses.ts) and recording a payment; refunds are in refunds.ts. Every
  * write runs in the caller's transaction under the appointment's row lock, so the amounts, the
  * journal and the expense change together or not at all.

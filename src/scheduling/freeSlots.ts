@@ -1,16 +1,15 @@
 /**
  * The availability search: the earliest free slots for a service (or a length) across resources.
- * It loads only what the slots depend on and hands it to the calendar's slot computation (slots.ts),
- * so it offers exactly what the calendar offers, and a slot it offers can be booked.
+ * It selects the resources and loads their rules as the calendar does (slots.ts, schedules.ts), with
+ * only the columns of their bookings that the slots depend on, and computes the slots the calendar's
+ * way, so it offers exactly what the calendar offers, and a slot it offers can be booked.
  */
 import { Appointment } from "../models/scheduling/Appointment";
-import { Resource } from "../models/scheduling/Resource";
-import { Service, ServicePrice } from "../models/scheduling/Service";
-import { notFound } from "./errors";
+import type { Resource } from "../models/scheduling/Resource";
+import { ServicePrice } from "../models/scheduling/Service";
 import type { Interval } from "./intervals";
-import { resourcesOffering } from "./placement";
-import { loadScheduleRules } from "./schedules";
-import { slotsOfResources } from "./slots";
+import { bookingsOf, loadScheduleRules } from "./schedules";
+import { slotScope, slotsOfResources } from "./slots";
 
 export interface FreeSlotsQuery {
   range: Interval;
@@ -34,41 +33,31 @@ export interface FreeSlot {
 
 /** The first `limit` free slots of the selected resources, earliest first, ties by resource id. */
 export async function freeSlots(accountId: number, query: FreeSlotsQuery): Promise<FreeSlot[]> {
-  const db = Resource.knex();
-  const service = query.serviceId ? await Service.query(db).findOne({ account_id: accountId, id: query.serviceId }) : undefined;
-  if (query.serviceId && !service) throw notFound("Service");
-  if (query.resourceIds?.length) {
-    const known = await Resource.ofAccount(accountId).whereIn("id", query.resourceIds).resultSize();
-    if (known !== new Set(query.resourceIds).size) throw notFound("Resource");
-  }
-
-  let selected = Resource.ofAccount(accountId).where("active", true);
-  if (query.resourceIds?.length) selected = selected.whereIn("id", query.resourceIds);
-  if (service) selected = selected.whereIn("id", resourcesOffering(db, service.id));
-  const resources = await selected.orderBy("id");
+  const { service, selected } = await slotScope(accountId, {
+    serviceId: query.serviceId,
+    resourceIds: query.resourceIds?.length ? query.resourceIds : undefined,
+  });
+  const resources = await selected().where("active", true).orderBy("id");
   if (resources.length === 0) return [];
   const ids = resources.map((r) => r.id);
 
-  const from = new Date(query.range.start);
-  const to = new Date(query.range.end);
   const [rules, appointments, prices] = await Promise.all([
     loadScheduleRules(accountId, ids, query.range),
-    Appointment.overlapping(accountId, ids, from, to).select("id", "resource_id", "status", "starts_at", "ends_at"),
-    service ? ServicePrice.query(db).where({ service_id: service.id, active: true }).whereIn("resource_id", ids) : [],
+    Appointment.overlapping(accountId, ids, new Date(query.range.start), new Date(query.range.end)).select(
+      "id",
+      "resource_id",
+      "status",
+      "starts_at",
+      "ends_at",
+    ),
+    service ? ServicePrice.query().where({ service_id: service.id, active: true }).whereIn("resource_id", ids) : [],
   ]);
-  const bookings = appointments.map((a) => ({
-    id: a.id,
-    resource_id: a.resource_id,
-    status: a.status,
-    start: a.starts_at.getTime(),
-    end: a.ends_at.getTime(),
-  }));
   const priceOf = new Map(prices.map((p) => [p.resource_id, p.price]));
 
   const slots = slotsOfResources(
     resources,
     rules,
-    bookings,
+    bookingsOf(appointments),
     { range: query.range, durationMin: query.durationMin, notBefore: query.notBefore },
     service?.duration_min,
   );

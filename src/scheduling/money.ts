@@ -1,5 +1,5 @@
 /**
- * The fork's money rules (reference/scheduling.md §7), pure: what a booking costs, what the resource
+ * The fork's money rules (docs/scheduling-money.md), pure: what a booking costs, what the resource
  * earns from it, and what the amounts received make of its payment status.
  */
 import type { CompensationType, PaymentStatus } from "./constants";

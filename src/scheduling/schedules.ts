@@ -1,7 +1,7 @@
 /**
- * Loads what the availability engine needs for some resources over a range (their rules in one
- * round trip, their appointments beside it), and hands each resource its ResourceSchedule. The
- * calendar and the booking check both use it.
+ * Loads what the availability engine needs for some resources over a range (their rules and their
+ * appointments, read side by side), and hands each resource its ResourceSchedule. The calendar, the
+ * availability search and the booking check all use it.
  */
 import type { Knex } from "knex";
 import { type QueryBuilder, raw } from "objection";
@@ -11,7 +11,6 @@ import type { Resource } from "../models/scheduling/Resource";
 import { TimeOff } from "../models/scheduling/TimeOff";
 import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
 import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
-import { Batch as Trip } from "../db/batch";
 import { allOn } from "../conversations/graph";
 import type { BookedInterval, ResourceSchedule } from "./availability";
 import type { Interval } from "./intervals";
@@ -45,44 +44,47 @@ export async function loadScheduleRows(accountId: number, resourceIds: readonly 
   return { ...rules, appointments };
 }
 
-export async function loadScheduleRules(accountId: number, resourceIds: readonly number[], range: Interval, db?: Knex): Promise<ScheduleRules> {
-  const trip = new Trip(db ?? Appointment.knex());
-  const rules = queueScheduleRules(trip, accountId, resourceIds, range);
-  await trip.run();
-  return rules;
-}
-
 /** A query of resource ids. */
 export type ResourceIdsQuery = QueryBuilder<Resource, Resource[]>;
 
 /**
- * Queues on a trip the statements that read the resources' rules (the resources as ids or as a
- * query of their ids), so they cost PostgreSQL one round trip, not five.
+ * The rules of some resources (as ids, or as a query of their ids, so they are read beside the
+ * resources themselves), each kind in a statement of its own, side by side.
  */
-export function queueScheduleRules(trip: Trip, accountId: number, resources: readonly number[] | ResourceIdsQuery, range: Interval): Promise<ScheduleRules> {
+export async function loadScheduleRules(
+  accountId: number,
+  resources: readonly number[] | ResourceIdsQuery,
+  range: Interval,
+  db?: Knex,
+): Promise<ScheduleRules> {
   // knex writes `in (select ...)` for a query as it writes `in (1, 2)` for ids.
   const ids = (Array.isArray(resources) ? [...resources] : resources) as number[];
   // Any zone's local dates in the range lie within a day of the range's UTC dates.
   const utcDate = (ms: number, days: number) => raw("(?::timestamptz at time zone 'UTC')::date + ?::integer", [new Date(ms), days]);
-  const weekly = <R extends WorkRule | BreakRule>(model: typeof WorkRule | typeof BreakRule) =>
-    trip.models(model.query().whereIn("resource_id", ids).orderBy(["resource_id", "weekday", "start_minute", "id"])) as Promise<R[]>;
-  return Promise.all([
+  const weekly =
+    <R extends WorkRule | BreakRule>(model: typeof WorkRule | typeof BreakRule) =>
+    () =>
+      model.query(db).whereIn("resource_id", ids).orderBy(["resource_id", "weekday", "start_minute", "id"]) as unknown as Promise<R[]>;
+  const [workRules, breakRules, holidays, overrides, timeOffs] = await allOn(db ?? Appointment.knex(), [
     weekly<WorkRule>(WorkRule),
     weekly<BreakRule>(BreakRule),
-    trip.models(Holiday.ofAccount(accountId)),
-    trip.models(
-      WorkdayOverride.ofAccount(accountId)
+    () => Holiday.ofAccount(accountId, db),
+    () =>
+      WorkdayOverride.ofAccount(accountId, db)
         .whereIn("resource_id", ids)
         .whereBetween("date", [utcDate(range.start, -1), utcDate(range.end, 1)]),
-    ),
-    trip.models(TimeOff.affecting(accountId, ids, new Date(range.start), new Date(range.end))),
-  ]).then(([workRules, breakRules, holidays, overrides, timeOffs]) => ({ workRules, breakRules, holidays, overrides, timeOffs }));
+    () => TimeOff.affecting(accountId, ids, new Date(range.start), new Date(range.end), db),
+  ] as const);
+  return { workRules, breakRules, holidays, overrides, timeOffs };
 }
+
+/** Appointments as the engine's bookings. */
+export const bookingsOf = (appointments: readonly Pick<Appointment, "id" | "resource_id" | "status" | "starts_at" | "ends_at">[]): ResourceBooking[] =>
+  appointments.map((a) => ({ id: a.id, resource_id: a.resource_id, status: a.status, ...asInterval(a) }));
 
 /** One resource's share of the loaded rows, in the engine's terms. */
 export function scheduleOf(resource: Resource, rows: ScheduleRows): ResourceSchedule {
-  const bookings = rows.appointments.map((a) => ({ id: a.id, resource_id: a.resource_id, status: a.status, ...asInterval(a) }));
-  return schedulesOf([resource], rows, bookings)[0]!;
+  return schedulesOf([resource], rows, bookingsOf(rows.appointments))[0]!;
 }
 
 /** Each resource's share of the loaded rules and bookings, in the engine's terms: the rows are sorted out once, not once per resource. */

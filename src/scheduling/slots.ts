@@ -3,11 +3,43 @@
  * and bookings. The calendar's `include_slots` and the availability search both come here, so they
  * offer the same slots, and each is an interval the booking check accepts.
  */
-import type { Resource } from "../models/scheduling/Resource";
+import { Resource } from "../models/scheduling/Resource";
+import { Service } from "../models/scheduling/Service";
 import { LocalDays, slotStarts, slotsKey } from "./availability";
 import { SLOT_STEP_MINUTES } from "./constants";
+import { notFound } from "./errors";
 import type { Interval } from "./intervals";
-import { type ResourceBooking, type ScheduleRules, schedulesOf } from "./schedules";
+import { resourcesOffering } from "./placement";
+import { type ResourceBooking, type ResourceIdsQuery, type ScheduleRules, schedulesOf } from "./schedules";
+
+/** Whose slots are asked for: the resources listed (all when absent), only those offering the service when there is one. */
+export interface SlotScopeQuery {
+  serviceId?: number;
+  resourceIds?: readonly number[];
+}
+
+export interface SlotScope {
+  service?: Service;
+  /** A fresh query of the selected resources (of their ids after a select("id")). */
+  selected: () => ResourceIdsQuery;
+}
+
+/** The service and the resources a slot search is about; 404 for a service or a listed resource that is not the account's. */
+export async function slotScope(accountId: number, query: SlotScopeQuery): Promise<SlotScope> {
+  const db = Resource.knex();
+  const { serviceId, resourceIds } = query;
+  const [service, known] = await Promise.all([
+    serviceId ? Service.query(db).findOne({ account_id: accountId, id: serviceId }) : undefined,
+    resourceIds?.length ? Resource.ofAccount(accountId).whereIn("id", resourceIds).resultSize() : undefined,
+  ]);
+  if (serviceId && !service) throw notFound("Service");
+  if (known !== undefined && known !== new Set(resourceIds).size) throw notFound("Resource");
+  const selected = () => {
+    const resources = resourceIds ? Resource.ofAccount(accountId).whereIn("id", resourceIds) : Resource.ofAccount(accountId);
+    return service ? resources.whereIn("id", resourcesOffering(db, service.id)) : resources;
+  };
+  return { service, selected };
+}
 
 export interface SlotQuery {
   range: Interval;

@@ -118,3 +118,10 @@ export const messageResponse = z
       .optional(),
   })
   .openapi("Message");
+
+/** A contact's answers to a form or choice message; Rails' permit takes one `{name, title, value}` hash as well as a list of them, and `{}` is no answer. */
+export const submittedValues = () =>
+  z.preprocess(
+    (value) => (value && typeof value === "object" && !Array.isArray(value) ? (Object.keys(value).length ? [value] : []) : value),
+    withinJsonLimits(z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() }))),
+  );

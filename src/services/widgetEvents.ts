@@ -14,7 +14,7 @@ export function isWebwidgetTriggered(name: string | undefined): boolean {
   return name?.replace(/\./g, "_") === "webwidget_triggered";
 }
 
-/** ContactInbox#webhook_data, reference/chatwoot.md section 1.2, read in the caller's transaction. */
+/** ContactInbox#webhook_data (docs/events-and-webhooks.md), read in the caller's transaction. */
 async function contactInboxWebhookData(trx: Knex.Transaction, { account, inbox }: WebWidgetScope, { contactInbox, contact }: Visitor) {
   // ContactInbox#current_conversation is the contact inbox's newest conversation.
   const current = await Conversation.query(trx).where("contact_inbox_id", contactInbox.id).orderBy("id", "desc").first();

@@ -103,6 +103,19 @@ export function appointmentWorkflowId(installationId: string, accountId: number,
   return `appointment-${installationId}-${accountId}-${appointmentId}`;
 }
 
+/** One offer of slots (or confirmation request) in a conversation, from its opening until it is answered or expires. */
+export function schedulingOfferWorkflowId(installationId: string, accountId: number, offerId: number): string {
+  return `scheduling-offer-${installationId}-${accountId}-${offerId}`;
+}
+
+/** Hands an offer's workflow the token of the item the contact chose. */
+export const OFFER_CHOICE_SIGNAL = "choose";
+
+export interface OfferWorkflowInput {
+  accountId: number;
+  offerId: number;
+}
+
 /** One pay_all run (the payout id is random). */
 export function expensePayoutWorkflowId(installationId: string, accountId: number, payoutId: string): string {
   return `expense-payout-${installationId}-${accountId}-${payoutId}`;
@@ -191,4 +204,34 @@ export interface AvatarFetchInput {
   owner: "contact" | "agent_bot";
   id: number;
   url: string;
+}
+
+/** Mails a conversation's transcript (one run per transcript request). */
+export function transcriptWorkflowId(installationId: string, accountId: number, eventUid: string): string {
+  return `transcript-${installationId}-${accountId}-${eventUid}`;
+}
+
+export interface TranscriptInput {
+  accountId: number;
+  conversationId: number;
+  email: string;
+  /** The request's outbox event: the mail's Message-ID, the same on every retry. */
+  eventUid: string;
+}
+
+/** A one-off campaign's run: waits for its time, then messages its audience (one per campaign). */
+export function campaignWorkflowId(installationId: string, accountId: number, campaignId: number): string {
+  return `campaign-${installationId}-${accountId}-${campaignId}`;
+}
+
+/** Sent when a campaign changes or is deleted: its workflow reads it again. */
+export const CAMPAIGN_CHANGED_SIGNAL = "campaignChanged";
+
+export interface CampaignInput {
+  accountId: number;
+  campaignId: number;
+  /** Contacts messaged per batch; a batch per second. */
+  batchSize: number;
+  /** Set when the run continued as new while sending: contacts up to this id are done. */
+  afterContactId?: number;
 }

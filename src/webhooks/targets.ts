@@ -33,7 +33,7 @@ function botEventNames(event: EventRow): string[] {
 }
 
 /**
- * Where each event of a batch goes, per reference/chatwoot.md sections 1.1 and 2: subscribed account
+ * Where each event of a batch goes, per docs/events-and-webhooks.md: subscribed account
  * webhooks, the API inbox's webhook_url, and the inbox's or the conversation's agent bot. A few
  * set-based statements for the whole batch, queued on `batch` (the relay's, shared by every
  * consumer's reads); the answer comes once the batch has run.

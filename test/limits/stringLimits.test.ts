@@ -124,7 +124,7 @@ test("the platform API and the scheduling routes refuse over-long strings with t
     body: { date: MB, title: "New Year" },
   });
   t.is(holiday.status, 422);
-  // The scheduling extension's own error shape (reference/scheduling.md).
+  // The scheduling extension's own error shape (docs/scheduling.md).
   t.like(holiday.body, { code: "VALIDATION_ERROR" });
   t.true(holiday.body.details.date.includes("is too long (maximum is 255 characters)"));
 });

@@ -1,20 +1,12 @@
 import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import test from "ava";
 import { PROJECT_ROOT } from "../../src/config";
 import { eventually } from "../support/eventually";
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from "../support/serviceProcesses";
 
 test("npm start brings up its own PostgreSQL (which asks for a password), and the API, worker and relay answer", async (t) => {
   t.timeout(180_000);

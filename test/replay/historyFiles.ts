@@ -23,6 +23,9 @@ export const LONG_LIVED = [
   "automationRuleWorkflow",
   "accountDeletionWorkflow",
   "appointmentWorkflow",
+  "schedulingOfferWorkflow",
+  "campaignWorkflow",
+  "transcriptWorkflow",
 ] as const;
 
 export function saveHistory(name: string, history: temporal.api.history.v1.IHistory): string {

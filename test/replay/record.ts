@@ -19,6 +19,10 @@ import { eventually, workflowExists } from "../support/eventually";
 import { createAccount } from "../support/factories";
 import { expectOk, quickRetries, startHarness, type Harness } from "../support/harness";
 import { Receiver } from "../support/receiver";
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+import { loadMailSettings } from "../../src/config";
+import { campaignWorld } from "../campaigns/support";
 import { HISTORIES_DIR, historyFiles, LONG_LIVED, saveHistory } from "./historyFiles";
 import { recordMockedRuns } from "./recordMocked";
 import { servicesEnv, withTestServices } from "../support/services";
@@ -118,12 +122,125 @@ async function appointmentSagas(h: Harness) {
   );
 }
 
+/** Slots offered in a conversation, one answered (the offer books it); the booking is then cancelled so its saga ends too. */
+async function offerThatBooks(h: Harness) {
+  const c = await liveClinic(h);
+  const conversation = await expectOk(
+    h.request("POST", `/api/v1/accounts/${c.account.id}/conversations`, {
+      token: c.account.admin.token,
+      body: { inbox_id: c.inbox.id, contact_id: c.contact.id },
+    }),
+    "conversation",
+  );
+  const offers = `/api/v1/accounts/${c.account.id}/conversations/${conversation.id}/scheduling/offers`;
+  const offer = (await expectOk(h.request("POST", offers, { token: c.account.admin.token, body: { service_id: c.service.id, count: 2 } }), "offer")).payload;
+  const [slot] = offer.slots;
+  await expectOk(
+    h.request("PATCH", `/api/v1/accounts/${c.account.id}/conversations/${conversation.id}/messages/${offer.message_id}`, {
+      token: c.account.admin.token,
+      body: { submitted_values: [{ title: slot.title, value: slot.value }] },
+    }),
+    "choice",
+  );
+  const booked = await eventually(
+    () => h.request("GET", `${offers}/${offer.id}`, { token: c.account.admin.token }),
+    (r) => r.body.payload?.status === "booked",
+    "the offer to be booked",
+    60 * SECOND,
+  );
+  await c.api.post(`/appointments/${booked.body.payload.appointment_id}/cancel`, {});
+}
+
+/** A one-off campaign to two labelled contacts, a few seconds ahead: its timer fires and it sends. */
+async function campaignThatSends(h: Harness) {
+  const w = await campaignWorld(h, 2);
+  const campaign = await expectOk(
+    h.request("POST", `${w.base}/campaigns`, {
+      token: w.account.admin.token,
+      body: {
+        title: "Recorded",
+        message: "Hello",
+        inbox_id: w.api.id,
+        scheduled_at: new Date(Date.now() + 3 * SECOND).toISOString(),
+        audience: [{ type: "Label", id: w.vip.id }],
+      },
+    }),
+    "campaign",
+  );
+  await eventually(
+    () => h.request("GET", `${w.base}/campaigns/${campaign.id}`, { token: w.account.admin.token }),
+    (r) => r.body.campaign_status === "completed",
+    "the campaign to complete",
+    60 * SECOND,
+  );
+}
+
+/** A transcript mailed to the SMTP server of the recording. */
+async function transcriptThatMails(h: Harness, mailed: () => number) {
+  const account = await createAccount(h);
+  const inbox = await createInbox(h, account, { name: "Recorded desk" });
+  const { contact } = await createContact(h, account, { name: "Recorded" });
+  const base = `/api/v1/accounts/${account.id}`;
+  const conversation = await expectOk(
+    h.request("POST", `${base}/conversations`, { token: account.admin.token, body: { inbox_id: inbox.id, contact_id: contact.id } }),
+    "conversation",
+  );
+  const path = `${base}/conversations/${conversation.id}`;
+  await expectOk(h.request("POST", `${path}/messages`, { token: account.admin.token, body: { content: "Hello" } }), "message");
+  await expectOk(h.request("POST", `${path}/transcript`, { token: account.admin.token, body: { email: "recorded@example.com" } }), "transcript");
+  await eventually(
+    async () => mailed(),
+    (count) => count > 0,
+    "the transcript to be mailed",
+    60 * SECOND,
+  );
+}
+
+/** An SMTP server that takes every message, counting them. */
+async function startSmtp(): Promise<{ port: number; mailed: () => number; close: () => Promise<void> }> {
+  let count = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on("data", () => undefined);
+      stream.on("end", () => {
+        count++;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (smtp.server.address() as AddressInfo).port,
+    mailed: () => count,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
 async function main() {
   await withTestServices(async (services) => {
     Object.assign(process.env, servicesEnv(services));
-    const h = await startHarness({ relay: true, settings: { delivery: quickRetries() } });
+    const smtp = await startSmtp();
+    const mail = loadMailSettings({
+      SMTP_ADDRESS: "127.0.0.1",
+      SMTP_PORT: String(smtp.port),
+      SMTP_DOMAIN: "test.local",
+      MAILER_SENDER_EMAIL: "rec@test.local",
+    });
+    const h = await startHarness({ relay: true, settings: { delivery: quickRetries(), mail } });
     try {
-      await Promise.all([timerThatResolves(h), webhookWithARetry(h), automationThatActs(h), accountDeletion(h), appointmentSagas(h)]);
+      await Promise.all([
+        timerThatResolves(h),
+        webhookWithARetry(h),
+        automationThatActs(h),
+        accountDeletion(h),
+        appointmentSagas(h),
+        offerThatBooks(h),
+        campaignThatSends(h),
+        transcriptThatMails(h, smtp.mailed),
+      ]);
       const { client } = h.deps.temporal;
       // Lanes end after a minute without work; everything else ends with its scenario.
       const executions = async () => {
@@ -151,6 +268,7 @@ async function main() {
       if (!named.length) await recordMockedRuns(services);
     } finally {
       await h.close();
+      await smtp.close();
     }
   });
 }

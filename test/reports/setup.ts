@@ -114,3 +114,25 @@ export async function createLabel(h: Harness, accountId: number, title: string):
   const [row] = await h.knex("labels").insert({ account_id: accountId, title }).returning("id");
   return row.id;
 }
+
+export interface TeamedWorld {
+  world: ReportWorld;
+  /** Teams Billing (holding c2) and Sales (empty); labels vip (on c1) and spam (unused). */
+  billing: number;
+  sales: number;
+  vip: number;
+  spam: number;
+}
+
+/** The common timeline with two teams and two labels, c2 in Billing and c1 labelled vip. */
+export async function teamedReportWorld(h: Harness): Promise<TeamedWorld> {
+  await ensureTeamsAndLabels(h);
+  const world = await reportWorld(h);
+  const accountId = world.account.id;
+  const [billing, sales] = [await createTeam(h, accountId, "Billing"), await createTeam(h, accountId, "Sales")];
+  await h.knex("conversations").where({ account_id: accountId, display_id: world.c2 }).update({ team_id: billing });
+  const labelled = await h.request("POST", `${world.base}/conversations/${world.c1}/labels`, { token: world.account.admin.token, body: { labels: ["vip"] } });
+  if (labelled.status !== 200) throw new Error(`labels: ${labelled.status}`);
+  const [vip, spam] = [await createLabel(h, accountId, "vip"), await createLabel(h, accountId, "spam")];
+  return { world, billing, sales, vip, spam };
+}

@@ -1,6 +1,6 @@
 import test from "ava";
 import { useHarness } from "../support/harness";
-import { at, createLabel, createTeam, ensureTeamsAndLabels, report, reportWorld, unix, type ReportWorld } from "./setup";
+import { at, report, reportWorld, teamedReportWorld, unix, type ReportWorld } from "./setup";
 
 const h = useHarness(test);
 let world: ReportWorld;
@@ -9,14 +9,7 @@ let sales: number;
 let vip: number;
 let spam: number;
 test.before(async () => {
-  await ensureTeamsAndLabels(h);
-  world = await reportWorld(h);
-  const accountId = world.account.id;
-  [billing, sales] = [await createTeam(h, accountId, "Billing"), await createTeam(h, accountId, "Sales")];
-  await h.knex("conversations").where({ account_id: accountId, display_id: world.c2 }).update({ team_id: billing });
-  const labelled = await h.request("POST", `${world.base}/conversations/${world.c1}/labels`, { token: world.account.admin.token, body: { labels: ["vip"] } });
-  if (labelled.status !== 200) throw new Error(`labels: ${labelled.status}`);
-  [vip, spam] = [await createLabel(h, accountId, "vip"), await createLabel(h, accountId, "spam")];
+  ({ world, billing, sales, vip, spam } = await teamedReportWorld(h));
 });
 
 const threeDays = { since: unix(at(0)), until: unix(at(3)) };

@@ -479,7 +479,13 @@ test("feature flags and roles: scheduling and scheduling_finance gate, journals 
 
 test("scheduling settings: defaults, changes, validation", async (t) => {
   const { api } = await clinic(h);
-  const rest = { minimum_notice_minutes: 0, timezone: "Asia/Almaty", ended_booking_status: null, ended_booking_grace_minutes: 60 };
+  const rest = {
+    minimum_notice_minutes: 0,
+    timezone: "Asia/Almaty",
+    ended_booking_status: null,
+    ended_booking_grace_minutes: 60,
+    confirmation_request_minutes_before: null,
+  };
   t.deepEqual((await api.get("/settings")).body, { payload: { reminder_offsets_minutes: [1440, 120], prepayment_hold_minutes: 30, ...rest } });
   const changed = await api.patch("/settings", { reminder_offsets_minutes: [60, 1440, 60] });
   t.deepEqual(changed.body, { payload: { reminder_offsets_minutes: [1440, 60], prepayment_hold_minutes: 30, ...rest } });

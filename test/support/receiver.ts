@@ -68,7 +68,7 @@ export class Receiver {
   }
 }
 
-/** The consumer-side check of reference/chatwoot.md 1.7. */
+/** How a receiver checks the signature (docs/events-and-webhooks.md). */
 export function signatureValid(request: ReceivedRequest, secret: string): boolean {
   const timestamp = request.headers["x-chatwoot-timestamp"];
   const signature = request.headers["x-chatwoot-signature"];

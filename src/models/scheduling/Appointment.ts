@@ -125,7 +125,7 @@ export class AppointmentNotice extends SchedulingModel {
 
   declare account_id: number;
   declare appointment_id: number;
-  declare kind: "confirmation" | "rescheduled" | "reminder" | "cancelled";
+  declare kind: "confirmation" | "rescheduled" | "reminder" | "cancelled" | "confirmation_request";
   declare key: string;
   declare message_id: number | null;
 }

@@ -14,6 +14,8 @@ export interface SchedulingSettingsValues {
   /** What a booking still scheduled or confirmed becomes once its end plus the grace has passed; null: it stays as it is. */
   ended_booking_status: EndedBookingStatus | null;
   ended_booking_grace_minutes: number;
+  /** Minutes before a scheduled booking's start at which its conversation is asked to confirm it; null: never. */
+  confirmation_request_minutes_before: number | null;
 }
 
 export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = {
@@ -23,6 +25,7 @@ export const DEFAULT_SCHEDULING_SETTINGS: SchedulingSettingsValues = {
   timezone: DEFAULT_TIMEZONE,
   ended_booking_status: null,
   ended_booking_grace_minutes: 60,
+  confirmation_request_minutes_before: null,
 };
 
 /** An account's booking settings; an account without a row has the defaults. */
@@ -36,6 +39,7 @@ export class SchedulingSettings extends SchedulingModel {
   declare timezone: string | null;
   declare ended_booking_status: EndedBookingStatus | null;
   declare ended_booking_grace_minutes: number;
+  declare confirmation_request_minutes_before: number | null;
 
   static async of(accountId: number, db?: Knex): Promise<SchedulingSettingsValues> {
     const row = await SchedulingSettings.query(db).findOne({ account_id: accountId });
@@ -47,6 +51,7 @@ export class SchedulingSettings extends SchedulingModel {
       timezone: row.timezone ?? DEFAULT_TIMEZONE,
       ended_booking_status: row.ended_booking_status,
       ended_booking_grace_minutes: row.ended_booking_grace_minutes,
+      confirmation_request_minutes_before: row.confirmation_request_minutes_before,
     };
   }
 

@@ -1,42 +1,45 @@
+import type { Expense, Payment } from "../../models/scheduling/Appointment";
 import type { Calendar, ResourceSlots } from "../../scheduling/calendar";
-import { type ShownMoney, writeAppointment, writeExpense, writePayment } from "../../scheduling/calendarRows";
-import { JsonBytes } from "../../scheduling/jsonBytes";
 import { DEFAULT_TIMEZONE } from "../../scheduling/constants";
-import { isoInZone, isoWriter, MAX_ISO_BYTES } from "../../scheduling/timezone";
+import { isoInZone } from "../../scheduling/timezone";
+import { currentExpense, presentAppointment, presentExpense, presentPayment } from "./appointments";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "./exceptions";
 import { presentBreakRule, presentResource, presentWorkRule } from "./resources";
 
-function byAppointment(money: readonly ShownMoney[]): Map<number, ShownMoney[]> {
-  const groups = new Map<number, ShownMoney[]>();
-  for (const item of money) {
+function byAppointment<T extends Payment | Expense>(items: readonly T[]): (id: number) => T[] {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
     const group = groups.get(item.appointment_id);
     if (group) group.push(item);
     else groups.set(item.appointment_id, [item]);
   }
-  return groups;
-}
-
-/** Items written by `write`, as a JSON list's elements. */
-function writeList<T>(into: JsonBytes, items: readonly T[], write: (into: JsonBytes, item: T) => void) {
-  items.forEach((item, i) => {
-    if (i) into.ascii(",");
-    write(into, item);
-  });
+  return (id) => groups.get(id) ?? [];
 }
 
 /**
- * The calendar response, `{"payload": …}`, as UTF-8 JSON: exactly the bytes JSON.stringify would
- * give for the payload. Appointments, payments and expenses are written from PostgreSQL's text (see
- * scheduling/calendarRows.ts), and the slots (tens of thousands in a month view) straight into the
- * buffer, instead of becoming objects and strings first. Slot times carry their resource's UTC
- * offset, the range the account's scheduling timezone's.
+ * Items a piece of the body holds at most. A text of more than about a hundred kilobytes is a large
+ * object to the JavaScript heap, given pages of its own every time, so a body of megabytes is
+ * written in pieces well under that size (bench/HISTORY.md has the measurements).
  */
-export function calendarBody(calendar: Calendar): Buffer {
+const PIECE_ITEMS = 256;
+
+/** A list's elements (the list's brackets are the caller's) as JSON text, PIECE_ITEMS at a time. */
+function* elements<T>(items: readonly T[], present: (item: T) => unknown): Generator<string> {
+  for (let i = 0; i < items.length; i += PIECE_ITEMS) yield `${i ? "," : ""}${JSON.stringify(items.slice(i, i + PIECE_ITEMS).map(present)).slice(1, -1)}`;
+}
+
+/**
+ * The calendar response, `{"payload": …}`, as JSON text in pieces (together, they are the body),
+ * each made when the response is ready for it: a month view is megabytes, and so no more of it is
+ * held at once than the socket has not yet taken. The presenters' objects go through JSON.stringify,
+ * the slots (tens of thousands) are their resources' ids and the texts of their times. Slot times
+ * carry their resource's UTC offset, the range the account's scheduling timezone's.
+ */
+export function* calendarBody(calendar: Calendar): Generator<string> {
   const paymentsOf = byAppointment(calendar.payments);
-  // The appointment's own expense is its current resource's compensation (as currentExpense picks it).
-  const compensations = new Map(calendar.expenses.filter((e) => e.kind === "compensation").map((e) => [`${e.appointment_id}:${e.resource_id}`, e]));
+  const expensesOf = byAppointment(calendar.expenses);
   const zone = calendar.query.timeZone ?? DEFAULT_TIMEZONE;
-  const rules = JSON.stringify({
+  const head = {
     view: calendar.query.view,
     range: { from: isoInZone(calendar.query.range.start, zone), to: isoInZone(calendar.query.range.end, zone) },
     resources: calendar.resources.map(presentResource),
@@ -45,118 +48,55 @@ export function calendarBody(calendar: Calendar): Buffer {
     holidays: calendar.holidays.map(presentHoliday),
     workday_overrides: calendar.overrides.map(presentWorkdayOverride),
     time_offs: calendar.timeOffs.map(presentTimeOff),
-  });
-  const slotCount = calendar.slots.reduce((n, group) => n + group.starts.length, 0);
-  const into = new JsonBytes(rules.length + calendar.appointments.length * 1024 + slotCount * MAX_SLOT_BYTES);
-  // The rest of the payload's keys follow time_offs, inside the object `rules` closes.
-  into.text(`{"payload":${rules.slice(0, -1)},"appointments":[`);
-  writeList(into, calendar.appointments, (into, appointment) => {
-    writeAppointment(into, appointment);
-    into.ascii(',"payments":[');
-    writeList(into, paymentsOf.get(appointment.id) ?? [], (into, payment) => writePayment(into, payment, true));
-    into.ascii('],"expense":');
-    const expense = compensations.get(`${appointment.id}:${appointment.resource_id}`);
-    if (expense) writeExpense(into, expense, true);
-    else into.ascii("null");
-    into.ascii("}");
-  });
-  into.ascii('],"payments":[');
-  writeList(into, calendar.payments, writePayment);
-  into.ascii('],"expenses":[');
-  writeList(into, calendar.expenses, writeExpense);
-  into.ascii('],"slots":[');
-  into.room(slotCount * MAX_SLOT_BYTES);
-  into.at = writeSlots(calendar.slots, into.bytes, into.at);
-  into.ascii("]}}");
-  return into.done();
+  };
+  // The payload's other keys go inside the object that the head's text's last two braces close.
+  yield `${JSON.stringify({ payload: head }).slice(0, -2)},"appointments":[`;
+  yield* elements(calendar.appointments, (a) => presentAppointment(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id))));
+  yield '],"payments":[';
+  yield* elements(calendar.payments, presentPayment);
+  yield '],"expenses":[';
+  yield* elements(calendar.expenses, presentExpense);
+  yield '],"slots":[';
+  yield* slotPieces(calendar.slots);
+  yield "]}}";
 }
 
-const SLOT_OPENING = ',{"resource_id":';
-const SLOT_STARTS_AT = ',"starts_at":"';
-const SLOT_ENDS_AT = '","ends_at":"';
-const SLOT_CLOSE = '","status":"available"}';
-/** A slot with the comma before it: `,{"resource_id":<up to 16 digits>` then the fixed keys and two instants. */
-const MAX_SLOT_BYTES = SLOT_OPENING.length + 16 + SLOT_STARTS_AT.length + SLOT_ENDS_AT.length + SLOT_CLOSE.length + 2 * MAX_ISO_BYTES;
+/** `"starts_at":…,"ends_at":…,"status":"available"}`, a slot's JSON after its resource id, by start, for each zone and length. */
+const slotTailsByTimes = new Map<string, Map<number, string>>();
+const MAX_SLOT_TAILS = 50_000;
 
-const bytes = (text: string) => Buffer.from(text, "latin1");
-const OPENING_BYTES = bytes(SLOT_OPENING);
-const STARTS_AT_BYTES = bytes(SLOT_STARTS_AT);
-const ENDS_AT_BYTES = bytes(SLOT_ENDS_AT);
-const CLOSE_BYTES = bytes(SLOT_CLOSE);
-
-function put(source: Uint8Array, into: Uint8Array, at: number): number {
-  for (let i = 0; i < source.length; i++) into[at++] = source[i]!;
-  return at;
-}
-
-function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** One resource's slots as written: where they lie in the body and where each slot's resource id begins. */
-interface WrittenRun {
-  starts: readonly number[];
-  from: number;
-  to: number;
-  idLength: number;
-  idAt: Int32Array;
+function slotTails(timeZone: string, durationMs: number): (start: number) => string {
+  const key = `${timeZone} ${durationMs}`;
+  let tails = slotTailsByTimes.get(key);
+  if (!tails) slotTailsByTimes.set(key, (tails = new Map()));
+  const known = tails;
+  return (start) => {
+    let tail = known.get(start);
+    if (tail === undefined) {
+      const slot = { starts_at: isoInZone(start, timeZone), ends_at: isoInZone(start + durationMs, timeZone), status: "available" };
+      if (known.size >= MAX_SLOT_TAILS) known.clear();
+      known.set(start, (tail = JSON.stringify(slot).slice(1)));
+    }
+    return tail;
+  };
 }
 
 /**
- * The slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`,
- * right after the list's "[" at `at - 1`. Resources of one zone and slot length mostly share their slot
- * times: a resource whose slots are those of one already written is a copy of its bytes with the ids
- * replaced, and otherwise each slot's text after its resource id is written once and copied for the
- * next resource with that slot.
+ * The slots as JSON array elements, each as JSON.stringify writes `{resource_id, starts_at, ends_at, status: "available"}`:
+ * tens of thousands in a month view, but a few hundred distinct times, so each slot is its
+ * resource's id before the text of its times, written once (by JSON.stringify) and then reused.
  */
-function writeSlots(groups: readonly ResourceSlots[], into: Buffer, at: number): number {
-  // Every slot is written with a comma before it; the first one's becomes the list's "[" again at the end.
-  const list = at - 1;
-  at = list;
-  const tailsByTimes = new Map<string, Map<number, Uint8Array>>();
-  const runsByTimes = new Map<string, WrittenRun>();
+function* slotPieces(groups: readonly ResourceSlots[]): Generator<string> {
+  // Resources on one timetable share their list of starts (slots.ts), and so the texts of their times.
+  const tailsOf = new Map<readonly number[], string[]>();
+  let first = true;
   for (const { resource, starts, durationMs } of groups) {
-    const id = bytes(JSON.stringify(resource.id));
-    const times = `${resource.timezone} ${durationMs}`;
-    const run = runsByTimes.get(times);
-    if (run && run.idLength === id.length && sameNumbers(run.starts, starts)) {
-      into.copyWithin(at, run.from, run.to);
-      const shift = at - run.from;
-      for (const idAt of run.idAt) put(id, into, idAt + shift);
-      at += run.to - run.from;
-      continue;
+    let tails = tailsOf.get(starts);
+    if (!tails) tailsOf.set(starts, (tails = starts.map(slotTails(resource.timezone, durationMs))));
+    const opening = `{"resource_id":${JSON.stringify(resource.id)},`;
+    for (let i = 0; i < tails.length; i += PIECE_ITEMS) {
+      yield `${first ? "" : ","}${opening}${tails.slice(i, i + PIECE_ITEMS).join(`,${opening}`)}`;
+      first = false;
     }
-    let tails = tailsByTimes.get(times);
-    if (!tails) tailsByTimes.set(times, (tails = new Map()));
-    const iso = isoWriter(resource.timezone);
-    const from = at;
-    const idAt = new Int32Array(starts.length);
-    for (let i = 0; i < starts.length; i++) {
-      const start = starts[i]!;
-      at = put(OPENING_BYTES, into, at);
-      idAt[i] = at;
-      at = put(id, into, at);
-      at = put(STARTS_AT_BYTES, into, at);
-      const tail = tails.get(start);
-      if (tail) {
-        into.set(tail, at);
-        at += tail.length;
-        continue;
-      }
-      const tailFrom = at;
-      at = iso(start, into, at);
-      at = put(ENDS_AT_BYTES, into, at);
-      at = iso(start + durationMs, into, at);
-      at = put(CLOSE_BYTES, into, at);
-      // Only the list's first byte is ever written twice: the view stays valid for later copies.
-      tails.set(start, into.subarray(tailFrom, at));
-    }
-    runsByTimes.set(times, { starts, from, to: at, idLength: id.length, idAt });
   }
-  if (at === list) return list + 1;
-  into[list] = 0x5b; // "["
-  return at;
 }

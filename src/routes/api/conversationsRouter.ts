@@ -8,6 +8,7 @@ import { registerConversationAttributeRoutes } from "./conversations/attributes"
 import { registerContactConversationRoutes } from "./conversations/contactConversations";
 import { registerConversationRoutes } from "./conversations/conversations";
 import { registerConversationParticipantRoutes } from "./conversations/participants";
+import { registerTranscriptRoute } from "./conversations/transcript";
 
 /**
  * Conversations and messages, where agent bots may call Chatwoot's BOT_ACCESSIBLE_ENDPOINTS with
@@ -26,5 +27,6 @@ export function conversationsRouter(): ApiRouter {
   registerConversationAttachmentRoutes(router);
   registerMessageRoutes(router);
   registerContactConversationRoutes(router);
+  registerTranscriptRoute(router);
   return router;
 }

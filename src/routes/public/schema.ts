@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../http/limits";
 import { uploadedFile } from "../../http/multipart";
-import { echoId, id, jsonObject, optionalHttpUrl, withinJsonLimits } from "../../http/schemas";
+import { echoId, id, jsonObject, optionalHttpUrl } from "../../http/schemas";
+import { submittedValues } from "../../schemas/message";
 
 const identifier = z.string().min(1).max(255);
 
@@ -44,12 +45,7 @@ export const publicMessageCreate = z
 export const publicMessageUpdate = z
   .object({
     // Rails' permit takes one `{name, title, value}` hash as well as a list of them; `{}` is no answer.
-    submitted_values: z
-      .preprocess(
-        (value) => (value && typeof value === "object" && !Array.isArray(value) ? (Object.keys(value).length ? [value] : []) : value),
-        withinJsonLimits(z.array(z.looseObject({ name: z.unknown().optional(), title: z.unknown().optional(), value: z.unknown().optional() }))),
-      )
-      .optional(),
+    submitted_values: submittedValues().optional(),
   })
   .openapi("PublicMessageUpdate");
 export const publicMessagesQuery = z.object({ before: id().optional() });

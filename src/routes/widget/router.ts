@@ -1,7 +1,7 @@
 import { ApiRouter } from "../../http/router";
 import { registerWidgetConfigRoutes } from "./configs/configs";
 import { registerWidgetEventRoutes } from "./events/events";
-import { webWidgetSession } from "./session";
+import { webWidgetSession } from "../../middlewares/widgetSession";
 
 /**
  * /api/v1/widget: the public web widget API. No api_access_token: the widget is named by its

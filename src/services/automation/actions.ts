@@ -21,6 +21,7 @@ import { createMessage } from "../../conversations/messages";
 import type { DeliveryConfig } from "../../config";
 import type { AutomationWorkflowInput } from "./trigger";
 import { automationRuleWorkflowId } from "../../temporal/contracts";
+import { offerSlotsAction } from "../../scheduling/offerAction";
 
 export type ActionOutcome = { status: "done" | "skipped"; detail?: string };
 
@@ -56,9 +57,12 @@ function text(ctx: ActionContext): string {
  * when the retry starts): the message carries its action's key, and an attempt that finds it posts
  * nothing. The check and the insert share the conversation's lock, so two attempts cannot both miss.
  */
+/** Names this one action of this run: a retried attempt finds what an earlier one did by it. */
+const actionKey = (ctx: ActionContext) => `${automationRuleWorkflowId(ctx.input.installationId, ctx.input.eventUid, ctx.input.ruleId)}/${ctx.step}`;
+
 function postMessage(privateNote: boolean): Handler {
   return async (ctx) => {
-    const key = `${automationRuleWorkflowId(ctx.input.installationId, ctx.input.eventUid, ctx.input.ruleId)}/${ctx.step}`;
+    const key = actionKey(ctx);
     const content = text(ctx);
     return ctx.db.transaction(async (trx): Promise<ActionOutcome | void> => {
       await Conversation.lock(trx, ctx.conversation.id);
@@ -202,6 +206,7 @@ const HANDLERS: Record<string, Handler> = {
   remove_assigned_team: removeTeam,
   send_attachment: async () => skipped(NOT_IN_SERVICE),
   add_sla: async () => skipped(NOT_IN_SERVICE),
+  offer_slots: (ctx) => offerSlotsAction(ctx.db, ctx.conversation, ctx.params, actionKey(ctx), ctx.actor),
 };
 
 /** Runs one action (the step-th of its rule) of a rule run; what the activity calls. */

@@ -1,6 +1,6 @@
 /**
  * Automation rule conditions evaluated over a loaded snapshot, with the semantics of Chatwoot's
- * AutomationRules::ConditionsFilterService (reference/chatwoot.md section 3). Chatwoot builds one SQL
+ * AutomationRules::ConditionsFilterService (docs/reports-and-filters.md). Chatwoot builds one SQL
  * WHERE over the conversation LEFT JOINed to its contact and messages; this evaluates the same
  * expression row by row in memory, so it has no I/O and is unit-tested on its own.
  */

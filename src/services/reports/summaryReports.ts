@@ -1,7 +1,8 @@
 import type { Knex } from "knex";
 import { reportingEvents } from "./history";
 import { accountLabels, accountTeams } from "./dimensions";
-import { type Range, within } from "./periods";
+import { businessCalendar } from "./businessHours";
+import { type Range, rangeFrom, within } from "./periods";
 import { type Sql, sql, sqlText } from "../../db/sql";
 import { rows } from "./sql";
 
@@ -155,4 +156,9 @@ export async function labelSummary(knex: Knex, query: SummaryQuery): Promise<Lab
       resolved_conversations_count: Number(byResolved.get(label.title)?.resolved_count ?? 0),
     };
   });
+}
+
+/** The summary query of a request's range and business-hours switch. */
+export async function summaryQueryFor(knex: Knex, accountId: number, query: { since?: Date; until?: Date; business_hours?: boolean }): Promise<SummaryQuery> {
+  return { accountId, range: rangeFrom(query.since, query.until), businessCalendar: query.business_hours ? await businessCalendar(knex, accountId) : null };
 }

@@ -11,7 +11,7 @@ import { iso } from "../../../presenters/time";
 import { MAX_ATTACHMENTS_PER_MESSAGE, withStagedAttachments } from "../../../services/attachments";
 import { loadConversationGraph } from "../../../conversations/graph";
 import { loadSenders } from "../../../conversations/messageSenders";
-import { botSenderId, createMessage, deleteMessage, senderFor, updateMessageStatus } from "../../../conversations/messages";
+import { botSenderId, createMessage, deleteMessage, senderFor, submitMessageValues, updateMessageStatus } from "../../../conversations/messages";
 import { actorOf, findConversation, usersOnly } from "../../../policies/conversations";
 import { conversationMessagesParams, messageListResponse, messageParams, messageStatusBody, messagesQuery } from "./schema";
 import { messageBody, messageResponse } from "../../../schemas/message";
@@ -94,7 +94,7 @@ export function registerMessageRoutes(router: ApiRouter) {
     {
       method: UPDATE,
       path: `${path}/:id`,
-      summary: "Update a message's delivery status (API inboxes)",
+      summary: "Update a message's delivery status (API inboxes), or record the contact's answers to a choice (submitted_values)",
       multipart: true,
       params: messageParams,
       body: messageStatusBody,
@@ -103,10 +103,14 @@ export function registerMessageRoutes(router: ApiRouter) {
     },
     async (ctx, { params, body }) => {
       const conversation = await findConversation(ctx, params.conversation_id);
-      const inbox = await Inbox.query().findById(conversation.inbox_id).throwIfNotFound();
-      if (inbox.channel_type !== "Channel::Api") throw new ApiError(403, { error: "Message status update is only allowed for API inboxes" });
-      const message = await findMessage(conversation, params.id);
-      ctx.body = await presentMessage(ctx, await updateMessageStatus(ctx.deps.knex, message, body.status, body.external_error));
+      if (body.status !== undefined) {
+        const inbox = await Inbox.query().findById(conversation.inbox_id).throwIfNotFound();
+        if (inbox.channel_type !== "Channel::Api") throw new ApiError(403, { error: "Message status update is only allowed for API inboxes" });
+      }
+      let message = await findMessage(conversation, params.id);
+      if (body.submitted_values) message = await submitMessageValues(ctx.deps.knex, message, body.submitted_values);
+      if (body.status !== undefined) message = await updateMessageStatus(ctx.deps.knex, message, body.status, body.external_error);
+      ctx.body = await presentMessage(ctx, message);
     },
   );
 

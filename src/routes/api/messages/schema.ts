@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { submittedValues } from "../../../schemas/message";
 import { MAX_LENGTH } from "../../../http/limits";
 import { id } from "../../../http/schemas";
 import { MESSAGE_STATUSES } from "../../../models/Message";
@@ -9,8 +10,20 @@ export const conversationMessagesParams = z.object({ account_id: id(), conversat
 
 export const messagesQuery = z.object({ before: id().optional(), after: id().optional() });
 
+/** A delivery status (API inboxes), or the contact's answers to a choice (submitted_values), or both. */
 export const messageStatusBody = z
-  .object({ status: z.string().openapi({ enum: [...MESSAGE_STATUSES] }), external_error: z.string().max(MAX_LENGTH.text).nullable().optional() })
+  .object({
+    status: z
+      .string()
+      .openapi({ enum: [...MESSAGE_STATUSES] })
+      .optional(),
+    external_error: z.string().max(MAX_LENGTH.text).nullable().optional(),
+    submitted_values: submittedValues().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.status === undefined && !body.submitted_values)
+      ctx.addIssue({ code: "custom", path: ["status"], message: "Invalid input: expected string, received undefined" });
+  })
   .openapi("MessageStatusUpdate");
 
 export const messageListResponse = z

@@ -3,6 +3,7 @@ import { blankAsAbsent, page } from "../../../http/schemas";
 import { METRICS } from "../../../services/reports/metrics";
 import { GROUP_BYS } from "../../../services/reports/periods";
 import { REPORT_TYPES } from "../../../services/reports/scope";
+import { OUTGOING_GROUPS } from "../../../services/reports/breakdowns";
 
 /** Unix seconds, as Chatwoot's parse_date_time reads `since` and `until`. */
 const unixTime = z
@@ -105,3 +106,52 @@ export const labelSummaryReportResponse = z
     }),
   )
   .openapi("LabelSummaryReport");
+
+/** `ids[]=1&ids[]=2`, `ids=1,2` or one id; anything not an id is dropped, as Rails' reject(&:blank?) then a where on ids. */
+const idArray = z.preprocess((value) => {
+  const list = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : [];
+  return list.filter((item) => typeof item === "string" && /^\d{1,15}$/.test(item.trim())).map(Number);
+}, z.array(z.number()).max(1000));
+
+export const trafficQuery = z.object({ ...range, timezone_offset: timezoneOffset.optional() });
+export const rangeQuery = z.object(range);
+export const outgoingQuery = z.object({ ...range, group_by: z.enum(OUTGOING_GROUPS).default("agent") });
+export const matrixQuery = z.object({
+  ...range,
+  inbox_ids: idArray.optional(),
+  "inbox_ids[]": idArray.optional(),
+  label_ids: idArray.optional(),
+  "label_ids[]": idArray.optional(),
+});
+export const liveQuery = z.object({
+  ...range,
+  team_ids: idArray.optional(),
+  "team_ids[]": idArray.optional(),
+  user_ids: idArray.optional(),
+  "user_ids[]": idArray.optional(),
+  inbox_ids: idArray.optional(),
+  "inbox_ids[]": idArray.optional(),
+});
+export const groupedLiveQuery = liveQuery.extend({ group_by: z.string().max(50).optional() });
+
+const count = z.number().int();
+export const channelSummaryResponse = z
+  .record(z.string(), z.object({ open: count, resolved: count, pending: count, snoozed: count, total: count }))
+  .openapi("ReportChannelSummary");
+export const distributionResponse = z.record(z.string(), z.record(z.string(), count)).openapi("ReportFirstResponseDistribution");
+export const outgoingResponse = z.array(z.object({ id: z.number(), name: z.string(), outgoing_messages_count: count })).openapi("ReportOutgoingMessages");
+export const matrixResponse = z
+  .object({
+    inboxes: z.array(z.object({ id: z.number(), name: z.string() })),
+    labels: z.array(z.object({ id: z.number(), title: z.string() })),
+    matrix: z.array(z.array(count)),
+  })
+  .openapi("ReportInboxLabelMatrix");
+export const liveMetricsResponse = z
+  .object({ open: count, unattended: count, unassigned: count, pending: count, resolved: count })
+  .openapi("LiveConversationMetrics");
+export const groupedLiveResponse = z
+  .array(
+    z.object({ open: count, unattended: count, unassigned: count, assignee_id: z.number().nullable().optional(), team_id: z.number().nullable().optional() }),
+  )
+  .openapi("LiveGroupedConversationMetrics");

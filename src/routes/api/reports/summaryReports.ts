@@ -1,20 +1,8 @@
 import type { ApiRouter } from "../../../http/router";
 import { accountParams } from "../../../http/schemas";
 import { requireAdministrator } from "../../../policies";
-import { businessCalendar } from "../../../services/reports/businessHours";
-import { rangeFrom } from "../../../services/reports/periods";
-import { dimensionSummary, labelSummary, type SummaryQuery } from "../../../services/reports/summaryReports";
-import type { AppContext } from "../../../http/context";
+import { dimensionSummary, labelSummary, summaryQueryFor } from "../../../services/reports/summaryReports";
 import { labelSummaryReportResponse, summaryReportQuery, summaryReportResponse } from "./schema";
-
-async function summaryQueryOf(ctx: AppContext, query: { since?: Date; until?: Date; business_hours?: boolean }): Promise<SummaryQuery> {
-  const accountId = ctx.state.account!.id;
-  return {
-    accountId,
-    range: rangeFrom(query.since, query.until),
-    businessCalendar: query.business_hours ? await businessCalendar(ctx.deps.knex, accountId) : null,
-  };
-}
 
 /** Api::V2::Accounts::SummaryReportsController: one row per agent, inbox, team or label; administrators only. */
 export function registerSummaryReportRoutes(router: ApiRouter) {
@@ -32,7 +20,7 @@ export function registerSummaryReportRoutes(router: ApiRouter) {
         response: summaryReportResponse,
       },
       async (ctx, { query }) => {
-        ctx.body = await dimensionSummary(ctx.deps.knex, dimension, await summaryQueryOf(ctx, query));
+        ctx.body = await dimensionSummary(ctx.deps.knex, dimension, await summaryQueryFor(ctx.deps.knex, ctx.state.account!.id, query));
       },
     );
   }
@@ -48,7 +36,7 @@ export function registerSummaryReportRoutes(router: ApiRouter) {
       response: labelSummaryReportResponse,
     },
     async (ctx, { query }) => {
-      ctx.body = await labelSummary(ctx.deps.knex, await summaryQueryOf(ctx, query));
+      ctx.body = await labelSummary(ctx.deps.knex, await summaryQueryFor(ctx.deps.knex, ctx.state.account!.id, query));
     },
   );
 }

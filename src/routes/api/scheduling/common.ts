@@ -3,7 +3,6 @@ import { MAX_LENGTH } from "../../../http/limits";
 import { id, page, wrappedUnder } from "../../../http/schemas";
 import { DEFAULT_TIMEZONE, MAX_DURATION_MINUTES, MIN_DURATION_MINUTES } from "../../../scheduling/constants";
 import { canonicalTimeZone, parseInstant } from "../../../scheduling/timezone";
-import { parseTimeInput } from "../../../scheduling/wallTime";
 
 // Zod helpers that several scheduling features' schemas share; each feature's own schemas live in its folder.
 
@@ -55,22 +54,7 @@ export const instant = () =>
       return new Date(ms);
     });
 
-/**
- * An ISO 8601 date-time kept as the request gave it: with an offset it is an instant; without one
- * it is wall-clock time in the zone of what it is about (the resource's, or the account's).
- */
-export const timeInput = () =>
-  z
-    .string()
-    .max(MAX_LENGTH.string)
-    .transform((value, ctx) => {
-      const parsed = parseTimeInput(value);
-      if (parsed === undefined) {
-        ctx.addIssue({ code: "custom", message: "is not a valid date-time" });
-        return z.NEVER;
-      }
-      return parsed;
-    });
+export { timeInput } from "../../../schemas/schedulingOffer";
 
 /** Fields of a body, optionally wrapped under `key` as Rails' ParamsWrapper clients send them. */
 export const body = <S extends ZodType>(key: string, schema: S, name: string) => z.preprocess(wrappedUnder(key), schema).openapi(name);

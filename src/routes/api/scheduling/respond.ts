@@ -1,6 +1,6 @@
+import { Readable } from "node:stream";
 import type { AppContext } from "../../../http/context";
 import type { SchedulingModel } from "../../../models/scheduling/SchedulingModel";
-import { bodyBuffers } from "../../../lib/bufferPool";
 import { notFound } from "../../../scheduling/errors";
 
 /** The scheduling envelope: `{payload}`, lists with `meta.count`; creates answer 201, deletes 204, the rest 200. */
@@ -10,15 +10,18 @@ export function ok(ctx: AppContext, payload: unknown, status = 200) {
 }
 
 /**
- * A 200 whose JSON is already written into a buffer of bodyBuffers (see calendarBody), given back
- * once the response has handed its last byte to the socket ('finish'). A response cut short never
- * finishes, and its buffer is left to the garbage collector, as a write may still hold it.
+ * A 200 whose JSON comes in pieces (see calendarBody), each taken when the socket is ready for more,
+ * so a body of megabytes is never held whole; its length is not known beforehand (chunked transfer).
  */
-export function okJson(ctx: AppContext, json: Buffer) {
+export function okJson(ctx: AppContext, pieces: Iterable<string>) {
   ctx.status = 200;
   ctx.type = "application/json";
-  ctx.body = json;
-  ctx.res.once("finish", () => bodyBuffers.release(json));
+  ctx.body = Readable.from(bytesOf(pieces));
+}
+
+/** Each piece as UTF-8 bytes: the socket would copy a text into room for three bytes a character first. */
+function* bytesOf(pieces: Iterable<string>): Generator<Buffer> {
+  for (const piece of pieces) yield Buffer.from(piece);
 }
 
 export const created = (ctx: AppContext, payload: unknown) => ok(ctx, payload, 201);

@@ -8,7 +8,7 @@ import { User } from "../../../models/User";
 import { presentAccountUser } from "../../../presenters/user";
 import { ACCOUNT_USER_AUDITED, removeMembership } from "../../../services/agents";
 import { auditActor, auditChange } from "../../../services/audit";
-import { permissible } from "../permissible";
+import { permissible } from "../../../policies/platformApps";
 import { accountUserCreate, accountUserDelete, accountUserResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
 

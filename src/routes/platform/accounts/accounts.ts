@@ -8,7 +8,7 @@ import { presentPlatformAccount } from "../../../presenters/account";
 import { requestAccountDeletion } from "../../../services/accountDeletion";
 import { updateAccount } from "../../../services/accounts";
 import { auditActor } from "../../../services/audit";
-import { permissible, platformApp } from "../permissible";
+import { permissible, platformApp } from "../../../policies/platformApps";
 import { platformAccountCreate, platformAccountResponse, platformAccountUpdate } from "./schema";
 import { headOk } from "../../../http/headOk";
 

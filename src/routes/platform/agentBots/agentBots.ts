@@ -7,7 +7,7 @@ import { Account } from "../../../models/Account";
 import { AgentBot } from "../../../models/AgentBot";
 import { presentPlatformAgentBot } from "../../../presenters/agentBot";
 import { auditAgentBot } from "../../../services/agentBotAudit";
-import { permissible, platformApp } from "../permissible";
+import { permissible, platformApp } from "../../../policies/platformApps";
 import { platformAgentBotBody, platformAgentBotResponse } from "./schema";
 import { headOk } from "../../../http/headOk";
 import { withUploadedAvatar } from "../../../services/avatars";

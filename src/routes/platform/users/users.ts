@@ -5,7 +5,7 @@ import { type ApiRouter, UPDATE } from "../../../http/router";
 import { idParams } from "../../../http/schemas";
 import { User } from "../../../models/User";
 import { userPayload } from "../../../services/users";
-import { permissible, platformApp } from "../permissible";
+import { permissible, platformApp } from "../../../policies/platformApps";
 import { platformUserCreate, platformUserUpdate, ssoLinkResponse, userTokenResponse } from "./schema";
 import { AccessToken } from "../../../models/AccessToken";
 import { generateSsoLink } from "../../../services/sso";

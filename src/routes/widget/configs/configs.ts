@@ -2,7 +2,7 @@ import type { Settings } from "../../../config";
 import type { ApiRouter } from "../../../http/router";
 import { createVisitor, type Visitor, type WebWidgetScope } from "../../../services/widget";
 import { issueWidgetToken } from "../../../services/widgetTokens";
-import { websiteTokenQuery } from "../schema";
+import { websiteTokenQuery } from "../../../schemas/widget";
 import { widgetConfigBody, widgetConfigResponse } from "./schema";
 import { avatarUrlOf } from "../../../services/avatars";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { websiteTokenFields } from "../schema";
+import { websiteTokenFields } from "../../../schemas/widget";
 import { workingHourResponse } from "../../../schemas/inbox";
 
 export const widgetConfigBody = z.object(websiteTokenFields).openapi("WidgetConfigRequest");

@@ -1,7 +1,7 @@
 import type { ApiRouter } from "../../../http/router";
 import { browserInfo, browserLanguage } from "../../../services/widgetBrowser";
 import { isWebwidgetTriggered, recordWebwidgetTriggered } from "../../../services/widgetEvents";
-import { requireVisitor } from "../session";
+import { requireVisitor } from "../../../middlewares/widgetSession";
 import { widgetEventBody, widgetEventQuery } from "./schema";
 
 export function registerWidgetEventRoutes(router: ApiRouter) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { jsonObject } from "../../../http/schemas";
-import { websiteTokenFields } from "../schema";
+import { websiteTokenFields } from "../../../schemas/widget";
 
 const localeField = { locale: z.string().max(MAX_LENGTH.string).optional() };
 

@@ -9,6 +9,7 @@ import { recordPayment } from "../../../../scheduling/finance";
 import { cancelPayments, refund } from "../../../../scheduling/refunds";
 import { requireAdministrator } from "../../../../policies";
 import { refuseUnseenConversationOrInbox } from "../inboxAccess";
+import { auditedForBot, botBooking, botMayChange, botOf, openToBots } from "../botAccess";
 import { financeEnabled } from "../middleware";
 import { booker } from "../booker";
 import { created, ok, paged, removed } from "../respond";
@@ -66,10 +67,17 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
       body: appointmentCreate,
       response: one(appointmentResponse),
       status: 201,
+      middleware: [openToBots],
     },
     async (ctx, { body }) => {
-      await refuseUnseenConversationOrInbox(ctx, body);
-      const { view, created: isNew } = await createAppointment(db(ctx), booker(ctx), body);
+      const input = botOf(ctx) ? await botBooking(ctx, body) : body;
+      await refuseUnseenConversationOrInbox(ctx, input);
+      const { view, created: isNew } = await auditedForBot(
+        ctx,
+        "create",
+        (knex) => createAppointment(knex, booker(ctx), input),
+        (result) => (result.created ? result.view.appointment : undefined),
+      );
       (isNew ? created : ok)(ctx, presentView(view));
     },
   );
@@ -82,10 +90,18 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
       params: accountItemParams,
       body: appointmentUpdate,
       response: one(appointmentResponse),
+      middleware: [openToBots],
     },
     async (ctx, { params, body }) => {
+      if (botOf(ctx)) await botMayChange(ctx, params.id, body);
       await refuseUnseenConversationOrInbox(ctx, body);
-      ok(ctx, presentView(await updateAppointment(db(ctx), booker(ctx), params.id, body)));
+      const view = await auditedForBot(
+        ctx,
+        "update",
+        (knex) => updateAppointment(knex, booker(ctx), params.id, body),
+        (result) => result.appointment,
+      );
+      ok(ctx, presentView(view));
     },
   );
 
@@ -97,8 +113,18 @@ export function registerAppointmentRoutes(router: ApiRouter, base: string) {
       params: accountItemParams,
       body: cancelBody,
       response: one(appointmentResponse),
+      middleware: [openToBots],
     },
-    async (ctx, { params, body }) => ok(ctx, presentView(await cancelAppointment(db(ctx), booker(ctx), params.id, body.cancellation_reason))),
+    async (ctx, { params, body }) => {
+      if (botOf(ctx)) await botMayChange(ctx, params.id, {});
+      const view = await auditedForBot(
+        ctx,
+        "update",
+        (knex) => cancelAppointment(knex, booker(ctx), params.id, body.cancellation_reason),
+        (result) => result.appointment,
+      );
+      ok(ctx, presentView(view));
+    },
   );
 
   router.route(

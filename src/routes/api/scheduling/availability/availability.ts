@@ -1,4 +1,5 @@
 import type { ApiRouter } from "../../../../http/router";
+import { openToBots } from "../botAccess";
 import { accountParams } from "../../../../http/schemas";
 import { SchedulingSettings } from "../../../../models/scheduling/SchedulingSettings";
 import { freeSlots } from "../../../../scheduling/freeSlots";
@@ -23,6 +24,7 @@ export function registerAvailabilityRoutes(router: ApiRouter, base: string) {
       params: accountParams,
       query: availabilityQuery,
       response: availabilityResponse,
+      middleware: [openToBots],
     },
     async (ctx, { query }) => {
       const accountId = ctx.state.account!.id;

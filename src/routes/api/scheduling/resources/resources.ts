@@ -1,4 +1,5 @@
 import type { AppContext } from "../../../../http/context";
+import { openToBots } from "../botAccess";
 import type { ApiRouter } from "../../../../http/router";
 import { accountParams } from "../../../../http/schemas";
 import { AccountUser } from "../../../../models/AccountUser";
@@ -37,6 +38,7 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
       params: accountParams,
       query: catalogQuery,
       response: many(resourceResponse),
+      middleware: [openToBots],
     },
     async (ctx, { query }) => {
       const resources = Resource.ofAccount(ctx.state.account!.id).orderBy("id");
@@ -46,7 +48,14 @@ export function registerResourceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "get", path: `${path}/:id`, summary: "Get a scheduling resource", params: accountItemParams, response: one(resourceResponse) },
+    {
+      method: "get",
+      path: `${path}/:id`,
+      summary: "Get a scheduling resource",
+      params: accountItemParams,
+      response: one(resourceResponse),
+      middleware: [openToBots],
+    },
     async (ctx, { params }) => ok(ctx, presentResource(await findResource(ctx, params.id))),
   );
 

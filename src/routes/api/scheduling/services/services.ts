@@ -1,4 +1,5 @@
 import type { AppContext } from "../../../../http/context";
+import { openToBots } from "../botAccess";
 import type { ApiRouter } from "../../../../http/router";
 import { accountParams } from "../../../../http/schemas";
 import { Service } from "../../../../models/scheduling/Service";
@@ -52,6 +53,7 @@ export function registerServiceRoutes(router: ApiRouter, base: string) {
       params: accountParams,
       query: catalogQuery,
       response: many(serviceResponse),
+      middleware: [openToBots],
     },
     async (ctx, { query }) => {
       const services = Service.ofAccount(ctx.state.account!.id);
@@ -61,7 +63,14 @@ export function registerServiceRoutes(router: ApiRouter, base: string) {
   );
 
   router.route(
-    { method: "get", path: `${path}/:id`, summary: "Get a scheduling service", params: accountItemParams, response: one(serviceResponse) },
+    {
+      method: "get",
+      path: `${path}/:id`,
+      summary: "Get a scheduling service",
+      params: accountItemParams,
+      response: one(serviceResponse),
+      middleware: [openToBots],
+    },
     async (ctx, { params }) => ok(ctx, presentService(await findService(ctx, params.id))),
   );
 

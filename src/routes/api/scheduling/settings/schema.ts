@@ -10,6 +10,7 @@ export const settingsResponse = one(
     timezone: z.string(),
     ended_booking_status: z.enum(ENDED_BOOKING_STATUSES).nullable(),
     ended_booking_grace_minutes: z.number(),
+    confirmation_request_minutes_before: z.number().nullable(),
   }),
 ).openapi("SchedulingSettings");
 
@@ -33,6 +34,8 @@ export const settingsUpdate = body(
       ended_booking_status: endedBookingStatus,
       /** Up to a week. */
       ended_booking_grace_minutes: z.number().int().min(0).max(10_080),
+      /** Ask the linked conversation to confirm a scheduled booking this long before it starts (up to 30 days); null: never. */
+      confirmation_request_minutes_before: z.number().int().min(1).max(43_200).nullable(),
     })
     .partial(),
   "SchedulingSettingsUpdate",

@@ -8,7 +8,7 @@ import { settingsResponse, settingsUpdate } from "./schema";
 import { jsonEqual } from "../../../../lib/jsonEqual";
 
 /** The settings a booking's workflow plans its steps by. */
-const TIMED_SETTINGS = ["reminder_offsets_minutes", "ended_booking_status", "ended_booking_grace_minutes"] as const;
+const TIMED_SETTINGS = ["reminder_offsets_minutes", "ended_booking_status", "ended_booking_grace_minutes", "confirmation_request_minutes_before"] as const;
 
 /** The account's booking settings: reminder offsets, the hold of services that require prepayment, what an ended booking left open becomes. */
 export function registerSettingsRoutes(router: ApiRouter, base: string) {

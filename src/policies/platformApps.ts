@@ -1,6 +1,6 @@
-import { NonPermissibleResource, NotFound } from "../../errors";
-import type { AppContext } from "../../http/context";
-import type { PermissibleType, PlatformApp } from "../../models/PlatformApp";
+import { NonPermissibleResource, NotFound } from "../errors";
+import type { AppContext } from "../http/context";
+import type { PermissibleType, PlatformApp } from "../models/PlatformApp";
 
 export function platformApp(ctx: AppContext): PlatformApp {
   const principal = ctx.state.principal;

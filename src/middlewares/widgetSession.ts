@@ -1,10 +1,10 @@
 import type { Next } from "koa";
-import { NotFound } from "../../errors";
-import type { AppContext } from "../../http/context";
-import { findVisitor, findWebWidget, type Visitor, type WebWidgetScope } from "../../services/widget";
-import { decodeWidgetToken } from "../../services/widgetTokens";
+import { NotFound } from "../errors";
+import type { AppContext } from "../http/context";
+import { findVisitor, findWebWidget, type Visitor, type WebWidgetScope } from "../services/widget";
+import { decodeWidgetToken } from "../services/widgetTokens";
 
-declare module "../../http/context" {
+declare module "../http/context" {
   interface AppState {
     /** The web widget named by website_token (widget routes only). */
     webWidget?: WebWidgetScope;
