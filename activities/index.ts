@@ -4,6 +4,8 @@ import { createAttachmentAnalysisActivities } from "./attachmentAnalysis";
 import { createAvatarFetchActivities } from "./avatarFetch";
 import { createAppointmentActivities } from "./appointment";
 import { createAutomationRuleActivities } from "./automationRule";
+import { createBulkActionActivities } from "./bulkAction";
+import { createMacroExecutionActivities } from "./macroExecution";
 import { createConversationTimerActivities } from "./conversationTimer";
 import { createTranscriptActivities } from "./transcript";
 import { createCampaignActivities } from "./campaign";
@@ -20,6 +22,8 @@ export function createActivities(deps: AppDeps) {
     ...createAppointmentActivities(deps),
     ...createAttachmentAnalysisActivities(deps),
     ...createAvatarFetchActivities(deps),
+    ...createMacroExecutionActivities(deps),
+    ...createBulkActionActivities(deps),
     ...createTranscriptActivities(deps),
     ...createCampaignActivities(deps),
     ...createOfferActivities(deps),

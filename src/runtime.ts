@@ -48,7 +48,7 @@ export interface Runtime {
  * brought up to date first (npm start); the production roles expect `npm run migrate` to have run.
  */
 export async function openRuntime(config: Config, endpoints: Endpoints, options: { migrate?: boolean } = {}): Promise<Runtime> {
-  const knex = connectDatabase(endpoints.databaseUrl, undefined, { tripPreparedStatements: config.databasePreparedStatements });
+  const knex = connectDatabase(endpoints.databaseUrl, undefined, { preparedStatements: config.databasePreparedStatements });
   try {
     if (options.migrate) {
       const applied = await migrate(knex);

@@ -8,6 +8,8 @@ export { expensePayoutWorkflow } from "./expensePayout";
 export { webhookLaneWorkflow } from "./webhookLane";
 export { attachmentAnalysisWorkflow } from "./attachmentAnalysis";
 export { avatarFetchWorkflow } from "./avatarFetch";
+export { macroExecutionWorkflow } from "./macroExecution";
+export { bulkActionWorkflow } from "./bulkAction";
 export { transcriptWorkflow } from "./transcript";
 export { campaignWorkflow } from "./campaign";
 export { schedulingOfferWorkflow } from "./offer";

@@ -1,14 +1,29 @@
 import { cpus } from "node:os";
 import { createContact, noteRawMessages } from "../../test/support/conversationFactories";
 import { benchAccount } from "../account";
-import { expectOk, startHarness } from "../../test/support/harness";
+import { expectOk, type Harness, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
 import { load, machineBusyMs, report, startServer } from "../load";
 
 const CONVERSATIONS = 120;
-const CASES = ["contact", "conversation", "list", "long", "message"] as const;
+const CASES = ["contact", "conversation", "list", "unread", "long", "message"] as const;
+/** Incoming messages each conversation of the `unread` case has, none of them seen by an agent. */
+const UNREAD_MESSAGES = 3;
 /** Messages a conversation has in the `long` case: a conversation shown reads its newest and its unread count. */
 const LONG_MESSAGES = 400;
+
+/** An account whose open conversations each hold incoming messages no agent has read, posted as its contacts'. */
+async function unreadInbox(h: Harness) {
+  const { token, base, inbox, contact } = await benchAccount(h);
+  for (let i = 0; i < CONVERSATIONS; i++) {
+    const { id } = await expectOk(h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation");
+    for (let m = 0; m < UNREAD_MESSAGES; m++) {
+      const body = { content: `Hello, is my order ${i}-${m} on its way? I ordered it last week.`, message_type: "incoming" };
+      await expectOk(h.request("POST", `${base}/conversations/${id}/messages`, { token, body }), "incoming message");
+    }
+  }
+  return { token, base };
+}
 
 /**
  * The API under concurrent load beside a bare Koa route doing one indexed query on the same
@@ -16,8 +31,9 @@ const LONG_MESSAGES = 400;
  * ratio to the baseline. The worker (Temporal worker and relay) runs in a process of its own, as
  * production runs it, so the message case shows whether it keeps up.
  * BENCH_SECONDS sets each read case's length (default 10), BENCH_WRITE_SECONDS the message case's (60),
- * BENCH_API_CASES picks cases (comma-separated: contact, conversation, list, long, message); `long` is the
- * list again once every conversation has 400 messages. BENCH_WORKER=off runs the message case without the worker.
+ * BENCH_API_CASES picks cases (comma-separated: contact, conversation, list, unread, long, message); `unread`
+ * is the list of an agent's real inbox: another account's 120 open conversations, each with three incoming
+ * messages no agent has seen; `long` is the list again once every conversation has 400 messages. BENCH_WORKER=off runs the message case without the worker.
  */
 export async function run() {
   const selected = new Set(process.env.BENCH_API_CASES ? process.env.BENCH_API_CASES.split(",").map((c) => c.trim()) : CASES);
@@ -43,7 +59,7 @@ export async function run() {
     }
     const headers = { api_access_token: token };
 
-    if (["contact", "conversation", "list", "long"].some((name) => selected.has(name))) {
+    if (["contact", "conversation", "list", "unread", "long"].some((name) => selected.has(name))) {
       const baseline = await load(bare, { path: () => `/contacts/${contact.id}` });
       report("bare Koa + pg: one indexed select", baseline);
       if (selected.has("contact")) report("GET contact", await load(api, { headers, path: () => `${base}/contacts/${typical.id}` }), baseline);
@@ -56,6 +72,14 @@ export async function run() {
           await load(api, { headers, path: () => `${base}/conversations?status=open&page=1` }),
           baseline,
         );
+      if (selected.has("unread")) {
+        const inbox = await unreadInbox(h);
+        report(
+          `GET conversation list, ${UNREAD_MESSAGES} unread incoming messages each`,
+          await load(api, { headers: { api_access_token: inbox.token }, path: () => `${inbox.base}/conversations?status=open&page=1` }),
+          baseline,
+        );
+      }
       if (selected.has("long")) {
         await h.knex.raw(
           `insert into messages (account_id, inbox_id, conversation_id, message_type, content, created_at)

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { type InList, Sql, sql, sqlText } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
@@ -13,6 +13,7 @@ import { User } from "../models/User";
 import type { ConversationGraph, LoadedMessage } from "../presenters/conversation";
 import type { AccountRef, MessageSender } from "../presenters/message";
 import { loadSenders, queueSenders } from "./messageSenders";
+import { queueAttachments } from "../services/attachments";
 
 /* Loading a conversation with everything its JSON and webhook payloads show: read-only, shared by routes and changes. */
 
@@ -38,23 +39,23 @@ export async function allOn<T extends readonly (() => PromiseLike<unknown>)[]>(
   return results as never;
 }
 
-/** The newest message of each conversation that passes the condition, queued on a trip; none without ids, without a statement. */
-function latestOn(trip: Trip, of: InList, condition?: string): Promise<Map<number, Message>> {
+/** The newest message of each conversation that passes the condition, queued on a batch; none without ids, without a statement. */
+function latestOn(batch: Batch, of: InList, condition?: string): Promise<Map<number, Message>> {
   if (!("subquery" in of) && !of.length) return Promise.resolve(new Map());
-  return trip.rows(Message.latestSql(of, condition)).then((rows) => Message.latestByConversation(rows.map((row) => Message.fromDatabaseJson(row))));
+  return batch.rows(Message.latestSql(of, condition)).then((rows) => Message.latestByConversation(rows.map((row) => Message.fromDatabaseJson(row))));
 }
 
 /**
  * The newest message, the newest non-activity one and the newest chat one (neither activity nor
  * private) of each conversation. The newest message usually is all three, so the narrower ones are
  * looked up (together, in one more round trip) only for the conversations where it is not, once the
- * trip has read them.
+ * batch has read them.
  */
-async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: Promise<Conversation[]>) {
-  const last = await latestOn(trip, of);
+async function latestMessages(db: Knex, batch: Batch, of: InList, conversations: Promise<Conversation[]>) {
+  const last = await latestOn(batch, of);
   const ids = (await conversations).map((c) => c.id);
   const isActivity = (id: number) => last.get(id)?.message_type === MESSAGE_TYPE.activity;
-  const narrower = new Trip(db);
+  const narrower = new Batch(db);
   const nonActivityLoad = latestOn(narrower, ids.filter(isActivity), `message_type <> ${MESSAGE_TYPE.activity}`);
   const chatLoad = latestOn(
     narrower,
@@ -70,10 +71,10 @@ async function latestMessages(db: Knex, trip: Trip, of: InList, conversations: P
   };
 }
 
-/** The unread counts of conversations already read, queued on a trip; none without ids, without a statement. */
-function unreadCountsOn(trip: Trip, ids: readonly number[]): Promise<Map<number, number>> {
+/** The unread counts of conversations already read, queued on a batch; none without ids, without a statement. */
+function unreadCountsOn(batch: Batch, ids: readonly number[]): Promise<Map<number, number>> {
   if (!ids.length) return Promise.resolve(new Map());
-  return trip.rows<UnreadRow>(Conversation.unreadCountsSql(ids)).then(Conversation.unreadCountsOf);
+  return batch.rows<UnreadRow>(Conversation.unreadCountsSql(ids)).then(Conversation.unreadCountsOf);
 }
 
 /**
@@ -82,19 +83,19 @@ function unreadCountsOn(trip: Trip, ids: readonly number[]): Promise<Map<number,
  */
 export type ConversationsToLoad = Conversation[] | { accountId?: number; where: Sql };
 
-/** The assignees, bots and teams of the conversations, queued on a trip. */
-function queueAssigned(trip: Trip, accountId: number, conversations: Conversation[]) {
+/** The assignees, bots and teams of the conversations, queued on a batch. */
+function queueAssigned(batch: Batch, accountId: number, conversations: Conversation[]) {
   const idsOf = (pick: (c: Conversation) => number | null) => [...new Set(conversations.map(pick).filter((id): id is number => id !== null))];
   const assigneeIds = idsOf((c) => c.assignee_id);
   return Promise.all([
-    trip.modelsWhere(User, "id", assigneeIds),
-    trip.modelsWhere(AccountUser, "user_id", assigneeIds, { account_id: accountId }),
-    trip.modelsWhere(
+    batch.modelsWhere(User, "id", assigneeIds),
+    batch.modelsWhere(AccountUser, "user_id", assigneeIds, { account_id: accountId }),
+    batch.modelsWhere(
       AgentBot,
       "id",
       idsOf((c) => c.assignee_agent_bot_id),
     ),
-    trip.modelsWhere(
+    batch.modelsWhere(
       Team,
       "id",
       idsOf((c) => c.team_id),
@@ -109,7 +110,7 @@ function queueAssigned(trip: Trip, accountId: number, conversations: Conversatio
  * counts and newest messages (those look them up by subqueries), and their assignees, bots and
  * teams, which most have none of, in a second only when there are some; so are the newest messages'
  * senders, but for those of `known.messages` (a unit's new messages, most likely the newest), which
- * the first trip reads.
+ * the first batch reads.
  */
 export async function loadConversationGraphs(
   db: Knex,
@@ -120,7 +121,7 @@ export async function loadConversationGraphs(
   const where = Array.isArray(toLoad) ? undefined : toLoad.where;
   if (rows && !rows.length) return [];
   const givenAccountId = Array.isArray(toLoad) ? toLoad[0]!.account_id : toLoad.accountId;
-  // Without rows or an account id, the account is the conversations' own, read in the same trip.
+  // Without rows or an account id, the account is the conversations' own, read in the same batch.
   const accountIdSql = givenAccountId !== undefined ? sql`${givenAccountId}` : sql`(select account_id from conversations where ${where!} limit 1)`;
   const knownAccount = known.account && known.account.id === givenAccountId ? known.account : undefined;
   const column = (name: keyof Conversation & string, pick: (c: Conversation) => number | null): InList =>
@@ -128,25 +129,25 @@ export async function loadConversationGraphs(
       ? [...new Set(rows.map(pick).filter((id): id is number => id !== null))]
       : { subquery: sql`select ${sqlText(name)} from conversations where ${where!}` };
   // Every lookup that needs only the conversations' own columns goes in one round trip.
-  const trip = new Trip(db);
+  const batch = new Batch(db);
   // Conversations read here carry their unread counts; rows already read count only those that may
   // have unread messages (most have none).
-  const readWithUnread = where && trip.rows(Conversation.withUnreadCountsSql(where)).then((found) => found.map(Conversation.rowWithUnread));
+  const readWithUnread = where && batch.rows(Conversation.withUnreadCountsSql(where)).then((found) => found.map(Conversation.rowWithUnread));
   const read = readWithUnread ? readWithUnread.then((found) => found.map((row) => row.conversation)) : Promise.resolve(rows!);
-  const assignedWithRows = rows && queueAssigned(trip, rows[0]!.account_id, rows);
+  const assignedWithRows = rows && queueAssigned(batch, rows[0]!.account_id, rows);
   const loads = Promise.all([
-    knownAccount ?? trip.rows<AccountRef>(sql`select id, name from accounts where id = ${accountIdSql}`).then((rows) => rows[0]),
-    trip.modelsWhere(
+    knownAccount ?? batch.rows<AccountRef>(sql`select id, name from accounts where id = ${accountIdSql}`).then((rows) => rows[0]),
+    batch.modelsWhere(
       Inbox,
       "id",
       column("inbox_id", (c) => c.inbox_id),
     ),
-    trip.modelsWhere(
+    batch.modelsWhere(
       Contact,
       "id",
       column("contact_id", (c) => c.contact_id),
     ),
-    trip.modelsWhere(
+    batch.modelsWhere(
       ContactInbox,
       "id",
       column("contact_inbox_id", (c) => c.contact_inbox_id),
@@ -154,25 +155,28 @@ export async function loadConversationGraphs(
     readWithUnread
       ? readWithUnread.then((found) => Conversation.unreadCountsOf(found.map((row) => row.unread)))
       : unreadCountsOn(
-          trip,
+          batch,
           rows!.filter((c) => c.mayHaveUnread()).map((c) => c.id),
         ),
     latestMessages(
       db,
-      trip,
+      batch,
       column("id", (c) => c.id),
       read,
     ),
-    known.messages?.length ? queueSenders(trip, db, accountIdSql, known.messages) : undefined,
+    known.messages?.length ? queueSenders(batch, db, accountIdSql, known.messages) : undefined,
+    // The newest messages' attachments: with the conversations' contacts (most senders), their
+    // payloads need no second round trip.
+    queueAttachments(batch, db, { subquery: Message.latestIdsSql(column("id", (c) => c.id)) }),
   ] as const);
-  await trip.run();
+  await batch.run();
   const conversations = await read;
   if (!conversations.length) return [];
   const accountId = conversations[0]!.account_id;
-  const assignedTrip = new Trip(db);
-  const assigned = assignedWithRows ?? queueAssigned(assignedTrip, accountId, conversations);
-  await assignedTrip.run();
-  const [account, inboxes, contacts, contactInboxes, unread, latest, knownSenders] = await loads;
+  const assignedBatch = new Batch(db);
+  const assigned = assignedWithRows ?? queueAssigned(assignedBatch, accountId, conversations);
+  await assignedBatch.run();
+  const [account, inboxes, contacts, contactInboxes, unread, latest, knownSenders, attachLatest] = await loads;
   const [users, accountUsers, bots, teams] = await assigned;
   const latestLoaded = [
     ...new Map(
@@ -182,17 +186,26 @@ export async function loadConversationGraphs(
         .map((m) => [m.id, m]),
     ).values(),
   ];
+  const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+  const contactById = byId(contacts);
   const knownIds = new Set(knownSenders ? known.messages!.map((m) => m.id) : []);
-  const unknown = latestLoaded.filter((m) => !knownIds.has(m.id));
+  // A newest message from the conversation's contact has its sender and attachments read already.
+  const fromContact = latestLoaded.filter(
+    (m) => !knownIds.has(m.id) && latest.last.get(m.conversation_id) === m && m.sender_type === "Contact" && contactById.has(m.sender_id!),
+  );
+  const unknown = latestLoaded.filter((m) => !knownIds.has(m.id) && !fromContact.includes(m));
+  await attachLatest(fromContact);
   // Conversations without messages (new ones) need no senders' round trip.
   const [readFirst, readAfter] = await Promise.all([
     knownSenders ? knownSenders(latestLoaded.filter((m) => knownIds.has(m.id))) : new Map<number, MessageSender | null>(),
     unknown.length ? loadSenders(db, accountId, unknown) : new Map<number, MessageSender | null>(),
   ]);
-  const senders = new Map([...readFirst, ...readAfter]);
-  const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+  const senders = new Map<number, MessageSender | null>([
+    ...fromContact.map((m) => [m.id, { type: "Contact", contact: contactById.get(m.sender_id!)! }] as const),
+    ...readFirst,
+    ...readAfter,
+  ]);
   const inboxById = byId(inboxes);
-  const contactById = byId(contacts);
   const contactInboxById = byId(contactInboxes);
   const userById = byId(users);
   const botById = byId(bots);

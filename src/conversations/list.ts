@@ -5,7 +5,7 @@
  */
 import type { Knex } from "knex";
 import { joinSql, Sql, sql, sqlText } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { NotFound } from "../errors";
 import { CONVERSATION_STATUSES, Conversation, type ConversationStatus, type ConversationsWhere } from "../models/Conversation";
 import { MESSAGE_TYPE } from "../models/Message";
@@ -132,25 +132,25 @@ async function mentionPatterns(db: Knex, accountId: number, userId: number): Pro
   return [`%mention://user/${userId}/%`, ...[...teams].map((teamId) => `%mention://team/${teamId}/%`)];
 }
 
-/** All, the viewer's and unassigned conversations of a scope, in one scan, queued on a trip. */
-async function assigneeCounts(trip: Trip, scope: ConversationsWhere, userId: number) {
-  const [tally] = await trip.rows<Record<"all_count" | "mine_count" | "unassigned_count", string | number>>(
+/** All, the viewer's and unassigned conversations of a scope, in one scan, queued on a batch. */
+async function assigneeCounts(batch: Batch, scope: ConversationsWhere, userId: number) {
+  const [tally] = await batch.rows<Record<"all_count" | "mine_count" | "unassigned_count", string | number>>(
     sql`select count(*) as all_count, count(*) filter (where assignee_id = ${userId}) as mine_count, count(*) filter (where assignee_id is null) as unassigned_count
       from conversations where ${scope}`,
   );
   return { all: Number(tally!.all_count), mine: Number(tally!.mine_count), unassigned: Number(tally!.unassigned_count) };
 }
 
-async function listCounts(trip: Trip, viewer: Viewer, scope: ConversationsWhere): Promise<ListCounts> {
-  const { all, mine, unassigned } = await assigneeCounts(trip, scope, viewer.userId);
+async function listCounts(batch: Batch, viewer: Viewer, scope: ConversationsWhere): Promise<ListCounts> {
+  const { all, mine, unassigned } = await assigneeCounts(batch, scope, viewer.userId);
   return { mine_count: mine, assigned_count: all - unassigned, unassigned_count: unassigned, all_count: all };
 }
 
 /** The list endpoint's meta: its counts by assignee under the filters. */
 export async function conversationCounts(db: Knex, viewer: Viewer, filters: ListFilters): Promise<ListCounts> {
-  const trip = new Trip(db);
-  const counts = listCounts(trip, viewer, await finderScope(db, viewer, filters));
-  await trip.run();
+  const batch = new Batch(db);
+  const counts = listCounts(batch, viewer, await finderScope(db, viewer, filters));
+  await batch.run();
   return counts;
 }
 
@@ -163,10 +163,10 @@ export async function listConversations(db: Knex, viewer: Viewer, filters: ListP
   if (filters.assignee_type === "assigned") list = and(list, "conversations.assignee_id is not null");
   if (filters.updated_within !== undefined) list = and(list, "conversations.updated_at > ?", new Date(Date.now() - filters.updated_within * 1000));
   // The counts and the page in one round trip.
-  const trip = new Trip(db);
-  const counts = listCounts(trip, viewer, scope);
-  const conversations = trip.rows(pageSql(list, filters)).then((rows) => rows.map((row) => Conversation.fromDatabaseJson(row)));
-  await trip.run();
+  const batch = new Batch(db);
+  const counts = listCounts(batch, viewer, scope);
+  const conversations = batch.rows(pageSql(list, filters)).then((rows) => rows.map((row) => Conversation.fromDatabaseJson(row)));
+  await batch.run();
   return { counts: await counts, conversations: await conversations };
 }
 
@@ -197,10 +197,10 @@ export async function filterConversations(db: Knex, viewer: Viewer, conditions: 
   // The conditions name their columns with knex's ?? identifiers, which knex writes in.
   const condition = db.raw(where.sql, where.bindings as Knex.RawBinding[]).toSQL();
   const matches = and(inViewersInboxes(viewer), condition.sql, ...condition.bindings);
-  const trip = new Trip(db);
-  const counts = assigneeCounts(trip, matches, viewer.userId);
-  const conversations = Conversation.selectWhere(trip, sql`${matches} order by conversations.last_activity_at desc, conversations.id desc${pageOf(page)}`);
-  await trip.run();
+  const batch = new Batch(db);
+  const counts = assigneeCounts(batch, matches, viewer.userId);
+  const conversations = Conversation.selectWhere(batch, sql`${matches} order by conversations.last_activity_at desc, conversations.id desc${pageOf(page)}`);
+  await batch.run();
   const { all, mine, unassigned } = await counts;
   return { counts: { mine_count: mine, unassigned_count: unassigned, all_count: all }, conversations: await conversations };
 }
@@ -208,12 +208,12 @@ export async function filterConversations(db: Knex, viewer: Viewer, conditions: 
 /** The contact's most recently active conversations in the viewer's inboxes. */
 export async function contactConversations(db: Knex, viewer: Viewer, contactId: number): Promise<Conversation[]> {
   const scope = and(inViewersInboxes(viewer), "conversations.contact_id = ?", contactId);
-  const trip = new Trip(db);
+  const batch = new Batch(db);
   const conversations = Conversation.selectWhere(
-    trip,
+    batch,
     sql`${scope} order by conversations.last_activity_at desc, conversations.id desc limit ${CONTACT_LIMIT}`,
   );
-  await trip.run();
+  await batch.run();
   return conversations;
 }
 
@@ -224,7 +224,7 @@ export async function contactConversations(db: Knex, viewer: Viewer, contactId: 
  */
 export async function unreadCounts(db: Knex, viewer: Viewer) {
   const scope = and(inViewersInboxes(viewer), `conversations.status = 'open' and ${Conversation.hasUnread("conversations")}`);
-  const tallies = await Trip.rowsOf<{ kind: "inbox" | "label" | "status"; key: string; n: number }>(
+  const tallies = await Batch.rowsOf<{ kind: "inbox" | "label" | "status"; key: string; n: number }>(
     db,
     sql`with unread as materialized (select inbox_id, labels, assignee_id from conversations where ${scope})
       select 'inbox' as kind, inbox_id::text as key, count(*)::int as n from unread group by inbox_id

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import type { Sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { AccountUser } from "../models/AccountUser";
 import { AgentBot } from "../models/AgentBot";
 import { Contact } from "../models/Contact";
@@ -9,25 +9,25 @@ import { User } from "../models/User";
 import type { MessageSender } from "../presenters/message";
 import { queueAttachments } from "../services/attachments";
 
-/** Once its trip has run: the sender of each of these messages, by message id, their attachments set on them. */
+/** Once its batch has run: the sender of each of these messages, by message id, their attachments set on them. */
 export type SendersOf = (messages: Message[]) => Promise<Map<number, MessageSender | null>>;
 
 /**
  * Queues the lookups of the messages' senders (with what their payloads show) and of their
- * attachments on a trip. `accountId` may be a scalar subquery when the account is only known from
- * rows the same trip reads.
+ * attachments on a batch. `accountId` may be a scalar subquery when the account is only known from
+ * rows the same batch reads.
  */
-export async function queueSenders(trip: Trip, db: Knex, accountId: number | Sql, of: Message[]): Promise<SendersOf> {
+export async function queueSenders(batch: Batch, db: Knex, accountId: number | Sql, of: Message[]): Promise<SendersOf> {
   const idsOf = (type: SenderType) => [...new Set(of.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id!))];
   const userIds = idsOf("User");
   const loads = Promise.all([
-    trip.modelsWhere(Contact, "id", idsOf("Contact")),
-    trip.modelsWhere(User, "id", userIds),
-    trip.modelsWhere(AccountUser, "user_id", userIds, { account_id: accountId }),
-    trip.modelsWhere(AgentBot, "id", idsOf("AgentBot")),
+    batch.modelsWhere(Contact, "id", idsOf("Contact")),
+    batch.modelsWhere(User, "id", userIds),
+    batch.modelsWhere(AccountUser, "user_id", userIds, { account_id: accountId }),
+    batch.modelsWhere(AgentBot, "id", idsOf("AgentBot")),
     // Not a sender, but every payload that shows a message's sender shows its attachments too.
     queueAttachments(
-      trip,
+      batch,
       db,
       of.map((m) => m.id),
     ),
@@ -65,8 +65,8 @@ export async function queueSenders(trip: Trip, db: Knex, accountId: number | Sql
 
 /** The senders of messages with what their payloads show, by message id, in one round trip; loads the messages' attachments on the way. */
 export async function loadSenders(db: Knex, accountId: number, messages: Message[]): Promise<Map<number, MessageSender | null>> {
-  const trip = new Trip(db);
-  const senders = queueSenders(trip, db, accountId, messages);
-  await trip.run();
+  const batch = new Batch(db);
+  const senders = queueSenders(batch, db, accountId, messages);
+  await batch.run();
   return (await senders)(messages);
 }

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { sql, sqlText } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { CouldNotProcess } from "../errors";
 import { jsonEqual } from "../lib/jsonEqual";
 import { AgentBot } from "../models/AgentBot";
@@ -118,9 +118,9 @@ export async function insertMessage(unit: Unit, conversation: Conversation, inpu
   const { trx } = unit;
   // One round trip: the lock, then the message, written only below the flood limit (counted once
   // the lock is held, so it sees every message before this one), and the conversation's activity.
-  const trip = new Trip(trx);
-  const locked = trip.rows(sql`select * from conversations where id = ${conversation.id} for update`);
-  const inserted = trip.rows(sql`with message as (
+  const batch = new Batch(trx);
+  const locked = batch.rows(sql`select * from conversations where id = ${conversation.id} for update`);
+  const inserted = batch.rows(sql`with message as (
       insert into messages (account_id, inbox_id, conversation_id, content, message_type, content_type, content_attributes,
         additional_attributes, private, source_id, sender_type, sender_id)
       select c.account_id, c.inbox_id, c.id, ${valid.content}, ${valid.messageType}, ${valid.contentType}, ${JSON.stringify(valid.contentAttributes)}::jsonb,
@@ -136,7 +136,7 @@ export async function insertMessage(unit: Unit, conversation: Conversation, inpu
       from message where conversations.id = message.conversation_id
     )
     select * from message`);
-  await trip.run();
+  await batch.run();
   const [lockedRow] = await locked;
   if (!lockedRow) throw new Error(`conversation ${conversation.id} vanished inside its transaction`);
   const [messageRow] = await inserted;

@@ -1,7 +1,7 @@
 import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
 import { isIn, type Sql, sql, sqlText } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import type { AppDeps } from "../deps";
 import type { AccountSettings } from "../models/Account";
 import type { Conversation } from "../models/Conversation";
@@ -54,7 +54,7 @@ type PlanRow = TimerConversation & { id: number; uuid: string; timer_due_at: Dat
 
 /**
  * What planning reads of each conversation: its row, its deadline as written, and its account's
- * settings. A trip's statement, so PostgreSQL plans it once per connection (as knex's unnamed
+ * settings. A Batch's statement, so PostgreSQL plans it once per connection (as knex's unnamed
  * statement it was planned on every batch, for longer than it ran).
  */
 function planRowsSql(conversationIds: number[], { lock }: { lock: boolean }): Sql {
@@ -64,7 +64,7 @@ function planRowsSql(conversationIds: number[], { lock }: { lock: boolean }): Sq
      WHERE ${isIn("c.id", conversationIds)} ORDER BY c.id${sqlText(lock ? " FOR UPDATE OF c" : "")}`;
 }
 
-const planRows = (db: Knex, conversationIds: number[], options: { lock: boolean }) => Trip.rowsOf<PlanRow>(db, planRowsSql(conversationIds, options));
+const planRows = (db: Knex, conversationIds: number[], options: { lock: boolean }) => Batch.rowsOf<PlanRow>(db, planRowsSql(conversationIds, options));
 
 /** A conversation of an account being deleted waits for nothing. */
 const planOf = (row: PlanRow): TimerPlan | null => (row.live ? timerPlan(row, row.settings ?? {}) : null);
@@ -197,9 +197,9 @@ export function timerConsumer(): EventConsumer {
     ...new Set(events.filter((e) => e.conversation_id && CONVERSATION_EVENTS.has(e.name)).map((e) => e.conversation_id!)),
   ];
   return {
-    read(trip, events) {
+    read(batch, events) {
       const conversationIds = conversationsOf(events);
-      if (conversationIds.length) rowsRead.keep(events, trip.rows<PlanRow>(planRowsSql(conversationIds, { lock: false })));
+      if (conversationIds.length) rowsRead.keep(events, batch.rows<PlanRow>(planRowsSql(conversationIds, { lock: false })));
     },
     async dispatch(deps, events: EventRow[]) {
       const settingsChanges = events.filter((event) => event.name === "account_auto_resolve_changed");

@@ -65,10 +65,8 @@ export async function inUnit<T, R>(db: Knex, fn: (unit: Unit) => Promise<T>, vie
     const unit: Unit = { trx, events: [], newMessages: [] };
     const result = await fn(unit);
     const graphOf = graphsOf(trx, unit.newMessages);
-    // The view reads before the events are written, so that in a transaction of the unit's own the
-    // events' statement is the last and commits it in the same round trip.
     const viewed = view ? await view(result, { trx, graphOf }) : result;
-    await recordPending(unit, graphOf, { commit: ownTransaction });
+    await recordPending(unit, graphOf);
     return viewed;
   };
   return ownTransaction ? db.transaction(run) : run(db as Knex.Transaction);
@@ -110,7 +108,7 @@ function graphsOf(trx: Knex.Transaction, newMessages: Message[]): GraphOf & { pr
   return Object.assign(graphOf, { preload });
 }
 
-async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: ReturnType<typeof graphsOf>, { commit }: { commit: boolean }): Promise<void> {
+async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: ReturnType<typeof graphsOf>): Promise<void> {
   // A unit that changed many conversations (a timer sweep) loads their graphs in a few queries, not a few each.
   await graphOf.preload([...new Set(events.map((event) => event.conversationId))]);
   const records: EventRecord[] = [];
@@ -119,7 +117,7 @@ async function recordPending({ trx, events, performedByRuleId }: Unit, graphOf: 
     const scope = { accountId: graph.conversation.account_id, inboxId: graph.conversation.inbox_id, conversationId: graph.conversation.id, performedByRuleId };
     records.push({ ...scope, name: event.name, payload: { ...(await payloadOf(trx, event, graph)), event: event.name } });
   }
-  await recordEvent(trx, records, { commit });
+  await recordEvent(trx, records);
 }
 
 async function payloadOf(trx: Knex.Transaction, event: PendingEvent, graph: ConversationGraph): Promise<Record<string, unknown>> {

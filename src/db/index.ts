@@ -2,9 +2,8 @@ import path from "node:path";
 import knexFactory, { type Knex } from "knex";
 import { Model } from "objection";
 import pg from "pg";
-import { PgClient } from "./pgClient";
+import { nameStatements } from "./batch";
 import { timestamptzParser } from "./timestamps";
-import type { TripOptions } from "./trip";
 
 // Ids are bigserial; every id this service hands out fits in a JS number, and clients expect numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -12,8 +11,19 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, timestamptzParser(pg.types
 
 export type Database = Knex;
 
-export function connectDatabase(connectionString: string, pool = { min: 0, max: 10 }, options: TripOptions = {}): Database {
-  const knex = knexFactory({ client: PgClient, connection: connectionString, pool, ...options } as Knex.Config);
+export interface DatabaseOptions {
+  /** false: no statement is named (DATABASE_PREPARED_STATEMENTS=off). */
+  preparedStatements?: boolean;
+}
+
+/** knex's config for the database (pg's pipeline mode stays off: see src/db/oneRoundTrip.ts). */
+export function databaseConfig(connectionString: string, pool = { min: 0, max: 10 }): Knex.Config {
+  return { client: "pg", connection: connectionString, pool };
+}
+
+export function connectDatabase(connectionString: string, pool = { min: 0, max: 10 }, options: DatabaseOptions = {}): Database {
+  if (options.preparedStatements !== undefined) nameStatements(options.preparedStatements);
+  const knex = knexFactory(databaseConfig(connectionString, pool));
   Model.knex(knex);
   return knex;
 }

@@ -2,10 +2,10 @@ import type { Knex } from "knex";
 
 /**
  * SQL text with knex's `?` placeholders and the values they take, assembled from fragments (a scope,
- * a range, a condition) that never splice a value into the text. The hot reads and the reports write
- * their statements this way rather than build them with knex and Objection; the text of a hot read is
- * then the same on every request, and a trip sends it as a prepared statement, which PostgreSQL
- * parses once per connection instead of once per request.
+ * a range, a condition) that never splice a value into the text: the one tagged-SQL helper, beside
+ * knex's builder and Objection. The hot reads and the reports write their statements this way; the
+ * text of a hot read is then the same on every request, and a Batch sends it as a named statement,
+ * which PostgreSQL parses once per connection instead of once per request.
  */
 export class Sql {
   constructor(
@@ -16,6 +16,13 @@ export class Sql {
   /** As knex's raw SQL, for a statement or a value (`update({ column: ... })`) knex sends itself. */
   raw(knex: Knex): Knex.Raw {
     return knex.raw(this.text, this.values as Knex.RawBinding[]);
+  }
+
+  /** The text with PostgreSQL's `$1` placeholders, as pg takes it; an escaped `\?` is a literal question mark. */
+  numbered(): { text: string; values: unknown[] } {
+    let index = 0;
+    const text = this.text.replace(/\\?\?/g, (match) => (match === "\\?" ? "?" : `$${++index}`));
+    return { text, values: [...this.values] };
   }
 }
 
@@ -47,7 +54,7 @@ export function joinSql(fragments: readonly Sql[], separator: string): Sql {
 /** Text of the code's own (a column or table name, a fixed condition) for a template, never a value a client sent. */
 export const sqlText = (text: string): Sql => new Sql(text);
 
-/** What a column is compared with: ids, or a subquery when the ids come from a row the same trip reads. */
+/** What a column is compared with: ids, or a subquery when the ids come from a row the same batch reads. */
 export type InList = readonly number[] | { subquery: Sql };
 
 /** The ids as rows of one column, for a `from`. */

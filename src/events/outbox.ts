@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
 import { joinSql, sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import type { Batch } from "../db/batch";
 import type { APPOINTMENT_EVENT_NAMES } from "../scheduling/constants";
 
 /** The event names webhooks subscribe to (spec "Events"). */
@@ -29,6 +29,10 @@ export const INTERNAL_EVENT_NAMES = [
   "conversation_read",
   /** Someone started or stopped typing in a conversation: told live to its agents and visitor (src/realtime). */
   "conversation_typing",
+  /** A contact's note was added, changed or deleted: the contact's history, for listeners of the outbox. */
+  "contact_note_created",
+  "contact_note_updated",
+  "contact_note_deleted",
   /** A user's notification was made, changed or deleted: pushed live to that user (src/notifications). */
   "notification_created",
   "notification_updated",
@@ -71,22 +75,19 @@ export interface EventRecord {
 /**
  * Records events in the caller's transaction, in order, and wakes the relay, in one statement. Pass
  * the transaction of the change itself: the events then exist exactly when the change does, and are
- * never lost or invented by a rollback. With `commit`, the transaction (the caller's own, with
- * nothing left to do) commits in the same round trip.
+ * never lost or invented by a rollback.
  */
-export async function recordEvent(trx: Knex.Transaction, events: EventRecord | EventRecord[], { commit = false } = {}): Promise<void> {
+export async function recordEvent(trx: Knex.Transaction, events: EventRecord | EventRecord[]): Promise<void> {
   const list = Array.isArray(events) ? events : [events];
   if (!list.length) return;
   const rows = list.map(
     (event) =>
       sql`(${event.accountId}, ${event.name}, ${JSON.stringify(event.payload)}::jsonb, ${event.inboxId ?? null}, ${event.conversationId ?? null}, ${event.performedByRuleId ?? null})`,
   );
-  const trip = new Trip(trx);
   // A data-modifying CTE runs to completion whatever the outer query reads; NOTIFY goes out at commit.
-  void trip.rows(sql`with recorded as (
+  await sql`with recorded as (
       insert into events (account_id, name, payload, inbox_id, conversation_id, performed_by_rule_id) values ${joinSql(rows, ", ")} returning id
-    ) select pg_notify(${EVENTS_CHANNEL}, '') from recorded limit 1`);
-  await trip.run({ commit });
+    ) select pg_notify(${EVENTS_CHANNEL}, '') from recorded limit 1`.raw(trx);
 }
 
 /** An event row as the relay reads it. */
@@ -114,11 +115,11 @@ export interface EventRow {
  */
 export interface EventConsumer {
   /**
-   * Queues what the consumer reads of a batch on a trip the relay then sends for every consumer at
-   * once, so a batch's reads cost one round trip however many consumers read; the consumer keeps the
+   * Sends what the consumer reads of a batch of events in a Batch the relay shares between every
+   * consumer, so a batch's reads cost one round trip however many consumers read; the consumer keeps the
    * answers (BatchReads) for the batch's plan and dispatch.
    */
-  read?(trip: Trip, events: EventRow[]): void;
+  read?(batch: Batch, events: EventRow[]): void;
   /**
    * Runs outside a transaction, and again for events whose hand-over failed: it writes its rows in
    * one statement, and planning an event again writes nothing new.
@@ -128,7 +129,7 @@ export interface EventConsumer {
 }
 
 /**
- * What a consumer read of a batch in the relay's trip, for the batch's plan and dispatch, or for an
+ * What a consumer read of a batch in the relay's Batch, for the batch's plan and dispatch, or for an
  * event of it retried alone (the batch's read covers it). An event claimed again later is a new row,
  * read again.
  */

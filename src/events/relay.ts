@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { isIn, sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import type { AppDeps } from "../deps";
 import { EVENTS_CHANNEL, type EventConsumer, type EventRow } from "./outbox";
 import { logger } from "../lib/logger";
@@ -185,7 +185,7 @@ export class EventRelay {
    * function (migration 20261126000201) takes the first due ids of the order along the index.
    */
   private async claim(order: Order): Promise<EventRow[]> {
-    const rows = await Trip.rowsOf<EventRow>(
+    const rows = await Batch.rowsOf<EventRow>(
       this.deps.knex,
       sql`select * from claim_due_events(${this.options.claimSeconds ?? CLAIM_SECONDS}, ${this.batchSize}, ${order === "newest"})`,
     );
@@ -194,9 +194,9 @@ export class EventRelay {
 
   /** Sends every consumer's reads of the batch (EventConsumer.read) in one round trip. */
   private async read(events: EventRow[]): Promise<void> {
-    const trip = new Trip(this.deps.knex);
-    for (const consumer of this.options.consumers) consumer.read?.(trip, events);
-    await trip.run();
+    const batch = new Batch(this.deps.knex);
+    for (const consumer of this.options.consumers) consumer.read?.(batch, events);
+    await batch.run();
   }
 
   /**
@@ -228,7 +228,7 @@ export class EventRelay {
 
   private async dispatch(events: EventRow[]): Promise<void> {
     await Promise.all(this.options.consumers.map((consumer) => consumer.dispatch(this.deps, events)));
-    await Trip.rowsOf(
+    await Batch.rowsOf(
       this.deps.knex,
       sql`update events set dispatched_at = now(), claimed_until = null where ${isIn(
         "id",

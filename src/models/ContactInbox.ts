@@ -2,7 +2,7 @@ import type { Knex } from "knex";
 import { ValidationError } from "../errors";
 import { secureToken, uuid } from "../lib/tokens";
 import { isIn, Sql, sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { BaseModel } from "./BaseModel";
 import { Inbox } from "./Inbox";
 
@@ -39,10 +39,10 @@ export class ContactInbox extends BaseModel {
    */
   static async withInboxesOf(contactIds: number[], db?: Knex): Promise<Map<number, ContactInboxWithSlimInbox[]>> {
     if (!contactIds.length) return ContactInbox.slimInboxesByContact(contactIds, []);
-    return ContactInbox.slimInboxesByContact(contactIds, await Trip.rowsOf<SlimInboxRow>(db ?? ContactInbox.knex(), ContactInbox.slimInboxesSql(contactIds)));
+    return ContactInbox.slimInboxesByContact(contactIds, await Batch.rowsOf<SlimInboxRow>(db ?? ContactInbox.knex(), ContactInbox.slimInboxesSql(contactIds)));
   }
 
-  /** The rows withInboxesOf reads, for a caller that sends the query itself (in a Trip); written, not built, as GET contact reads it. */
+  /** The rows withInboxesOf reads, for a caller that sends the query itself (in a Batch); written, not built, as GET contact reads it. */
   static slimInboxesSql(contactIds: number[]): Sql {
     return sql`select ci.contact_id, ci.source_id, i.id, i.avatar_url, i.channel_id, i.name, i.channel_type
       from contact_inboxes ci join inboxes i on i.id = ci.inbox_id where ${isIn("ci.contact_id", contactIds)} order by ci.id`;

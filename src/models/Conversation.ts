@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { isIn, Sql, sql, sqlText } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { BaseModel } from "./BaseModel";
 
 export const CONVERSATION_STATUSES = ["open", "resolved", "pending", "snoozed"] as const;
@@ -49,20 +49,20 @@ export class Conversation extends BaseModel {
   }
 
   /**
-   * Every request on one conversation starts here: a trip's statement, so PostgreSQL plans it once
+   * Every request on one conversation starts here: a named statement, so PostgreSQL plans it once
    * per connection rather than on every request, as it did for knex's unnamed statement.
    */
   static async findByDisplayId(accountId: number, displayId: number, db?: Knex): Promise<Conversation | undefined> {
-    const [row] = await Trip.rowsOf(db ?? Conversation.knex(), sql`select * from conversations where ${Conversation.byDisplayIdSql(accountId, displayId)}`);
+    const [row] = await Batch.rowsOf(db ?? Conversation.knex(), sql`select * from conversations where ${Conversation.byDisplayIdSql(accountId, displayId)}`);
     return row && Conversation.fromDatabaseJson(row);
   }
 
   /**
-   * The conversations `where` selects (with its order and limit), as models, queued on a trip. For
+   * The conversations `where` selects (with its order and limit), as models, sent in a batch. For
    * lists whose conditions are written as text: building them with knex and Objection cost more than the query.
    */
-  static selectWhere(trip: Trip, where: ConversationsWhere): Promise<Conversation[]> {
-    return trip.rows(sql`select conversations.* from conversations where ${where}`).then((rows) => rows.map((row) => Conversation.fromDatabaseJson(row)));
+  static selectWhere(batch: Batch, where: ConversationsWhere): Promise<Conversation[]> {
+    return batch.rows(sql`select conversations.* from conversations where ${where}`).then((rows) => rows.map((row) => Conversation.fromDatabaseJson(row)));
   }
 
   /**
@@ -73,7 +73,7 @@ export class Conversation extends BaseModel {
     return sql`greatest(conversations.last_activity_at, ${at})`;
   }
 
-  /** findByDisplayId's condition as text, for a trip that reads the conversation with what it shows. */
+  /** findByDisplayId's condition as text, for a batch that reads the conversation with what it shows. */
   static byDisplayIdSql(accountId: number, displayId: number): Sql {
     return sql`conversations.account_id = ${accountId} and conversations.display_id = ${displayId}`;
   }

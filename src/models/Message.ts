@@ -123,6 +123,12 @@ export class Message extends BaseModel {
       where conversation_id = c.id${sqlText(condition ? ` and ${condition}` : "")} order by created_at desc, id desc limit 1) m`;
   }
 
+  /** The ids of latestSql's messages (without a condition). */
+  static latestIdsSql(conversationIds: InList): Sql {
+    return sql`select m.id from (${idsOf(conversationIds)}) as c (id) cross join lateral (select id from messages
+      where conversation_id = c.id order by created_at desc, id desc limit 1) m`;
+  }
+
   static latestByConversation(messages: Message[]): Map<number, Message> {
     return new Map(messages.map((message) => [message.conversation_id, message]));
   }

@@ -44,3 +44,20 @@ export async function visibleTo(ctx: AppContext, conversation: Conversation | un
   if (!(await canSeeInbox(ctx, { id: conversation.inbox_id }))) throw PermissionDenied();
   return conversation;
 }
+
+/**
+ * Of the account's conversations with these display ids, those the caller may see (Chatwoot's
+ * Conversations::PermissionFilterService), in display id order; unknown and unseen ids drop out.
+ */
+export async function visibleConversationsByDisplayId(ctx: AppContext, displayIds: number[]): Promise<{ id: number; display_id: number }[]> {
+  if (!displayIds.length) return [];
+  const query = Conversation.query()
+    .where("account_id", ctx.state.account!.id)
+    .whereIn("display_id", [...new Set(displayIds)])
+    .orderBy("display_id")
+    .select("id", "display_id");
+  const inboxIds = accessibleInboxIdsSql(ctx);
+  if (inboxIds) query.whereRaw(`inbox_id in (${inboxIds.text})`, inboxIds.values as number[]);
+  const rows = await query;
+  return rows.map((row) => ({ id: Number(row.id), display_id: row.display_id }));
+}

@@ -12,3 +12,6 @@ export function authorize(ctx: AppContext, ...roles: Role[]): void {
 }
 
 export const requireAdministrator = (ctx: AppContext) => authorize(ctx, "administrator");
+
+/** Any user of the account, whatever their role (agent bots are refused). */
+export const requireMember = (ctx: AppContext) => authorize(ctx, "administrator", "agent");

@@ -72,6 +72,9 @@ function assigneeMeta({ assignee, assigneeBot }: ConversationGraph) {
  */
 export function presentConversation(graph: ConversationGraph, callerTeamIds: ReadonlySet<number>) {
   const { conversation, inbox, contact, contactInbox } = graph;
+  // The newest message is most often the newest non-activity one too: presented once, shown twice.
+  const last = pushMessage(graph, graph.lastMessage);
+  const lastNonActivity = graph.lastNonActivityMessage?.message === graph.lastMessage?.message ? last : pushMessage(graph, graph.lastNonActivityMessage);
   return {
     meta: {
       sender: contact ? presentContact(contact) : null,
@@ -81,7 +84,7 @@ export function presentConversation(graph: ConversationGraph, callerTeamIds: Rea
       hmac_verified: contactInbox?.hmac_verified ?? null,
     },
     id: conversation.display_id,
-    messages: graph.lastMessage ? [pushMessage(graph, graph.lastMessage)] : [],
+    messages: last ? [last] : [],
     account_id: conversation.account_id,
     uuid: conversation.uuid,
     additional_attributes: conversation.additional_attributes,
@@ -100,7 +103,7 @@ export function presentConversation(graph: ConversationGraph, callerTeamIds: Rea
     timestamp: seconds(conversation.last_activity_at),
     first_reply_created_at: seconds(conversation.first_reply_created_at),
     unread_count: graph.unreadCount,
-    last_non_activity_message: pushMessage(graph, graph.lastNonActivityMessage),
+    last_non_activity_message: lastNonActivity,
     last_activity_at: seconds(conversation.last_activity_at),
     priority: conversation.priority,
     waiting_since: seconds(conversation.waiting_since),

@@ -1,5 +1,5 @@
 import { type Sql, sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { logger } from "../lib/logger";
 import { listenerSettings, PgListener } from "../lib/pgListener";
 import type { LiveSubscription } from "./connection";
@@ -41,7 +41,7 @@ export class Broadcaster {
   constructor(private readonly server: RealtimeServer) {}
 
   async start(): Promise<void> {
-    const [row] = await Trip.rowsOf<{ id: number | null }>(this.server.db, sql`select max(id) as id from realtime_broadcasts`);
+    const [row] = await Batch.rowsOf<{ id: number | null }>(this.server.db, sql`select max(id) as id from realtime_broadcasts`);
     this.handled = Number(row?.id ?? 0);
     let lost = false;
     this.listener = new PgListener(listenerSettings(this.server.db, processApplicationName(this.server.processId)), REALTIME_CHANNEL, {
@@ -109,7 +109,7 @@ export class Broadcaster {
 
   /** The selected broadcasts of these accounts, each with which of these users may see it, as the REST API scopes them. */
   private read(selected: Sql, accounts: number[], users: number[]): Promise<BroadcastRow[]> {
-    return Trip.rowsOf<BroadcastRow>(
+    return Batch.rowsOf<BroadcastRow>(
       this.server.db,
       sql`select b.id, b.account_id, b.name, b.data, b.contact_token, b.except_token,
         array(select au.user_id from account_users au where au.account_id = b.account_id and au.user_id = any(${users}::int[]) and (

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 
 /**
  * RoomChannel, the one channel Chatwoot's clients subscribe to (docs/realtime.md):
@@ -27,7 +27,7 @@ export async function authorizeRoom(db: Knex, params: Record<string, unknown>): 
   const token = params.pubsub_token;
   if (typeof token !== "string" || !token) return null;
   if (isBlank(params.user_id)) {
-    const [row] = await Trip.rowsOf<{ account_id: number; contact_id: number; inbox_id: number }>(
+    const [row] = await Batch.rowsOf<{ account_id: number; contact_id: number; inbox_id: number }>(
       db,
       sql`select account_id, contact_id, inbox_id from contact_inboxes where pubsub_token = ${token}`,
     );
@@ -37,7 +37,7 @@ export async function authorizeRoom(db: Knex, params: Record<string, unknown>): 
   const accountId = idOf(params.account_id);
   if (!userId || !accountId) return null;
   // The user must own the token and belong to the account.
-  const [row] = await Trip.rowsOf<{ user_id: number }>(
+  const [row] = await Batch.rowsOf<{ user_id: number }>(
     db,
     sql`select au.user_id from users u join account_users au on au.user_id = u.id
         where u.pubsub_token = ${token} and u.id = ${userId} and au.account_id = ${accountId}`,

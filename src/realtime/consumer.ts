@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { joinSql, sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { Message } from "../models/Message";
 import { messagePushEventData, type MessageConversation } from "../presenters/message";
 import type { EventConsumer, EventRow } from "../events/outbox";
@@ -173,7 +173,7 @@ async function writeBroadcasts(db: Knex, broadcasts: Broadcast[]): Promise<void>
   // A data-modifying CTE runs whatever the outer query reads; each notice names a chunk of the ids
   // (NOTIFY's payload is limited to 8000 bytes), and a second plan of the same events inserts and
   // notifies nothing. Without a transaction, the notices go out as the statement commits.
-  await Trip.rowsOf(
+  await Batch.rowsOf(
     db,
     sql`with written as (
       insert into realtime_broadcasts (event_id, account_id, inbox_id, name, data, to_inbox, to_account, contact_token, except_token)

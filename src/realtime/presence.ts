@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import type { Subscriber } from "./channel";
 import { PRESENCE_NOTICE_PREFIX, REALTIME_CHANNEL } from "./notices";
 
@@ -54,7 +54,7 @@ export class PresenceRows {
     if (this.timer) clearInterval(this.timer);
     const ids = [...this.live];
     this.live.clear();
-    if (ids.length) await Trip.rowsOf(this.db, sql`${this.ended()} where id = any(${ids}::uuid[]) returning id`);
+    if (ids.length) await Batch.rowsOf(this.db, sql`${this.ended()} where id = any(${ids}::uuid[]) returning id`);
   }
 
   private ended() {
@@ -71,7 +71,7 @@ export class PresenceRows {
     const userId = subscriber.kind === "user" ? subscriber.userId : null;
     const contactId = subscriber.kind === "contact" ? subscriber.contactId : null;
     this.live.add(id);
-    await Trip.rowsOf(
+    await Batch.rowsOf(
       this.db,
       sql`with joined as (
         insert into realtime_presence (id, account_id, user_id, contact_id, expires_at, pubsub_token, process_id, seen_broadcast_id)
@@ -90,7 +90,7 @@ export class PresenceRows {
     const left = resumable
       ? sql`${this.ended()} where id = ${id} returning account_id`
       : sql`delete from realtime_presence where id = ${id} returning account_id`;
-    await Trip.rowsOf(this.db, sql`with left_rows as (${left}) select pg_notify(${REALTIME_CHANNEL}, ${PRESENCE_NOTICE_PREFIX} || account_id) from left_rows`);
+    await Batch.rowsOf(this.db, sql`with left_rows as (${left}) select pg_notify(${REALTIME_CHANNEL}, ${PRESENCE_NOTICE_PREFIX} || account_id) from left_rows`);
   }
 
   /**
@@ -99,7 +99,7 @@ export class PresenceRows {
    * it misses anything; null when none did. Rows of a dead process are ended on the way.
    */
   async resumePoint(subscriber: Subscriber): Promise<number | null> {
-    const [row] = await Trip.rowsOf<{ cursor: string | null }>(
+    const [row] = await Batch.rowsOf<{ cursor: string | null }>(
       this.db,
       sql`with ended as (
         update realtime_presence p set left_at = coalesce(p.left_at, now()), expires_at = least(p.expires_at, now())
@@ -114,13 +114,13 @@ export class PresenceRows {
 
   /** Keeps this process's subscriptions online with how far it has pushed (one statement), and deletes what expired long ago. */
   async heartbeat(ids: string[] = [...this.live]): Promise<void> {
-    const trip = new Trip(this.db);
+    const batch = new Batch(this.db);
     if (ids.length) {
-      void trip.rows(sql`update realtime_presence set expires_at = ${this.ttl()}, seen_broadcast_id = ${this.seen()} where id = any(${ids}::uuid[])`);
+      void batch.rows(sql`update realtime_presence set expires_at = ${this.ttl()}, seen_broadcast_id = ${this.seen()} where id = any(${ids}::uuid[])`);
     }
-    void trip.rows(sql`delete from realtime_presence where expires_at < now() - ${RETENTION}::interval`);
-    void trip.rows(sql`delete from realtime_broadcasts where created_at < now() - ${RETENTION}::interval`);
-    await trip.run();
+    void batch.rows(sql`delete from realtime_presence where expires_at < now() - ${RETENTION}::interval`);
+    void batch.rows(sql`delete from realtime_broadcasts where created_at < now() - ${RETENTION}::interval`);
+    await batch.run();
   }
 }
 
@@ -144,17 +144,17 @@ export function liveAvailability(availability: string, connected: boolean, autoO
  * themselves, auto_offline false) with their status, and, for agents, the connected contacts.
  */
 export async function presenceOf(db: Knex, accountId: number, { withContacts }: { withContacts: boolean }): Promise<PresenceData> {
-  const trip = new Trip(db);
-  const users = trip.rows<{ user_id: number; availability: string; auto_offline: boolean; connected: boolean }>(
+  const batch = new Batch(db);
+  const users = batch.rows<{ user_id: number; availability: string; auto_offline: boolean; connected: boolean }>(
     sql`select au.user_id, au.availability, au.auto_offline, exists (
           select 1 from realtime_presence p where p.account_id = au.account_id and p.user_id = au.user_id and p.expires_at > now()
         ) as connected
         from account_users au where au.account_id = ${accountId}`,
   );
   const contacts = withContacts
-    ? trip.rows<{ contact_id: number }>(sql`select distinct contact_id from realtime_presence where ${onlineContactsOf(accountId)}`)
+    ? batch.rows<{ contact_id: number }>(sql`select distinct contact_id from realtime_presence where ${onlineContactsOf(accountId)}`)
     : undefined;
-  await trip.run();
+  await batch.run();
   const data: PresenceData = { account_id: accountId, users: {} };
   for (const user of await users) {
     if (user.connected || !user.auto_offline) data.users[String(user.user_id)] = liveAvailability(user.availability, user.connected, user.auto_offline);
@@ -165,9 +165,12 @@ export async function presenceOf(db: Knex, accountId: number, { withContacts }: 
 
 const onlineContactsOf = (accountId: number) => sql`account_id = ${accountId} and contact_id is not null and expires_at > now()`;
 
+/** The account's contacts online now, as a subquery (contacts/active). */
+export const onlineContactIdsSql = (accountId: number) => sql`select contact_id from realtime_presence where ${onlineContactsOf(accountId)}`;
+
 /** The users of the account connected now. */
 export async function connectedUserIds(db: Knex, accountId: number): Promise<Set<number>> {
-  const rows = await Trip.rowsOf<{ user_id: number }>(
+  const rows = await Batch.rowsOf<{ user_id: number }>(
     db,
     sql`select distinct user_id from realtime_presence where account_id = ${accountId} and user_id is not null and expires_at > now()`,
   );
@@ -177,7 +180,7 @@ export async function connectedUserIds(db: Knex, accountId: number): Promise<Set
 /** Which of these contacts of the account are connected now. */
 export async function connectedContactIds(db: Knex, accountId: number, contactIds: number[]): Promise<Set<number>> {
   if (!contactIds.length) return new Set();
-  const rows = await Trip.rowsOf<{ contact_id: number }>(
+  const rows = await Batch.rowsOf<{ contact_id: number }>(
     db,
     sql`select distinct contact_id from realtime_presence where ${onlineContactsOf(accountId)} and contact_id = any(${contactIds}::int[])`,
   );

@@ -71,6 +71,8 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("channel_api"),
   ownedRows("channel_web_widgets"),
   ownedRows("automation_rules"),
+  ownedRows("macros"),
+  ownedRows("dashboard_apps"),
   ownedRows("custom_filters"),
   ownedRows("labels"),
   ownedRows("canned_responses"),

@@ -7,7 +7,8 @@ import type { Message } from "../models/Message";
 import { fileStorage } from "../storage";
 import { attachmentKey } from "../storage/keys";
 import { type FileUrlSigner, fileUrlSigner } from "../storage/urls";
-import type { Trip } from "../db/trip";
+import type { Batch } from "../db/batch";
+import type { InList } from "../db/sql";
 import type { Settings } from "../config";
 import { currentLogger } from "../lib/logger";
 import { imageMatchesBytes } from "./fileSignatures";
@@ -196,11 +197,11 @@ export function attachmentPushEventData(attachment: Attachment, signer: FileUrlS
 export type AttachmentData = ReturnType<typeof attachmentPushEventData>;
 
 /**
- * Queues the attachments of messages on a trip; once it has run, the returned function puts each
+ * Queues the attachments of messages on a batch; once it has run, the returned function puts each
  * message's attachments, as its payloads show them, on `message.attachments`.
  */
-export async function queueAttachments(trip: Trip, db: Knex, messageIds: readonly number[]): Promise<(messages: Message[]) => Promise<void>> {
-  const rows = await trip.modelsWhere(Attachment, "message_id", messageIds, {}, "id");
+export async function queueAttachments(batch: Batch, db: Knex, messageIds: InList): Promise<(messages: Message[]) => Promise<void>> {
+  const rows = await batch.modelsWhere(Attachment, "message_id", messageIds, {}, "id");
   return async (messages) => {
     const signer = rows.length ? await fileUrlSigner(db) : undefined;
     const byMessage = new Map<number, AttachmentData[]>();

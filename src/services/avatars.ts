@@ -61,7 +61,7 @@ export async function withUploadedAvatar<T>(
   work: (attributes: AvatarAttributes) => Promise<T>,
 ): Promise<T> {
   if (file === undefined) return work({});
-  if (file === null) return work({ avatar_key: null, avatar_url: null });
+  if (file === null) return work({ ...NO_AVATAR });
   const contentType = contentTypeOf(file);
   if (file.truncated || file.size > AVATAR_MAX_BYTES) throw ValidationError.of("avatar", "filesize is too big");
   if (!AVATAR_TYPES[contentType]) throw ValidationError.of("avatar", "filetype not supported");
@@ -76,3 +76,6 @@ export async function withUploadedAvatar<T>(
     throw err;
   }
 }
+
+/** The avatar columns that remove an avatar: the stored image (its file goes once the row no longer names it) and the URL it came from. */
+export const NO_AVATAR = { avatar_key: null, avatar_url: null } as const satisfies AvatarAttributes;

@@ -57,3 +57,9 @@ export async function updateProfile(user: User, changes: ProfileUpdate, stored: 
     return updated;
   });
 }
+
+/** ProfilesController#set_active_account: the membership becomes the most recently active one (404 when there is none). */
+export async function setActiveAccount(userId: number, accountId: number): Promise<void> {
+  const changed = await AccountUser.query().patch({ active_at: new Date() }).where({ user_id: userId, account_id: accountId });
+  if (!changed) throw NotFound();
+}

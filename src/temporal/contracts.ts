@@ -206,6 +206,65 @@ export interface AvatarFetchInput {
   url: string;
 }
 
+/** One run of a macro by a user on chosen conversations (POST macros/:id/execute). */
+export function macroExecutionWorkflowId(installationId: string, executionUid: string): string {
+  return `macro-execution-${installationId}-${executionUid}`;
+}
+
+export interface MacroExecutionInput {
+  installationId: string;
+  /** Random per request: the workflow id and every action's key carry it. */
+  executionUid: string;
+  accountId: number;
+  macroId: number;
+  /** Who ran it: activity messages name them, messages are sent as them, "self" is them. */
+  userId: number;
+  /** Database ids of the conversations the user may see, in display id order. */
+  conversationIds: number[];
+  /** Set when a run continues as new: the actions it read at its start, and the first conversations' results. */
+  actions?: { action_name: string; action_params?: unknown[] }[];
+  done?: ItemResult[];
+}
+
+/** Items a run works through before it continues as new, so its history stays small however many there are. */
+export const ITEMS_PER_RUN = 100;
+
+/** What a run over many items (a macro's conversations, a bulk action's records) did with one of them. */
+export interface ItemResult {
+  id: number;
+  status: "done" | "skipped" | "failed";
+  detail?: string;
+  /** A macro's actions on the item, in order. */
+  actions?: { action: string; status: "done" | "skipped" | "failed"; detail?: string }[];
+}
+
+/** One bulk action (POST bulk_actions) on the records it names. */
+export function bulkActionWorkflowId(installationId: string, uid: string): string {
+  return `bulk-action-${installationId}-${uid}`;
+}
+
+export interface BulkActionInput {
+  installationId: string;
+  uid: string;
+  accountId: number;
+  /** Who asked: activity messages name them. */
+  userId: number;
+  type: "Conversation" | "Contact";
+  /** Database ids: conversations the user may see, or the account's contacts. */
+  ids: number[];
+  /** Conversations: a null status is left alone; a null assignee or team clears it. */
+  fields?: { status?: "open" | "resolved" | "pending" | "snoozed" | null; assignee_id?: number | null; team_id?: number | null };
+  labels?: { add?: string[]; remove?: string[] };
+  /** ISO time, for conversations snoozed by the action. */
+  snoozedUntil?: string | null;
+  /** Contacts: "delete" removes them. */
+  actionName?: "delete";
+  /** Set when a run continues as new: the first items' results. */
+  done?: ItemResult[];
+}
+
+/** Most items one macro execution or bulk action may name: its results travel with the run. */
+export const MAX_ITEMS_PER_RUN = 1000;
 /** Mails a conversation's transcript (one run per transcript request). */
 export function transcriptWorkflowId(installationId: string, accountId: number, eventUid: string): string {
   return `transcript-${installationId}-${accountId}-${eventUid}`;

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import type { Knex } from "knex";
 import type { DeliveryConfig } from "../config";
 import { isIn, sql, sqlText } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { inParallel } from "../lib/inParallel";
 import { safePost, UnsafeUrlError } from "../lib/safeFetch";
 import type { WebhookDelivery } from "../models/WebhookDelivery";
@@ -86,7 +86,7 @@ export async function attemptDeliveries(
   ids: readonly string[],
   { timeoutMs, parallel = ids.length }: { timeoutMs: number; parallel?: number },
 ): Promise<Map<string, AttemptOutcome>> {
-  const rows = await Trip.rowsOf<LoadedDelivery>(
+  const rows = await Batch.rowsOf<LoadedDelivery>(
     db,
     sql`select d.*, e.payload, ${sqlText(deliverySecretSql("d"))} as secret from webhook_deliveries d join events e on e.id = d.event_id where ${isIn("d.id", ids)}`,
   );

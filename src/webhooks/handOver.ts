@@ -1,5 +1,5 @@
 import type { DeliveryConfig } from "../config";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { isIn, sql } from "../db/sql";
 import type { AppDeps } from "../deps";
 import { DISPATCH_CONCURRENCY, inParallel } from "../lib/inParallel";
@@ -93,7 +93,7 @@ export async function handOverDeliveries(deps: AppDeps, deliveries: HandedDelive
         staticSummary: `Deliveries to ${target}`,
       });
     }
-    await Trip.rowsOf(
+    await Batch.rowsOf(
       deps.knex,
       sql`update webhook_deliveries set workflow_started_at = now() where ${isIn(
         "id",

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { isIn, type Sql, sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { BatchReads, type EventConsumer, type EventRow } from "../events/outbox";
 import { handOverDeliveries, type HandedDelivery } from "./handOver";
 import { type DeliveryTarget, deliveryIdFor, queueTargets, targetsOfEvents } from "./targets";
@@ -33,7 +33,7 @@ async function planDeliveries(db: Knex, events: EventRow[], targets: Map<number,
  * the others.
  */
 function unhanded(db: Knex, deliveries: Sql): Promise<HandedDelivery[]> {
-  return Trip.rowsOf<HandedDelivery>(
+  return Batch.rowsOf<HandedDelivery>(
     db,
     sql`with planned as (${deliveries})
       select planned.*, conversations.display_id as conversation_display_id, events.created_at as event_created_at
@@ -48,8 +48,8 @@ export function webhookConsumer(): EventConsumer {
   // What planning answered for each event of the batch in hand, taken by its first hand-over.
   const planned = new WeakMap<EventRow, HandedDelivery[]>();
   return {
-    read(trip, events) {
-      targetsRead.keep(events, queueTargets(trip, events));
+    read(batch, events) {
+      targetsRead.keep(events, queueTargets(batch, events));
     },
     async plan(db, events) {
       const targets = await targetsRead.of(events, () => targetsOfEvents(db, events));

@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
 import { isIn, sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import { WebhookDelivery } from "../models/WebhookDelivery";
 
 /** What an attempt writes on its row. */
@@ -16,7 +16,7 @@ export async function recordAttempts(db: Knex, records: AttemptRecord[]): Promis
   if (!records.length) return;
   // The ids again: PostgreSQL estimates a recordset at a hundred rows and, without them, joins it to
   // every delivery by a sequential scan.
-  await Trip.rowsOf(
+  await Batch.rowsOf(
     db,
     sql`UPDATE webhook_deliveries d
      SET status = CASE WHEN v.delivered THEN 'delivered' ELSE d.status END,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import { isIn, sql } from "../db/sql";
-import { Trip } from "../db/trip";
+import { Batch } from "../db/batch";
 import type { DeliveryTargetType } from "../models/WebhookDelivery";
 import { statusTransitionEventOf, type EventRow } from "../events/outbox";
 
@@ -35,10 +35,10 @@ function botEventNames(event: EventRow): string[] {
 /**
  * Where each event of a batch goes, per docs/events-and-webhooks.md: subscribed account
  * webhooks, the API inbox's webhook_url, and the inbox's or the conversation's agent bot. A few
- * set-based statements for the whole batch, queued on `trip` (the relay's, shared by every
- * consumer's reads); the answer comes once the trip has run.
+ * set-based statements for the whole batch, queued on `batch` (the relay's, shared by every
+ * consumer's reads); the answer comes once the batch has run.
  */
-export function queueTargets(trip: Trip, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
+export function queueTargets(batch: Batch, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
   const accountIds = [...new Set(events.map((e) => e.account_id))];
   const inboxIds = [...new Set(events.flatMap((e) => (e.inbox_id ? [e.inbox_id] : [])))];
   const conversationIds = [...new Set(events.flatMap((e) => (e.conversation_id ? [e.conversation_id] : [])))];
@@ -46,24 +46,24 @@ export function queueTargets(trip: Trip, events: EventRow[]): Promise<Map<number
   // one reuses its statement's plan.
   const none = Promise.resolve([]);
   const loads = Promise.all([
-    trip.rows<{ id: number; account_id: number; url: string; subscriptions: string[] }>(
+    batch.rows<{ id: number; account_id: number; url: string; subscriptions: string[] }>(
       sql`select id, account_id, url, subscriptions from webhooks where ${isIn("account_id", accountIds)} order by id`,
     ),
     inboxIds.length
-      ? trip.rows<{ id: number; account_id: number; webhook_url: string }>(
+      ? batch.rows<{ id: number; account_id: number; webhook_url: string }>(
           sql`select inboxes.id, inboxes.account_id, channel_api.webhook_url from inboxes join channel_api on channel_api.id = inboxes.channel_id
             where ${isIn("inboxes.id", inboxIds)} and inboxes.channel_type = 'Channel::Api' and coalesce(channel_api.webhook_url, '') <> ''`,
         )
       : none,
     inboxIds.length
-      ? trip.rows<{ inbox_id: number; agent_bot_id: number; outgoing_url: string | null }>(
+      ? batch.rows<{ inbox_id: number; agent_bot_id: number; outgoing_url: string | null }>(
           sql`select agent_bot_inboxes.inbox_id, agent_bot_inboxes.agent_bot_id, agent_bots.outgoing_url
             from agent_bot_inboxes join agent_bots on agent_bots.id = agent_bot_inboxes.agent_bot_id
             where ${isIn("agent_bot_inboxes.inbox_id", inboxIds)} and agent_bot_inboxes.status = 'active'`,
         )
       : none,
     conversationIds.length
-      ? trip.rows<{ id: number; assignee_agent_bot_id: number; outgoing_url: string | null }>(
+      ? batch.rows<{ id: number; assignee_agent_bot_id: number; outgoing_url: string | null }>(
           sql`select conversations.id, conversations.assignee_agent_bot_id, agent_bots.outgoing_url
             from conversations join agent_bots on agent_bots.id = conversations.assignee_agent_bot_id where ${isIn("conversations.id", conversationIds)}`,
         )
@@ -107,11 +107,11 @@ export function queueTargets(trip: Trip, events: EventRow[]): Promise<Map<number
   });
 }
 
-/** queueTargets in a trip of its own: a batch whose reads the relay's trip did not cover. */
+/** queueTargets in a batch of its own: events whose reads the relay's batch did not cover. */
 export async function targetsOfEvents(db: Knex, events: EventRow[]): Promise<Map<number, DeliveryTarget[]>> {
-  const trip = new Trip(db);
-  const targets = queueTargets(trip, events);
-  await trip.run();
+  const batch = new Batch(db);
+  const targets = queueTargets(batch, events);
+  await batch.run();
   return targets;
 }
 

@@ -4,7 +4,7 @@ import { createApp } from "../../src/app";
 import type { AppDeps } from "../../src/deps";
 import { closeServer } from "../../src/runtime";
 import { sql } from "../../src/db/sql";
-import { Trip } from "../../src/db/trip";
+import { Batch } from "../../src/db/batch";
 import { AuthCache } from "../../src/auth/authCache";
 import { eventually } from "../support/eventually";
 import { addToAccount, createAccount, createUser } from "../support/factories";
@@ -162,7 +162,7 @@ test.serial("a change this process commits is forgotten by the time its transact
   t.is((await other.cache.get(key, read)).name, "Renamed");
 });
 
-test.serial("a change whose transaction a trip commits (a unit's events) is forgotten too, and caching goes on after it", async (t) => {
+test.serial("a change in a transaction whose reads go in a Batch is forgotten once it commits, and caching goes on after it", async (t) => {
   const account = await createAccount(h);
   const key = `probe-trip:${account.id}`;
   let loads = 0;
@@ -173,12 +173,13 @@ test.serial("a change whose transaction a trip commits (a unit's events) is forg
   t.is((await other.cache.get(key, read)).name, "Test Account");
   await h.knex.transaction(async (trx) => {
     await trx.raw("set local session_replication_role = replica");
-    await trx("accounts").where("id", account.id).update({ name: "Renamed by a unit" });
-    const trip = new Trip(trx);
-    void trip.rows(sql`select 1`);
-    await trip.run({ commit: true });
+    await trx("accounts").where("id", account.id).update({ name: "Renamed in a batch" });
+    const batch = new Batch(trx);
+    void batch.rows(sql`select name from accounts where id = ${account.id}`);
+    void batch.rows(sql`select 1`);
+    await batch.run();
   });
-  t.is((await other.cache.get(key, read)).name, "Renamed by a unit");
+  t.is((await other.cache.get(key, read)).name, "Renamed in a batch");
   const loadsOfTwoReads = async () => {
     const before = loads;
     await other.cache.get(key, read);

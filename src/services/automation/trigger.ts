@@ -2,7 +2,7 @@ import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { AppDeps } from "../../deps";
 import { APPOINTMENT_RULE_EVENTS, type AppointmentRuleEvent, type AutomationRule, isAppointmentRuleEvent } from "../../models/AutomationRule";
 import { isIn, type Sql, sql } from "../../db/sql";
-import { Trip } from "../../db/trip";
+import { Batch } from "../../db/batch";
 import { startOnce } from "../../temporal/client";
 import { DISPATCH_CONCURRENCY, inParallel } from "../../lib/inParallel";
 import { BatchReads, statusTransitionEventOf, type EventConsumer, type EventRow } from "../../events/outbox";
@@ -112,14 +112,14 @@ function rulesSql(triggered: { event: EventRow; name: AutomationEventName }[]): 
 export function automationConsumer(): EventConsumer {
   const rulesRead = new BatchReads<AutomationRuleRow[]>();
   return {
-    read(trip, events) {
+    read(batch, events) {
       const triggered = triggeredBy(events);
-      if (triggered.length) rulesRead.keep(events, trip.rows(rulesSql(triggered)));
+      if (triggered.length) rulesRead.keep(events, batch.rows(rulesSql(triggered)));
     },
     async dispatch(deps, events: EventRow[]) {
       const triggered = triggeredBy(events);
       if (!triggered.length) return;
-      const rules = await rulesRead.of(events, () => Trip.rowsOf(deps.knex, rulesSql(triggered)));
+      const rules = await rulesRead.of(events, () => Batch.rowsOf(deps.knex, rulesSql(triggered)));
       const runs = triggered
         .map((t) => ({ ...t, rules: rules.filter((rule) => rule.account_id === t.event.account_id && rule.event_name === t.name) }))
         .filter((run) => run.rules.length);

@@ -10,7 +10,7 @@ import { presentAccountAgentBot as present } from "../../../presenters/agentBot"
 import { auditAgentBot } from "../../../services/agentBotAudit";
 import { agentBotBody } from "./schema";
 import { headOk } from "../../../http/headOk";
-import { withUploadedAvatar } from "../../../services/avatars";
+import { NO_AVATAR, withUploadedAvatar } from "../../../services/avatars";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
 import { requestAvatarFetch } from "../../../services/avatarFetch";
 import { agentBotResponse } from "../../../schemas/agentBot";
@@ -103,6 +103,23 @@ export function registerAgentBotRoutes(router: ApiRouter) {
       });
       await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id ?? 0);
       headOk(ctx);
+    },
+  );
+
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: "delete",
+      path: `${path}/:id/avatar`,
+      summary: "Remove the bot's avatar",
+      params: accountResourceParams,
+      response: agentBotResponse,
+    },
+    async (ctx, { params }) => {
+      const bot = await ownBot(ctx, params.id);
+      const updated = await AgentBot.query().patchAndFetchById(bot.id, NO_AVATAR);
+      await purgeDeletedFilesQuietly(ctx.deps.knex, bot.account_id!);
+      ctx.body = await present(ctx, updated);
     },
   );
 

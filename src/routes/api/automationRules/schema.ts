@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
 import { jsonObject, railsBoolean, withinJsonLimits, wrappedUnder } from "../../../http/schemas";
+import { automationAction } from "../../../schemas/automationAction";
 
 // Loose: Chatwoot keeps whatever else a client puts in a condition or action.
 const condition = z
@@ -14,9 +15,7 @@ const condition = z
   })
   .openapi("AutomationRuleCondition");
 
-const action = z
-  .looseObject({ action_name: z.string().max(MAX_LENGTH.string), action_params: withinJsonLimits(z.array(z.unknown())).optional() })
-  .openapi("AutomationRuleAction");
+const action = automationAction;
 
 /**
  * Create and update alike: a missing or null required field is left to the model, which answers it in

@@ -6,7 +6,7 @@ import { accountParams, accountResourceParams, pageNumber } from "../../../http/
 import { uuid } from "../../../lib/tokens";
 import { Contact } from "../../../models/Contact";
 import { ContactInbox, type SlimInboxRow } from "../../../models/ContactInbox";
-import { Trip } from "../../../db/trip";
+import { Batch } from "../../../db/batch";
 import { Inbox } from "../../../models/Inbox";
 import { authorize, requireAdministrator } from "../../../policies";
 import { canSeeInbox, refuseUnseenInbox } from "../../../policies/inboxes";
@@ -182,10 +182,10 @@ export function registerContactRoutes(router: ApiRouter) {
     async (ctx, { params }) => {
       canUseContacts(ctx);
       // Both in one round trip: the inboxes are only shown once the contact is known to be the account's.
-      const trip = new Trip(Contact.knex());
-      const contacts = trip.modelsWhere(Contact, "id", [params.id], { account_id: ctx.state.account!.id });
-      const inboxes = trip.rows<SlimInboxRow>(ContactInbox.slimInboxesSql([params.id]));
-      await trip.run();
+      const batch = new Batch(Contact.knex());
+      const contacts = batch.modelsWhere(Contact, "id", [params.id], { account_id: ctx.state.account!.id });
+      const inboxes = batch.rows<SlimInboxRow>(ContactInbox.slimInboxesSql([params.id]));
+      await batch.run();
       const [contact] = await contacts;
       if (!contact) throw NotFound();
       const online = await connectedContactIds(Contact.knex(), contact.account_id, [contact.id]);

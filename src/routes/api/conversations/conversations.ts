@@ -51,6 +51,12 @@ async function contactInboxFor(ctx: AppContext, body: { inbox_id?: number; conta
   return { inbox: ownInbox, contactId: contactInbox.contact_id, contactInbox };
 }
 
+/** The list's page with its counts, in the list's envelope. */
+async function answerList(ctx: AppContext, filters: Parameters<typeof listConversations>[2]): Promise<void> {
+  const { counts, conversations } = await listConversations(ctx.deps.knex, viewerOf(ctx), filters);
+  ctx.body = { data: { meta: counts, payload: await presentConversations(ctx, conversations) } };
+}
+
 export function registerConversationRoutes(router: ApiRouter) {
   const path = "/accounts/:account_id/conversations";
   const one = `${path}/:id`;
@@ -95,8 +101,22 @@ export function registerConversationRoutes(router: ApiRouter) {
       middleware: [usersOnly],
     },
     async (ctx, { query }) => {
-      const { counts, conversations } = await listConversations(ctx.deps.knex, viewerOf(ctx), query);
-      ctx.body = { data: { meta: counts, payload: await presentConversations(ctx, conversations) } };
+      await answerList(ctx, query);
+    },
+  );
+
+  router.route(
+    {
+      method: "get",
+      path: `${path}/search`,
+      summary: "Conversations with a message matching `q` (ConversationFinder's search), as the list answers them",
+      params: accountParams,
+      query: conversationListQuery,
+      response: conversationListResponse,
+      middleware: [usersOnly],
+    },
+    async (ctx, { query }) => {
+      await answerList(ctx, { ...query, q: query.q ?? "" });
     },
   );
 

@@ -1,29 +1,11 @@
 import { z } from "zod";
-import { MAX_LENGTH } from "../../../http/limits";
 import { idOrAbsent, id, jsonObject, oneOf, optionalId, optionalOneOf, page, railsBoolean } from "../../../http/schemas";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../models/Conversation";
 import { ASSIGNEE_TYPES, CONVERSATION_TYPES } from "../../../conversations/list";
 import { SORT_OPTIONS } from "../../../conversations/listOrder";
 import { messageBody, messageResponse } from "../../../schemas/message";
 import { teamResponse } from "../../../schemas/team";
-
-/**
- * A time as Chatwoot's parse_date_time reads it (Unix seconds, as a number or a string), or an ISO
- * 8601 string; null clears it.
- */
-export const timeInput = z
-  .union([
-    z.number().int().nonnegative(),
-    z.string().max(MAX_LENGTH.string).regex(/^\d+$/).transform(Number),
-    z.iso
-      .datetime({ offset: true })
-      .max(MAX_LENGTH.string)
-      .transform((value) => Date.parse(value) / 1000),
-  ])
-  .transform((seconds) => new Date(seconds * 1000))
-  // A number too large for a date is refused here rather than failing when the time is written.
-  .pipe(z.date({ error: "is not a valid time" }).max(new Date("9999-12-31T23:59:59Z"), { error: "is not a valid time" }))
-  .nullable();
+import { timeInput } from "../../../schemas/time";
 
 /** `labels[]=a&labels[]=b`, `labels=a&labels=b` or `labels=a,b`. */
 const labelList = z.preprocess((value) => (typeof value === "string" ? value.split(",") : value), z.array(z.string().trim().min(1)));

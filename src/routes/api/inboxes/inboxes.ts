@@ -15,7 +15,7 @@ import { presentInbox } from "../../../presenters/inbox";
 import { auditActor, diff, recordAudit, snapshot } from "../../../services/audit";
 import { headOk } from "../../../http/headOk";
 import { API_CHANNEL_KEYS, DEFAULT_WIDGET_FEATURE_FLAGS, WIDGET_CHANNEL_KEYS, inboxCreate, inboxesEnvelope, inboxUpdate, setAgentBotBody } from "./schema";
-import { withUploadedAvatar } from "../../../services/avatars";
+import { NO_AVATAR, withUploadedAvatar } from "../../../services/avatars";
 import { inboxResponse } from "../../../schemas/inbox";
 
 const AUDITED = [
@@ -138,6 +138,16 @@ export function registerInboxRoutes(router: ApiRouter) {
       );
       if (avatar) await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
       ctx.body = present(ctx, result.inbox, result.channel);
+    },
+  );
+
+  router.route(
+    { authorize: requireAdministrator, method: "delete", path: `${path}/:id/avatar`, summary: "Remove the inbox's avatar", params: accountResourceParams },
+    async (ctx, { params }) => {
+      const inbox = await findAccountInbox(ctx, params.id);
+      await Inbox.query().patch(NO_AVATAR).where({ id: inbox.id });
+      await purgeDeletedFilesQuietly(ctx.deps.knex, inbox.account_id);
+      headOk(ctx);
     },
   );
 

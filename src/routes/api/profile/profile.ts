@@ -2,10 +2,12 @@ import type { AppContext } from "../../../http/context";
 import { type ApiRouter, UPDATE } from "../../../http/router";
 import { User } from "../../../models/User";
 import { purgeDeletedFilesQuietly } from "../../../services/attachments";
-import { withUploadedAvatar } from "../../../services/avatars";
-import { setMembershipFields, updateProfile } from "../../../services/profile";
+import { NO_AVATAR, withUploadedAvatar } from "../../../services/avatars";
+import { setActiveAccount, setMembershipFields, updateProfile } from "../../../services/profile";
+import { headOk } from "../../../http/headOk";
+import { AccessToken } from "../../../models/AccessToken";
 import { userPayload } from "../../../services/users";
-import { autoOfflineUpdate, availabilityUpdate, profileUpdate } from "./schema";
+import { activeAccountUpdate, autoOfflineUpdate, availabilityUpdate, profileUpdate } from "./schema";
 import { platformUserResponse } from "../../../schemas/platformUser";
 
 function currentUser(ctx: AppContext): User {
@@ -71,6 +73,33 @@ export function registerProfileRoutes(router: ApiRouter) {
     async (ctx, { body }) => {
       await setMembershipFields(currentUser(ctx).id, body.account_id, { auto_offline: body.auto_offline ?? false });
       ctx.body = await userPayload(await freshUser(ctx));
+    },
+  );
+
+  router.route({ method: "delete", path: "/profile/avatar", summary: "Remove the calling user's avatar", response: platformUserResponse }, async (ctx) => {
+    await updateProfile(await freshUser(ctx), {}, NO_AVATAR);
+    await purgeDeletedFilesQuietly(ctx.deps.knex, 0);
+    ctx.body = await userPayload(await freshUser(ctx));
+  });
+
+  router.route(
+    {
+      method: "post",
+      path: "/profile/reset_access_token",
+      summary: "Issue the calling user a new access token (the old one stops working)",
+      response: platformUserResponse,
+    },
+    async (ctx) => {
+      await AccessToken.rotate("User", currentUser(ctx).id);
+      ctx.body = await userPayload(await freshUser(ctx));
+    },
+  );
+
+  router.route(
+    { method: "put", path: "/profile/set_active_account", summary: "Make one of the calling user's accounts the active one", body: activeAccountUpdate },
+    async (ctx, { body }) => {
+      await setActiveAccount(currentUser(ctx).id, body.account_id);
+      headOk(ctx);
     },
   );
 }

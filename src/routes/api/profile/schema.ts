@@ -39,3 +39,5 @@ export const availabilityUpdate = z
 export const autoOfflineUpdate = z
   .preprocess(wrappedUnder("profile"), z.object({ account_id: id(), auto_offline: railsBoolean().optional() }))
   .openapi("ProfileAutoOffline");
+
+export const activeAccountUpdate = z.preprocess(wrappedUnder("profile"), z.object({ account_id: id() })).openapi("ProfileActiveAccount");
