@@ -14,7 +14,7 @@ type Row = Record<string, unknown>;
  * cache watches (it is for reads, and for the few writes of the hot paths that return rows).
  */
 export class Batch {
-  private readonly queued: (Statement & { resolve: (rows: Row[]) => void; reject: (error: unknown) => void })[] = [];
+  private readonly queued: (Statement & { resolve: (rows: Row[]) => void })[] = [];
 
   constructor(private readonly db: Knex) {}
 
@@ -26,13 +26,14 @@ export class Batch {
     return rows;
   }
 
-  /** Queues a statement (a knex query or an Sql); its rows once run() has answered. */
+  /**
+   * Queues a statement (a knex query or an Sql); its rows once run() has answered. When the batch
+   * fails, run() throws and the statements never settle: callers chain `.then` on them before run(),
+   * and a rejection of each of those chains would go unhandled (and end the process).
+   */
   rows<T = Row>(query: Knex.QueryBuilder | Sql): Promise<T[]> {
     const { text, values } = query instanceof Sql ? query.numbered() : fromKnex(query);
-    const rows = new Promise<Row[]>((resolve, reject) => this.queued.push({ text, values, name: statementName(text), resolve, reject }));
-    // A caller that never awaits a statement once run() has failed must not crash the process.
-    rows.catch(() => undefined);
-    return rows as Promise<T[]>;
+    return new Promise<Row[]>((resolve) => this.queued.push({ text, values, name: statementName(text), resolve })) as Promise<T[]>;
   }
 
   /**
@@ -86,9 +87,6 @@ export class Batch {
         if (this.db.isTransaction) throw error;
         return send(false);
       });
-    } catch (error) {
-      for (const statement of statements) statement.reject(error);
-      throw error;
     } finally {
       await this.db.client.releaseConnection(client);
     }

@@ -5,6 +5,7 @@ export const localeCode = () =>
   z
     .string()
     .trim()
+    .max(10)
     .regex(/^[a-z]{2,3}(?:[_-][A-Za-z]{2,4})?$/);
 
 const counts = {

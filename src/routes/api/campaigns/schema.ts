@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
+import { timeInput } from "../../../schemas/time";
 import { id, jsonObject, optionalId, railsBoolean, wrappedUnder } from "../../../http/schemas";
 
 /** Chatwoot's campaign_params, under `campaign` or bare. */
@@ -15,7 +16,7 @@ export const campaignBody = z
         trigger_only_during_business_hours: railsBoolean(),
         inbox_id: id(),
         sender_id: optionalId(),
-        scheduled_at: z.coerce.date().nullable(),
+        scheduled_at: timeInput,
         audience: z.array(z.object({ type: z.string().max(50), id: id() })).max(100),
         trigger_rules: jsonObject(),
       })

@@ -38,7 +38,7 @@ export function registerNotificationRoutes(router: ApiRouter) {
     },
     async (ctx, { query }) => {
       const { accountId, userId } = scope(ctx);
-      const includes = [...(query.includes ?? []), ...(query["includes[]"] ?? [])];
+      const includes = query.includes ?? [];
       const page = query.page ?? 1;
       const { notifications, count, unread_count } = await listNotifications(ctx.deps.knex, accountId, userId, {
         page,

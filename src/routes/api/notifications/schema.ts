@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_LENGTH } from "../../../http/limits";
+import { timeInput } from "../../../schemas/time";
 import { id, idOrAbsent, oneOf, page, wrappedUnder } from "../../../http/schemas";
 
 /** `includes[]=read&includes[]=snoozed`, or a CSV, or one value. */
@@ -8,12 +9,11 @@ const includes = z.preprocess((value) => (typeof value === "string" ? value.spli
 export const notificationListQuery = z.object({
   page: page().optional(),
   includes: includes,
-  "includes[]": includes,
   sort_order: oneOf(["desc", "asc"], "desc"),
 });
 
 export const readAllBody = z.object({ primary_actor_type: z.string().max(MAX_LENGTH.string).optional(), primary_actor_id: idOrAbsent().optional() });
-export const snoozeBody = z.object({ snoozed_until: z.coerce.date() });
+export const snoozeBody = z.object({ snoozed_until: timeInput.unwrap() });
 export const destroyAllBody = z.object({ type: z.string().max(MAX_LENGTH.string).optional() });
 
 export const notificationParams = z.object({ account_id: id(), id: id() });
