@@ -7,13 +7,14 @@ import { request as httpRequest } from "node:http";
 import test from "ava";
 import { planTimers } from "../../src/conversations/timers";
 import { clinic, at } from "../scheduling/bookingSupport";
-import { createContact, createInbox } from "../support/conversationFactories";
+import { createInbox } from "../support/conversationFactories";
 import { eventually } from "../support/eventually";
 import { createAccount, type TestAccount } from "../support/factories";
-import { expectOk, startHarness, type Harness } from "../support/harness";
+import { startHarness, type Harness } from "../support/harness";
 import { createOwnDatabase, type OwnDatabase } from "../support/ownDatabase";
 import { Receiver } from "../support/receiver";
 import { startRole, through, type RoleProcess } from "../support/serviceProcesses";
+import { accountCall, deliveryIdsByMessage, fleetEnv, openConversation as conversation, startFleet } from "../support/fleet";
 import { subscribeAgent, subscribeVisitor } from "../realtime/world";
 
 let database: OwnDatabase;
@@ -28,12 +29,10 @@ test.before(async (t) => {
   database = await createOwnDatabase("scale_out");
   // The harness runs no worker and no relay: it sets up data and reads rows; the processes do the work.
   h = await startHarness({ databaseUrl: database.url, poolMax: 3 });
-  // The harness's task queue, so a timer it plans is run by the processes' workers.
-  // A short claim lease: a killed worker's claimed events go to the other relay in seconds, not minutes.
-  env = { DATABASE_URL: database.url, TEMPORAL_TASK_QUEUE: "convo-sched-test", RATE_LIMITS: "off", EVENT_RELAY_CLAIM_SECONDS: "5" };
-  const started = await Promise.all([startRole("api", env), startRole("api", env), startRole("worker", env), startRole("worker", env)]);
-  apis.push(started[0], started[1]);
-  workers.push(started[2], started[3]);
+  env = fleetEnv(database.url);
+  const fleet = await startFleet(env);
+  apis.push(...fleet.apis);
+  workers.push(...fleet.workers);
 });
 
 test.afterEach.always((t) => {
@@ -48,14 +47,6 @@ test.after.always(async () => {
 });
 
 const apiOf = (i: number) => through(h, apis[i % apis.length]!.baseUrl!);
-const accountCall = (via: Harness, account: TestAccount, method: string, path: string, body?: unknown) =>
-  expectOk(via.request(method, `/api/v1/accounts/${account.id}${path}`, { token: account.admin.token, body }), `${method} ${path}`);
-
-async function conversation(via: Harness, account: TestAccount, inboxId: number): Promise<number> {
-  const { contact } = await createContact(via, account, { inbox_id: inboxId });
-  return (await accountCall(via, account, "POST", "/conversations", { inbox_id: inboxId, contact_id: contact.id, status: "open" })).id;
-}
-
 async function conversationRowId(account: TestAccount, displayId: number): Promise<number> {
   return (await h.knex("conversations").where({ account_id: account.id, display_id: displayId }).first("id")).id;
 }
@@ -126,13 +117,8 @@ test.serial("messages through both APIs while an API and a worker are killed: on
   await eventually(messageIds, (ids) => ids.length === 72, "36 messages and 36 auto-replies", 60_000);
   const ids = await messageIds();
   await receiver.waitFor((requests) => new Set(requests.map((r) => r.body.id)).size >= ids.length, 60_000);
-  const deliveryIds = new Map<number, Set<string>>();
-  for (const request of receiver.requests) {
-    t.is(request.body.event, "message_created");
-    const seen = deliveryIds.get(request.body.id) ?? new Set<string>();
-    seen.add(String(request.headers["x-chatwoot-delivery"]));
-    deliveryIds.set(request.body.id, seen);
-  }
+  for (const request of receiver.requests) t.is(request.body.event, "message_created");
+  const deliveryIds = deliveryIdsByMessage(receiver.requests);
   t.deepEqual(
     [...deliveryIds.keys()].sort((a, b) => a - b),
     [...ids].sort((a, b) => a - b),
