@@ -26,11 +26,17 @@ const assigneeOf = (conversation: Json): number | null => {
 /** Notification#primary_actor_data: what a notification shows of its conversation. */
 const primaryActorData = (conversation: Json): Json => ({ id: conversation.id, meta: conversation.meta, inbox_id: conversation.inbox_id });
 
-/** Members of the account who may see the event's conversation (its inbox's members and the administrators), with their names. */
-async function readersOf(db: Knex, event: EventRow): Promise<{ id: number; names: string[] }[]> {
+/**
+ * Members of the account who may see the event's conversation (its inbox's members and the
+ * administrators), with their names; only those of `among` when given.
+ */
+async function readersOf(db: Knex, event: EventRow, among?: number[]): Promise<{ id: number; names: string[] }[]> {
   const rows: { id: string; name: string; display_name: string | null }[] = await db("account_users as au")
     .join("users as u", "u.id", "au.user_id")
     .where("au.account_id", event.account_id)
+    .modify((q) => {
+      if (among) q.whereIn("au.user_id", among);
+    })
     .where((w) =>
       w
         .where("au.role", "administrator")
@@ -74,8 +80,13 @@ export async function plannedNotifications(db: Knex, event: EventRow): Promise<P
   const sender = payload.sender as Json | null;
   const senderUserId = sender?.type === "user" ? Number(sender.id) : null;
   const content = typeof payload.content === "string" ? payload.content : "";
-  const readers = await readersOf(db, event);
   const participants: { user_id: string }[] = await db("conversation_participants").where("conversation_id", event.conversation_id).select("user_id");
+  const assignee = assigneeOf(conversation);
+  // Most messages notify nobody: only a note that may mention someone needs every reader's name.
+  const mayMention = Boolean(payload.private) && /@|mention:\/\//.test(content);
+  const candidates = [...(assignee ? [assignee] : []), ...participants.map((p) => Number(p.user_id))];
+  if (!mayMention && !candidates.length) return [];
+  const readers = await readersOf(db, event, mayMention ? undefined : candidates);
   const secondary = {
     type: "Message" as const,
     id: Number(payload.id),
@@ -100,7 +111,7 @@ export async function plannedNotifications(db: Knex, event: EventRow): Promise<P
     const title = `[#${display}] ${firstWords(plainMentions(content))}`;
     for (const userId of mentionedUserIds(content, readers)) add(userId, "conversation_mention", title);
   }
-  add(assigneeOf(conversation), "assigned_conversation_new_message", `A new message is created in conversation (#${display})`);
+  add(assignee, "assigned_conversation_new_message", `A new message is created in conversation (#${display})`);
   for (const participant of participants)
     add(Number(participant.user_id), "participating_conversation_new_message", `A new message is created in conversation (#${display})`);
   return planned;
