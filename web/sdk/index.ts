@@ -133,6 +133,8 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
     },
     reset() {
       chatwoot.toggle("close");
+      unread = false;
+      showState();
       chatwoot.user = undefined;
       queue = [];
       removeCookie(SESSION_COOKIE, settings.baseDomain);
