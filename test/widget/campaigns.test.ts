@@ -76,12 +76,24 @@ test("GET /campaigns lists the inbox's enabled ongoing campaigns in Chatwoot's s
   );
 });
 
-test("GET /campaigns: an unknown or missing website token is a 404, a suspended account's widget a 401", async (t) => {
+test("GET /campaigns: an unknown or missing website token is a 404, a suspended account's widget a 401; none without the campaigns feature", async (t) => {
   const account = await createAccount(h);
   const inbox = await widgetInbox(h, account);
-  await campaign(account, inbox.id);
+  const created = await campaign(account, inbox.id);
   t.is((await campaigns("nope")).status, 404);
   t.is((await h.request("GET", "/api/v1/widget/campaigns")).status, 404);
+
+  await expectOk(
+    h.request("PATCH", `/platform/api/v1/accounts/${account.id}`, { token: h.platformToken, body: { features: { campaigns: false } } }),
+    "feature off",
+  );
+  const listed = await campaigns(inbox.website_token);
+  t.is(listed.status, 200);
+  t.deepEqual(listed.body, []);
+  const visitor = await newVisitor(h, inbox.website_token);
+  t.is((await visitor.call("POST", "/events", { name: "campaign.triggered", event_info: { campaign_id: created.id } })).status, 204);
+  t.deepEqual((await visitor.call("GET", "/conversations")).body, {}, "nor does campaign.triggered open anything");
+
   await h.knex("accounts").where("id", account.id).update({ status: "suspended" });
   t.is((await campaigns(inbox.website_token)).status, 401);
 });
