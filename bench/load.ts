@@ -3,43 +3,16 @@
  * never shares their event loop), and autocannon drives them with many connections at once.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { PROJECT_ROOT } from "../src/config";
+import { machineBusyMs, processCpuMs } from "./cpu";
 
 export interface RunningServer {
   url: string;
   /** CPU time the server process has used so far, in ms (Linux; NaN elsewhere). */
   cpuMs(): number;
   stop(): Promise<void>;
-}
-
-const CLOCK_TICK_MS = 10;
-
-/**
- * CPU time the whole machine spent busy (every process: the API, the worker, PostgreSQL, Temporal,
- * the load generator), from /proc/stat: what a case costs in all, beside what its server spent.
- */
-export function machineBusyMs(): number {
-  // "cpu  user nice system idle iowait irq softirq steal ...": all but idle and iowait is busy.
-  const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return (user! + nice! + system! + irq! + softirq! + steal!) * CLOCK_TICK_MS;
-}
-
-/**
- * User + system CPU of a process from /proc: on a machine shared with other work, req/s and latency
- * swing with the neighbours' load, while the server's CPU per request barely moves.
- */
-function cpuMsOf(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name, which is in parentheses and may hold spaces: utime is the 14th field, stime the 15th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
-  } catch {
-    return NaN;
-  }
 }
 
 /**
@@ -70,7 +43,7 @@ export async function startServer(name: string, env: Record<string, string> = {}
   });
   return {
     url: `http://127.0.0.1:${port}`,
-    cpuMs: () => cpuMsOf(child.pid),
+    cpuMs: () => processCpuMs(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
@@ -105,40 +78,55 @@ export interface LoadOptions {
 }
 
 /** Drives the server with `connections` concurrent connections for the duration; non-2xx answers count as errors. */
-export async function load(server: RunningServer, options: LoadOptions): Promise<LoadResult> {
+export function load(server: RunningServer, options: LoadOptions): Promise<LoadResult> {
+  return loadAcross([server], options);
+}
+
+/**
+ * Drives several servers at once, as a proxy in front of them would: the connections split evenly,
+ * one load generator per server, the request index shared. Throughput and CPU are the servers'
+ * sums; p50 is their mean weighted by requests, p99 the slowest server's.
+ */
+export async function loadAcross(servers: RunningServer[], options: LoadOptions): Promise<LoadResult> {
   let index = 0;
   const method = options.method ?? "GET";
-  const cpuBefore = server.cpuMs();
+  const cpuBefore = servers.map((server) => server.cpuMs());
   const machineBefore = machineBusyMs();
-  const result = await autocannon({
-    url: server.url,
-    connections: options.connections ?? 32,
-    duration: options.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 10),
-    requests: [
-      {
-        method,
-        setupRequest: (request) => {
-          const i = index++;
-          const body = options.body?.(i);
-          return {
-            ...request,
+  const results = await Promise.all(
+    servers.map((server) =>
+      autocannon({
+        url: server.url,
+        connections: Math.ceil((options.connections ?? 32) / servers.length),
+        duration: options.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 10),
+        requests: [
+          {
             method,
-            path: options.path(i),
-            headers: { ...options.headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          };
-        },
-      },
-    ],
-  });
+            setupRequest: (request) => {
+              const i = index++;
+              const body = options.body?.(i);
+              return {
+                ...request,
+                method,
+                path: options.path(i),
+                headers: { ...options.headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+                ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+              };
+            },
+          },
+        ],
+      }),
+    ),
+  );
+  const total = results.reduce((sum, result) => sum + result.requests.total, 0);
+  const serverCpu = servers.reduce((sum, server, i) => sum + server.cpuMs() - cpuBefore[i]!, 0);
   return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-    total: result.requests.total,
-    cpuMsPerRequest: (server.cpuMs() - cpuBefore) / Math.max(1, result.requests.total),
-    machineCpuMsPerRequest: (machineBusyMs() - machineBefore) / Math.max(1, result.requests.total),
+    requestsPerSecond: results.reduce((sum, result) => sum + result.requests.average, 0),
+    p50: results.reduce((sum, result) => sum + result.latency.p50 * result.requests.total, 0) / Math.max(1, total),
+    p99: Math.max(...results.map((result) => result.latency.p99)),
+    errors: results.reduce((sum, result) => sum + result.non2xx + result.errors + result.timeouts, 0),
+    total,
+    cpuMsPerRequest: serverCpu / Math.max(1, total),
+    machineCpuMsPerRequest: (machineBusyMs() - machineBefore) / Math.max(1, total),
   };
 }
 

@@ -1,9 +1,11 @@
 import { cpus } from "node:os";
-import { createContact, noteRawMessages } from "../../test/support/conversationFactories";
-import { benchAccount } from "../account";
+import { noteRawMessages } from "../../test/support/conversationFactories";
+import { benchAccount, loadedAccount } from "../account";
 import { expectOk, type Harness, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
-import { load, machineBusyMs, report, startServer } from "../load";
+import { machineBusyMs } from "../cpu";
+import { load, report, startServer } from "../load";
+import { drainOutbox, outboxBacklog } from "../outbox";
 
 const CONVERSATIONS = 120;
 const CASES = ["contact", "conversation", "list", "unread", "long", "message"] as const;
@@ -46,17 +48,7 @@ export async function run() {
   // BENCH_WORKER=off leaves the message case's events in the outbox: the API's own cost of a message.
   const worker = selected.has("message") && process.env.BENCH_WORKER !== "off" ? await startServer("worker") : undefined;
   try {
-    const { account, token, base, inbox, contact } = await benchAccount(h);
-    // Each conversation made below gives `contact` a contact inbox of its own (as Chatwoot does), and
-    // GET contact lists them all; the contact case reads one as most are, with its one inbox.
-    const { contact: typical } = await createContact(h, account, { inbox_id: inbox.id });
-    await expectOk(h.request("POST", `${base}/webhooks`, { token, body: { url: receiver.url, subscriptions: ["message_created"] } }), "webhook");
-    const conversations: number[] = [];
-    for (let i = 0; i < CONVERSATIONS; i++) {
-      conversations.push(
-        (await expectOk(h.request("POST", `${base}/conversations`, { token, body: { inbox_id: inbox.id, contact_id: contact.id } }), "conversation")).id,
-      );
-    }
+    const { account, token, base, contact, typical, conversations } = await loadedAccount(h, receiver.url, CONVERSATIONS);
     const headers = { api_access_token: token };
 
     if (["contact", "conversation", "list", "unread", "long"].some((name) => selected.has(name))) {
@@ -111,26 +103,17 @@ export async function run() {
         body: (i) => ({ content: `load ${i}`, message_type: "outgoing" }),
       });
       report(`POST message (${CONVERSATIONS} conversations, webhook on)`, posted, insert);
-      const backlog = async () => Number((await h.knex("events").whereNull("dispatched_at").count({ n: "*" }).first())!.n);
-      const atEnd = await backlog();
+      const atEnd = await outboxBacklog(h.knex);
       if (!worker) {
         console.log(`worker off: ${atEnd} events left in the outbox; the API's cost alone`);
         return;
       }
-      // The load generator stops with requests in flight, whose events commit a moment later: drained
-      // means empty for a whole second.
-      const drainStarted = Date.now();
-      let emptySince: number | undefined;
-      while (Date.now() - drainStarted < 120_000) {
-        if ((await backlog()) > 0) emptySince = undefined;
-        else if (Date.now() - (emptySince ??= Date.now()) >= 1000) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      const left = await backlog();
+      const drainedMs = await drainOutbox(h.knex);
+      const left = await outboxBacklog(h.knex);
       const machineMs = (machineBusyMs() - machineBefore) / Math.max(1, posted.total);
       console.log(
         `outbox backlog when the load stopped: ${atEnd} events (${(atEnd / Math.max(1, posted.requestsPerSecond)).toFixed(1)} s of posting), ` +
-          `${left ? `${left} still undispatched after 120 s` : `drained in ${(((emptySince ?? Date.now()) - drainStarted) / 1000).toFixed(1)} s`}; ` +
+          `${drainedMs === undefined ? `${left} still undispatched after 120 s` : `drained in ${(drainedMs / 1000).toFixed(1)} s`}; ` +
           `worker CPU ${((worker.cpuMs() - workerCpuBefore) / Math.max(1, posted.total)).toFixed(2)} ms per message; ` +
           `the whole machine (API, worker, PostgreSQL, Temporal, receiver, load generator) ${machineMs.toFixed(2)} ms of CPU per message, so its ${cpus().length} cores carry at most ` +
           `${Math.round((cpus().length * 1000) / machineMs)} messages/s`,

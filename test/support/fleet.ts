@@ -2,7 +2,7 @@ import { createContact } from "./conversationFactories";
 import type { TestAccount } from "./factories";
 import { expectOk, type Harness } from "./harness";
 import type { ReceivedRequest } from "./receiver";
-import { startRole, type RoleProcess } from "./serviceProcesses";
+import { startRoles, type RoleProcess } from "./serviceProcesses";
 
 /*
  * What test/ops/scaleOut.test.ts and the `scale` bench case share: several API and worker processes
@@ -18,10 +18,18 @@ export function fleetEnv(databaseUrl: string): Record<string, string> {
   return { DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: "convo-sched-test", RATE_LIMITS: "off", EVENT_RELAY_CLAIM_SECONDS: "5" };
 }
 
+/** Several processes of each role on one database. */
+export interface Fleet {
+  apis: RoleProcess[];
+  workers: RoleProcess[];
+  /** The roles' environment, to start a process again. */
+  env: Record<string, string>;
+}
+
 /** Two API processes and two workers (each with its relay), started together. */
-export async function startFleet(env: Record<string, string>): Promise<{ apis: RoleProcess[]; workers: RoleProcess[] }> {
-  const started = await Promise.all([startRole("api", env), startRole("api", env), startRole("worker", env), startRole("worker", env)]);
-  return { apis: [started[0], started[1]], workers: [started[2], started[3]] };
+export async function startFleet(env: Record<string, string>): Promise<Fleet> {
+  const [api1, api2, worker1, worker2] = await startRoles(["api", "api", "worker", "worker"], env);
+  return { apis: [api1!, api2!], workers: [worker1!, worker2!], env };
 }
 
 /** An account-scoped call as the account's administrator, through `via`; fails unless it succeeds. */

@@ -61,6 +61,29 @@ function env(name: string): string {
  * The real API on an ephemeral port against the real PostgreSQL and Temporal, and (with worker: true)
  * a real worker on a task queue of its own, so test files never pick up each other's workflows.
  */
+/** The harness's request function for the API at `baseUrl`: JSON bodies parsed, anything else as text. */
+export function requestTo(baseUrl: string): Harness["request"] {
+  return async (method, path, { token, body, rawBody, headers = {} } = {}) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(body !== undefined || rawBody !== undefined ? { "content-type": "application/json" } : {}),
+        ...(token ? { api_access_token: token } : {}),
+        ...headers,
+      },
+      body: rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: tests see the raw text.
+    }
+    return { status: response.status, body: parsed as any, headers: response.headers };
+  };
+}
+
 export interface HarnessOptions {
   /** Run a Temporal worker in this process. */
   worker?: boolean;
@@ -132,25 +155,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     knex,
     deps,
     platformToken,
-    async request(method, path, { token, body, rawBody, headers = {} } = {}) {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: {
-          ...(body !== undefined || rawBody !== undefined ? { "content-type": "application/json" } : {}),
-          ...(token ? { api_access_token: token } : {}),
-          ...headers,
-        },
-        body: rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined),
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Not JSON: tests see the raw text.
-      }
-      return { status: response.status, body: parsed as any, headers: response.headers };
-    },
+    request: requestTo(baseUrl),
     async close() {
       await relay?.stop();
       if (worker) {

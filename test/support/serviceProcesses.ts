@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { PROJECT_ROOT } from "../../src/config";
 import { eventually } from "./eventually";
-import type { ApiResponse, Harness, RequestOptions } from "./harness";
+import { requestTo, type Harness } from "./harness";
 
 /** A port nothing listens on now. */
 export async function freePort(): Promise<number> {
@@ -33,7 +33,8 @@ export interface RoleProcess {
 
 /**
  * Starts `src/cli/<role>.ts` as production runs it, with `env` over the test run's own (the
- * database, Temporal, the prebuilt workflow bundle). An API is answered once its /health says 200.
+ * database, Temporal, the prebuilt workflow bundle). An API is answered once its /health finds
+ * PostgreSQL and Temporal.
  */
 export async function startRole(role: "api" | "worker", env: Record<string, string>): Promise<RoleProcess> {
   const port = role === "api" ? await freePort() : undefined;
@@ -68,29 +69,37 @@ export async function startRole(role: "api" | "worker", env: Record<string, stri
     },
   };
   if (port) {
+    // Serving once it reaches PostgreSQL and Temporal; /health's 503 for stalled events is the workers' business.
     await eventually(
       async () => {
         if (!running()) throw new Error(`${role} exited while starting:\n${output}`);
-        return (await fetch(`${process_.baseUrl}/health`).catch(() => undefined))?.status;
+        const answer = await fetch(`${process_.baseUrl}/health`).catch(() => undefined);
+        return answer?.status === 200 || answer?.status === 503 ? ((await answer.json()) as { database?: string; temporal?: string }) : undefined;
       },
-      (status) => status === 200,
-      `the ${role} process's /health`,
+      (health) => health?.database === "ok" && health.temporal === "ok",
+      `the ${role} process's /health to find PostgreSQL and Temporal`,
       90_000,
-    );
+    ).catch(async (err) => {
+      await process_.kill("SIGKILL");
+      throw err;
+    });
   }
   return process_;
 }
 
+/** Starts the roles at once; if one fails to start, stops those that did and fails with its error. */
+export async function startRoles(roles: RoleProcess["role"][], env: Record<string, string>): Promise<RoleProcess[]> {
+  const settled = await Promise.allSettled(roles.map((role) => startRole(role, env)));
+  const started = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) {
+    await Promise.all(started.map((p) => p.stop()));
+    throw failed.reason;
+  }
+  return started;
+}
+
 /** The harness's requests sent to another API process instead: the factories then work through it. */
 export function through(h: Harness, baseUrl: string): Harness {
-  const request = async <T>(method: string, path: string, { token, body, headers = {} }: RequestOptions = {}): Promise<ApiResponse<T>> => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { api_access_token: token } : {}), ...headers },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-  };
-  return { ...h, baseUrl, request } as Harness;
+  return { ...h, baseUrl, request: requestTo(baseUrl) };
 }
