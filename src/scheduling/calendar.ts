@@ -1,7 +1,6 @@
-import { raw } from "objection";
-import { Appointment, Expense, Payment } from "../models/scheduling/Appointment";
-import type { AppointmentData } from "../presenters/scheduling/appointments";
+import { Expense, Payment } from "../models/scheduling/Appointment";
 import type { Resource } from "../models/scheduling/Resource";
+import { type CalendarAppointment, calendarAppointments } from "./calendarAppointments";
 import type { CALENDAR_VIEWS } from "./constants";
 import { bookingsOf, loadScheduleRules, type ScheduleRules } from "./schedules";
 import { type ResourceSlots, type SlotQuery, slotScope, slotsOfResources } from "./slots";
@@ -16,12 +15,12 @@ export interface CalendarQuery extends SlotQuery {
   timeZone?: string;
 }
 
-export type { ResourceSlots };
+export type { CalendarAppointment, ResourceSlots };
 
 export interface Calendar extends ScheduleRules {
   query: CalendarQuery;
   resources: Resource[];
-  appointments: AppointmentData[];
+  appointments: CalendarAppointment[];
   payments: Payment[];
   expenses: Expense[];
   slots: ResourceSlots[];
@@ -40,22 +39,10 @@ export async function buildCalendar(accountId: number, query: CalendarQuery): Pr
   const [resources, rules, appointments] = await Promise.all([
     selected().orderBy("id"),
     loadScheduleRules(accountId, selected().select("id"), query.range),
-    appointmentRows(accountId, selected().select("id") as unknown as number[], new Date(start), new Date(end)),
+    calendarAppointments(accountId, selected().select("id") as unknown as number[], new Date(start), new Date(end)),
   ]);
   const ids = appointments.map((a) => a.id);
   const [payments, expenses] = ids.length ? await Promise.all([Payment.ofAppointments(ids), Expense.ofAppointments(ids)]) : [[], []];
   const slots = query.includeSlots ? slotsOfResources(resources, rules, bookingsOf(appointments), query, service?.duration_min) : [];
   return { ...rules, query, resources, appointments, payments, expenses, slots };
-}
-
-/**
- * Appointment.overlapping's rows as they come, not made models: a busy month is thousands, and the
- * presenters only read their columns. The birth date is the one column a model converts (from pg's
- * Date to "YYYY-MM-DD", years unpadded as the model writes them); its text replaces the column.
- */
-function appointmentRows(accountId: number, resourceIds: number[], from: Date, to: Date): Promise<AppointmentData[]> {
-  const query = Appointment.overlapping(accountId, resourceIds, from, to).select(
-    raw("to_char(scheduling_appointments.client_birth_date, 'FMYYYY-MM-DD') as client_birth_date"),
-  );
-  return query.toKnexQuery() as unknown as Promise<AppointmentData[]>;
 }

@@ -93,3 +93,34 @@ test("a LocalDays day plans like a fresh one, and its instants are instantOf's",
 });
 
 const minuteSeed = (date: string) => Number(date.replaceAll("-", "")) % 1000;
+
+test("local dates and weekdays across DST changes and year ends are Intl's, each date once", (t) => {
+  // Intl's own answer for every hour of the range: the local date and weekday it falls on.
+  const intlDays = (range: { start: number; end: number }, timeZone: string) => {
+    const date = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    const weekday = new Intl.DateTimeFormat("en-US", { timeZone, weekday: "short" });
+    const days = new Map<string, number>();
+    const instants = [range.end - 1000];
+    for (let ms = range.start; ms < range.end; ms += 3_600_000) instants.splice(-1, 0, ms);
+    for (const ms of instants) days.set(date.format(ms), ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(weekday.format(ms)));
+    return days;
+  };
+  const ranges = [
+    // Europe/Berlin springs forward on 2037-03-29 and falls back on 2037-10-25; Lord Howe moves by half an hour.
+    { start: at("2037-03-27T10:00:00Z"), end: at("2037-04-01T00:00:00Z") },
+    { start: at("2037-10-23T22:00:00Z"), end: at("2037-10-27T05:00:00Z") },
+    { start: at("2036-12-30T00:00:00Z"), end: at("2037-01-02T12:00:00Z") },
+    { start: at("2024-02-27T00:00:00Z"), end: at("2024-03-02T00:00:00Z") },
+  ];
+  for (const timezone of ZONES) {
+    for (const range of ranges) {
+      const expected = intlDays(range, timezone);
+      const days = new LocalDays(timezone).between(range);
+      t.deepEqual(
+        days.map((day) => [day.date, day.weekday]),
+        [...expected],
+        `${timezone} ${new Date(range.start).toISOString()}`,
+      );
+    }
+  }
+});

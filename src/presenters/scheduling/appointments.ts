@@ -48,12 +48,18 @@ export function currentExpense<E extends Pick<Expense, "appointment_id" | "resou
  * the appointment events show it. conversation_id is the conversation's display id, the id clients
  * address conversations by.
  */
-export function presentAppointment(appointment: AppointmentData, payments: readonly Payment[], expense: Expense | undefined) {
-  // Keys added to appointmentFields' object rather than spread into a new one: the calendar presents thousands.
-  return Object.assign(appointmentFields(appointment), {
+export function presentAppointment(appointment: AppointmentData, payments: readonly Pick<Payment, PaymentKey>[], expense: Expense | undefined) {
+  return { ...appointmentFields(appointment), ...appointmentMoney(payments, expense) };
+}
+
+type PaymentKey = "id" | "amount" | "payment_method" | "payment_kind";
+
+/** The keys presentAppointment adds to appointmentFields': its payments and its own expense. */
+export function appointmentMoney(payments: readonly Pick<Payment, PaymentKey>[], expense: Pick<Expense, "id" | "amount" | "status"> | undefined) {
+  return {
     payments: payments.map(({ id, amount, payment_method, payment_kind }) => ({ id, amount, payment_method, payment_kind })),
     expense: expense ? { id: expense.id, amount: expense.amount, status: expense.status } : null,
-  });
+  };
 }
 
 /** presentAppointment without its payments and expense. */

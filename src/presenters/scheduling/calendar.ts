@@ -1,8 +1,8 @@
 import type { Expense, Payment } from "../../models/scheduling/Appointment";
-import type { Calendar, ResourceSlots } from "../../scheduling/calendar";
+import type { Calendar, CalendarAppointment, ResourceSlots } from "../../scheduling/calendar";
 import { DEFAULT_TIMEZONE } from "../../scheduling/constants";
 import { isoInZone } from "../../scheduling/timezone";
-import { currentExpense, presentAppointment, presentExpense, presentPayment } from "./appointments";
+import { appointmentMoney, currentExpense, presentExpense, presentPayment } from "./appointments";
 import { presentHoliday, presentTimeOff, presentWorkdayOverride } from "./exceptions";
 import { presentBreakRule, presentResource, presentWorkRule } from "./resources";
 
@@ -24,15 +24,29 @@ function byAppointment<T extends Payment | Expense>(items: readonly T[]): (id: n
 const PIECE_ITEMS = 256;
 
 /** A list's elements (the list's brackets are the caller's) as JSON text, PIECE_ITEMS at a time. */
-function* elements<T>(items: readonly T[], present: (item: T) => unknown): Generator<string> {
-  for (let i = 0; i < items.length; i += PIECE_ITEMS) yield `${i ? "," : ""}${JSON.stringify(items.slice(i, i + PIECE_ITEMS).map(present)).slice(1, -1)}`;
+function* elements<T>(items: readonly T[], json: (item: T) => string): Generator<string> {
+  for (let i = 0; i < items.length; i += PIECE_ITEMS)
+    yield `${i ? "," : ""}${items
+      .slice(i, i + PIECE_ITEMS)
+      .map(json)
+      .join(",")}`;
+}
+
+/** JSON objects' texts (none empty) as the text of one object with all their keys, in order. */
+const joinedObjects = (...texts: string[]) => `{${texts.map((text) => text.slice(1, -1)).join(",")}}`;
+
+/** presentAppointment's JSON: PostgreSQL's text of appointmentFields, custom_attributes and the money put in. */
+function appointmentJson(appointment: CalendarAppointment, payments: readonly Payment[], expense: Expense | undefined): string {
+  const { json_before, custom_attributes, json_after } = appointment;
+  return joinedObjects(json_before, JSON.stringify({ custom_attributes }), json_after, JSON.stringify(appointmentMoney(payments, expense)));
 }
 
 /**
  * The calendar response, `{"payload": …}`, as JSON text in pieces (together, they are the body),
  * each made when the response is ready for it: a month view is megabytes, and so no more of it is
- * held at once than the socket has not yet taken. The presenters' objects go through JSON.stringify,
- * the slots (tens of thousands) are their resources' ids and the texts of their times. Slot times
+ * held at once than the socket has not yet taken. The appointments' columns come as PostgreSQL's JSON
+ * (calendarAppointments.ts), the other presenters' objects go through JSON.stringify, and the slots
+ * (tens of thousands) are their resources' ids and the texts of their times. Slot times
  * carry their resource's UTC offset, the range the account's scheduling timezone's.
  */
 export function* calendarBody(calendar: Calendar): Generator<string> {
@@ -51,11 +65,11 @@ export function* calendarBody(calendar: Calendar): Generator<string> {
   };
   // The payload's other keys go inside the object that the head's text's last two braces close.
   yield `${JSON.stringify({ payload: head }).slice(0, -2)},"appointments":[`;
-  yield* elements(calendar.appointments, (a) => presentAppointment(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id))));
+  yield* elements(calendar.appointments, (a) => appointmentJson(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id))));
   yield '],"payments":[';
-  yield* elements(calendar.payments, presentPayment);
+  yield* elements(calendar.payments, (p) => JSON.stringify(presentPayment(p)));
   yield '],"expenses":[';
-  yield* elements(calendar.expenses, presentExpense);
+  yield* elements(calendar.expenses, (e) => JSON.stringify(presentExpense(e)));
   yield '],"slots":[';
   yield* slotPieces(calendar.slots);
   yield "]}}";
