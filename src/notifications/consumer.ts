@@ -24,7 +24,9 @@ async function safely(db: Parameters<NonNullable<EventConsumer["plan"]>>[0], eve
 export function notificationConsumer(): EventConsumer {
   return {
     async plan(db, events) {
-      const relevant = events.filter((event) => event.name === "message_created" || event.name === "conversation_updated");
+      const relevant = events.filter(
+        (event) => event.name === "message_created" || event.name === "conversation_updated" || event.name === "contact_export_completed",
+      );
       const planned = (await Promise.all(relevant.map((event) => safely(db, event)))).flat();
       if (!planned.length) return;
       await Notification.transaction(db, async (trx) => {
@@ -32,7 +34,7 @@ export function notificationConsumer(): EventConsumer {
           account_id: p.accountId,
           user_id: p.userId,
           notification_type: p.type,
-          primary_actor_type: "Conversation",
+          primary_actor_type: p.primaryActorType ?? "Conversation",
           primary_actor_id: p.conversationId,
           secondary_actor_type: p.secondary?.type ?? null,
           secondary_actor_id: p.secondary?.id ?? null,

@@ -1,6 +1,7 @@
 import type { Knex } from "knex";
 import type { EventRow } from "../events/outbox";
 import type { NotificationType } from "../models/Notification";
+import { exportNotifications } from "./exports";
 import { firstWords, mentionedUserIds, plainMentions } from "./mentions";
 
 type Json = Record<string, unknown>;
@@ -11,6 +12,9 @@ export interface PlannedNotification {
   accountId: number;
   userId: number;
   type: NotificationType;
+  /** The primary actor's type when it is not a conversation. */
+  primaryActorType?: string;
+  /** The primary actor's id: a conversation's unless primaryActorType says otherwise. */
   conversationId: number;
   primaryActorData: Json;
   secondary: { type: "Message"; id: number; data: Json } | null;
@@ -53,6 +57,7 @@ async function readersOf(db: Knex, event: EventRow, among?: number[]): Promise<{
  */
 export async function plannedNotifications(db: Knex, event: EventRow): Promise<PlannedNotification[]> {
   const payload = event.payload;
+  if (event.name === "contact_export_completed") return exportNotifications(db, event);
   if (!event.conversation_id) return [];
   if (event.name === "conversation_updated") {
     const changed = ((payload.changed_attributes as Json[] | null) ?? []).flatMap((change) => Object.keys(change));
