@@ -12,6 +12,8 @@ export interface RunningServer {
   url: string;
   /** CPU time the server process has used so far, in ms (Linux; NaN elsewhere). */
   cpuMs(): number;
+  /** Resident memory of the server process now and at its peak (VmRSS, VmHWM), in bytes (Linux; NaN elsewhere). */
+  memory(): { rss: number; peakRss: number };
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,16 @@ function cpuMsOf(pid: number | undefined): number {
     return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
   } catch {
     return NaN;
+  }
+}
+
+function memoryOf(pid: number | undefined): { rss: number; peakRss: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN) * 1024;
+    return { rss: kib("VmRSS"), peakRss: kib("VmHWM") };
+  } catch {
+    return { rss: NaN, peakRss: NaN };
   }
 }
 
@@ -71,6 +83,7 @@ export async function startServer(name: string, env: Record<string, string> = {}
   return {
     url: `http://127.0.0.1:${port}`,
     cpuMs: () => cpuMsOf(child.pid),
+    memory: () => memoryOf(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
