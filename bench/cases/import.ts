@@ -25,7 +25,8 @@ export async function run() {
   const root = mkdtempSync(path.join(os.tmpdir(), "bench-import-"));
   const storage = { service: "local" as const, root: path.join(root, "storage") };
   const h = await startHarness({ poolMax: 10, settings: { storage, maxUploadBytes: 200 * 2 ** 20 } });
-  const worker = await startServer("worker", { BENCH_TASK_QUEUE: h.deps.temporal.taskQueue, ACTIVE_STORAGE_SERVICE: "local", STORAGE_DIR: storage.root });
+  // The harness starts workflows on convo-sched-test-<installation>; the worker role appends the installation too.
+  const worker = await startServer("worker", { BENCH_TASK_QUEUE: "convo-sched-test", ACTIVE_STORAGE_SERVICE: "local", STORAGE_DIR: storage.root });
   try {
     const account = await createAccount(h);
     const file = path.join(root, "contacts.csv");

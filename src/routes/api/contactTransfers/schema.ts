@@ -11,12 +11,11 @@ export const contactImportBody = z
   .object({ import_file: z.preprocess((value) => (isBlank(value) ? undefined : value), uploadedFile().optional()) })
   .openapi("ContactImportRequest");
 
-/** contacts#export: column names as an array or CSV, a filter payload as contacts/filter takes, or a label. */
+/** contacts#export: column names, a filter payload as contacts/filter takes, or a label. */
 export const contactExportBody = z
   .object({
-    column_names: z
-      .preprocess((value) => (typeof value === "string" ? value.split(",") : value), z.array(z.string().max(MAX_LENGTH.string)).max(50))
-      .optional(),
+    // An array, as Chatwoot takes it (`column_names & Contact.column_names` fails on a string there).
+    column_names: z.array(z.string().max(MAX_LENGTH.string)).max(50).optional(),
     payload: z.preprocess((value) => (Array.isArray(value) && value.length === 0 ? undefined : value), filterRequest.shape.payload.optional()),
     label: z.string().max(MAX_LENGTH.string).nullable().optional(),
   })
