@@ -1,13 +1,11 @@
-import { WorkflowIdReusePolicy } from "@temporalio/client";
 import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
 import { recordEvent } from "../events/outbox";
 import { type FilterCondition, filterCondition } from "../services/filters/sql";
 import { accountPrefix } from "../storage/keys";
-import { startOnce } from "../temporal/client";
-import { contactExportWorkflowId, type DataTransferInput } from "../temporal/contracts";
-import { AccountIdAttribute } from "../temporal/searchAttributes";
+import type { DataTransferInput } from "../temporal/contracts";
 import { storeCsv } from "./files";
+import { startTransferRun } from "./runs";
 
 /** The contact columns an export may name (Contact.column_names less the internal ones). */
 export const EXPORTABLE_COLUMNS = [
@@ -75,22 +73,7 @@ export async function startContactExport(
     })
     .returning("id");
   const id = Number(row.id);
-  try {
-    await startOnce(deps, "contactExportWorkflow", {
-      workflowId: contactExportWorkflowId(deps.temporal.installationId, id),
-      work: `contact export ${id}`,
-      args: [{ accountId: input.accountId, id } satisfies DataTransferInput],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [{ key: AccountIdAttribute, value: input.accountId }],
-      staticSummary: `Contact export ${id} of account ${input.accountId}`,
-    });
-  } catch (err) {
-    await deps
-      .knex("data_exports")
-      .where("id", id)
-      .update({ status: "failed", processing_errors: "The export could not be started", updated_at: deps.knex.fn.now() });
-    throw err;
-  }
+  await startTransferRun(deps, "export", { accountId: input.accountId, id });
   return id;
 }
 

@@ -1,16 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { WorkflowIdReusePolicy } from "@temporalio/client";
 import { CsvError, parse } from "csv-parse";
 import type { Knex } from "knex";
 import type { AppDeps } from "../deps";
 import { fileStorage } from "../storage";
 import { accountPrefix } from "../storage/keys";
-import { startOnce } from "../temporal/client";
-import { contactImportWorkflowId, type DataTransferInput, IMPORT_CHUNK_ROWS } from "../temporal/contracts";
-import { AccountIdAttribute } from "../temporal/searchAttributes";
+import { type DataTransferInput, IMPORT_CHUNK_ROWS } from "../temporal/contracts";
 import { storeCsv } from "./files";
 import { type CsvRow, writeChunk } from "./importChunks";
 import { normaliseHeader } from "./importRows";
+import { startTransferRun } from "./runs";
 
 /** The longest CSV record read; a longer one fails the import as a malformed file. */
 const MAX_RECORD_BYTES = 64 * 1024;
@@ -36,10 +34,7 @@ export interface DataImportRow {
   updated_at: Date;
 }
 
-/**
- * contacts#import: the file is stored, a data import made and its workflow started. A run that
- * cannot be started leaves the import failed (with why), never pending for ever.
- */
+/** contacts#import: the file is stored, a data import made and its workflow started. */
 export async function startContactImport(deps: AppDeps, input: { accountId: number; userId: number | null; path: string; fileName: string }): Promise<number> {
   const key = `${accountPrefix(input.accountId)}data_imports/${randomUUID()}.csv`;
   await fileStorage().put(key, { path: input.path }, "text/csv");
@@ -48,19 +43,7 @@ export async function startContactImport(deps: AppDeps, input: { accountId: numb
     .insert({ account_id: input.accountId, user_id: input.userId, file_key: key, file_name: input.fileName.slice(0, 255) })
     .returning("id");
   const id = Number(row.id);
-  try {
-    await startOnce(deps, "contactImportWorkflow", {
-      workflowId: contactImportWorkflowId(deps.temporal.installationId, id),
-      work: `contact import ${id}`,
-      args: [{ accountId: input.accountId, id } satisfies DataTransferInput],
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [{ key: AccountIdAttribute, value: input.accountId }],
-      staticSummary: `Contact import ${id} of account ${input.accountId}`,
-    });
-  } catch (err) {
-    await markFailed(deps.knex, id, "The import could not be started");
-    throw err;
-  }
+  await startTransferRun(deps, "import", { accountId: input.accountId, id });
   return id;
 }
 
