@@ -1,6 +1,6 @@
 import type { Knex } from "knex";
-import { createConversation } from "../conversations/newConversation";
 import { Campaign } from "../models/Campaign";
+import { openCampaignConversation } from "./conversation";
 import { Inbox } from "../models/Inbox";
 import { User } from "../models/User";
 import type { CampaignInput } from "../temporal/contracts";
@@ -53,20 +53,13 @@ async function messageContact(db: Knex, campaign: Campaign, inbox: Inbox, sender
       .ignore()
       .returning("id");
     if (!delivery) return false;
-    const conversation = await createConversation(
-      trx,
-      {
-        accountId: campaign.account_id,
-        inbox,
-        contactInbox: { contactId },
-        additionalAttributes: { campaign_id: campaign.id },
-        message: {
-          input: { content: campaign.message, message_type: "outgoing", campaign_id: campaign.id },
-          sender: sender ? { type: "User", id: sender.id } : null,
-        },
-      },
-      sender ? { kind: "user", user: sender } : null,
-    );
+    const conversation = await openCampaignConversation(trx, {
+      campaign,
+      inbox,
+      sender,
+      contactInbox: { contactId },
+      additionalAttributes: { campaign_id: campaign.id },
+    });
     await trx("campaign_deliveries").where("id", delivery.id).update({ conversation_id: conversation.id });
     return true;
   });

@@ -130,6 +130,13 @@ export async function loadConversationGraphs(
       : { subquery: sql`select ${sqlText(name)} from conversations where ${where!}` };
   // Every lookup that needs only the conversations' own columns goes in one round trip.
   const batch = new Batch(db);
+  // The newest messages' attachments (with the conversations' contacts, most senders, their payloads
+  // need no second round trip), and those of the known messages, which are most often the newest.
+  const latestIds = Message.latestIdsSql(column("id", (c) => c.id));
+  const knownMessageIds = known.messages?.map((message) => message.id) ?? [];
+  const attachments = queueAttachments(batch, db, {
+    subquery: knownMessageIds.length ? sql`${latestIds} union select unnest(${knownMessageIds}::bigint[])` : latestIds,
+  });
   // Conversations read here carry their unread counts; rows already read count only those that may
   // have unread messages (most have none).
   const readWithUnread = where && batch.rows(Conversation.withUnreadCountsSql(where)).then((found) => found.map(Conversation.rowWithUnread));
@@ -164,10 +171,8 @@ export async function loadConversationGraphs(
       column("id", (c) => c.id),
       read,
     ),
-    known.messages?.length ? queueSenders(batch, db, accountIdSql, known.messages) : undefined,
-    // The newest messages' attachments: with the conversations' contacts (most senders), their
-    // payloads need no second round trip.
-    queueAttachments(batch, db, { subquery: Message.latestIdsSql(column("id", (c) => c.id)) }),
+    known.messages?.length ? queueSenders(batch, db, accountIdSql, known.messages, attachments) : undefined,
+    attachments,
   ] as const);
   await batch.run();
   const conversations = await read;

@@ -17,7 +17,14 @@ export type SendersOf = (messages: Message[]) => Promise<Map<number, MessageSend
  * attachments on a batch. `accountId` may be a scalar subquery when the account is only known from
  * rows the same batch reads.
  */
-export async function queueSenders(batch: Batch, db: Knex, accountId: number | Sql, of: Message[]): Promise<SendersOf> {
+export async function queueSenders(
+  batch: Batch,
+  db: Knex,
+  accountId: number | Sql,
+  of: Message[],
+  /** The messages' attachments when the caller's batch reads them already (with others). */
+  attachments?: ReturnType<typeof queueAttachments>,
+): Promise<SendersOf> {
   const idsOf = (type: SenderType) => [...new Set(of.filter((m) => m.sender_type === type && m.sender_id !== null).map((m) => m.sender_id!))];
   const userIds = idsOf("User");
   const loads = Promise.all([
@@ -26,11 +33,12 @@ export async function queueSenders(batch: Batch, db: Knex, accountId: number | S
     batch.modelsWhere(AccountUser, "user_id", userIds, { account_id: accountId }),
     batch.modelsWhere(AgentBot, "id", idsOf("AgentBot")),
     // Not a sender, but every payload that shows a message's sender shows its attachments too.
-    queueAttachments(
-      batch,
-      db,
-      of.map((m) => m.id),
-    ),
+    attachments ??
+      queueAttachments(
+        batch,
+        db,
+        of.map((m) => m.id),
+      ),
   ] as const);
   const [contacts, users, accountUsers, bots, attach] = await loads;
   const contactById = new Map(contacts.map((c) => [c.id, c]));

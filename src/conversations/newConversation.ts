@@ -35,6 +35,8 @@ export interface NewConversation {
   snoozedUntil?: Date | null;
   additionalAttributes?: Record<string, unknown>;
   customAttributes?: Record<string, unknown>;
+  /** The campaign that opened the conversation (Conversation#campaign_id). */
+  campaignId?: number;
   /** A first message, written with the conversation. */
   message?: { input: MessageInput; sender: SenderRef | null };
 }
@@ -86,6 +88,7 @@ export async function createConversation(db: Knex, input: NewConversation, actor
           snoozed_until: status === "snoozed" ? (input.snoozedUntil ?? null) : null,
           additional_attributes: input.additionalAttributes ?? {},
           custom_attributes: input.customAttributes ?? {},
+          campaign_id: input.campaignId ?? null,
         })
         .returning("*");
       unit.events.push({ name: "conversation_created", conversationId: conversation.id });

@@ -1,15 +1,17 @@
-import type { EventConsumer, EventRow } from "../events/outbox";
+import type { Knex } from "knex";
+import { Batch } from "../db/batch";
+import { BatchReads, type EventConsumer, type EventRow } from "../events/outbox";
 import { logger } from "../lib/logger";
 import { Notification } from "../models/Notification";
 import { recordNotificationEvents } from "./notifications";
-import { type PlannedNotification, plannedNotifications } from "./recipients";
+import { participantsByConversation, participantsSql, type PlannedNotification, plannedNotifications } from "./recipients";
 
 const log = logger.child({ component: "notifications" });
 
 /** A payload that cannot be read makes no notification rather than fail the plan (and hold back the event's webhooks). */
-async function safely(db: Parameters<NonNullable<EventConsumer["plan"]>>[0], event: EventRow): Promise<PlannedNotification[]> {
+async function safely(db: Knex, event: EventRow, participants: Map<number, number[]>): Promise<PlannedNotification[]> {
   try {
-    return await plannedNotifications(db, event);
+    return await plannedNotifications(db, event, async (conversationId) => participants.get(conversationId) ?? []);
   } catch (err) {
     log.warn({ err, event_id: event.id, event: event.name }, "no notification for an unreadable event");
     return [];
@@ -22,12 +24,29 @@ async function safely(db: Parameters<NonNullable<EventConsumer["plan"]>>[0], eve
  * An event planned again makes nothing new: a notification is unique per event, user and type.
  */
 export function notificationConsumer(): EventConsumer {
+  const participantsRead = new BatchReads<Map<number, number[]>>();
+  const participantsOf = (batch: Batch, events: EventRow[]) => {
+    const query = participantsSql(events);
+    return query
+      ? batch.rows<{ conversation_id: number; user_id: number }>(query).then(participantsByConversation)
+      : Promise.resolve(new Map<number, number[]>());
+  };
   return {
+    read(batch, events) {
+      participantsRead.keep(events, participantsOf(batch, events));
+    },
     async plan(db, events) {
       const relevant = events.filter(
         (event) => event.name === "message_created" || event.name === "conversation_updated" || event.name === "contact_export_completed",
       );
-      const planned = (await Promise.all(relevant.map((event) => safely(db, event)))).flat();
+      if (!relevant.length) return;
+      const participants = await participantsRead.of(events, async () => {
+        const batch = new Batch(db);
+        const read = participantsOf(batch, events);
+        await batch.run();
+        return read;
+      });
+      const planned = (await Promise.all(relevant.map((event) => safely(db, event, participants)))).flat();
       if (!planned.length) return;
       await Notification.transaction(db, async (trx) => {
         const rows = planned.map((p) => ({

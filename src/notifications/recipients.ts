@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { type Sql, sql } from "../db/sql";
 import type { EventRow } from "../events/outbox";
 import type { NotificationType } from "../models/Notification";
 import { exportNotifications } from "./exports";
@@ -55,7 +56,11 @@ async function readersOf(db: Knex, event: EventRow, among?: number[]): Promise<{
  * users a private note mentions, then the conversation's assignee, then its participants, each once
  * and never the message's own sender.
  */
-export async function plannedNotifications(db: Knex, event: EventRow): Promise<PlannedNotification[]> {
+export async function plannedNotifications(
+  db: Knex,
+  event: EventRow,
+  participantsOf: (conversationId: number) => Promise<number[]>,
+): Promise<PlannedNotification[]> {
   const payload = event.payload;
   if (event.name === "contact_export_completed") return exportNotifications(db, event);
   if (!event.conversation_id) return [];
@@ -85,11 +90,11 @@ export async function plannedNotifications(db: Knex, event: EventRow): Promise<P
   const sender = payload.sender as Json | null;
   const senderUserId = sender?.type === "user" ? Number(sender.id) : null;
   const content = typeof payload.content === "string" ? payload.content : "";
-  const participants: { user_id: string }[] = await db("conversation_participants").where("conversation_id", event.conversation_id).select("user_id");
+  const participants = await participantsOf(event.conversation_id);
   const assignee = assigneeOf(conversation);
   // Most messages notify nobody: only a note that may mention someone needs every reader's name.
   const mayMention = Boolean(payload.private) && /@|mention:\/\//.test(content);
-  const candidates = [...(assignee ? [assignee] : []), ...participants.map((p) => Number(p.user_id))];
+  const candidates = [...(assignee ? [assignee] : []), ...participants];
   if (!mayMention && !candidates.length) return [];
   const readers = await readersOf(db, event, mayMention ? undefined : candidates);
   const secondary = {
@@ -117,7 +122,21 @@ export async function plannedNotifications(db: Knex, event: EventRow): Promise<P
     for (const userId of mentionedUserIds(content, readers)) add(userId, "conversation_mention", title);
   }
   add(assignee, "assigned_conversation_new_message", `A new message is created in conversation (#${display})`);
-  for (const participant of participants)
-    add(Number(participant.user_id), "participating_conversation_new_message", `A new message is created in conversation (#${display})`);
+  for (const participant of participants) add(participant, "participating_conversation_new_message", `A new message is created in conversation (#${display})`);
   return planned;
+}
+
+/** The participants of the conversations of these events' messages, by conversation, in one statement. */
+export function participantsSql(events: EventRow[]): Sql | undefined {
+  const conversationIds = [
+    ...new Set(events.filter((event) => event.name === "message_created" && event.conversation_id).map((event) => event.conversation_id!)),
+  ];
+  if (!conversationIds.length) return undefined;
+  return sql`select conversation_id, user_id from conversation_participants where conversation_id = any(${conversationIds}::bigint[])`;
+}
+
+export function participantsByConversation(rows: { conversation_id: number | string; user_id: number | string }[]): Map<number, number[]> {
+  const byConversation = new Map<number, number[]>();
+  for (const row of rows) byConversation.set(Number(row.conversation_id), [...(byConversation.get(Number(row.conversation_id)) ?? []), Number(row.user_id)]);
+  return byConversation;
 }

@@ -3,10 +3,11 @@ import { joinSql, sql } from "../db/sql";
 import { Batch } from "../db/batch";
 import { Message } from "../models/Message";
 import { messagePushEventData, type MessageConversation } from "../presenters/message";
-import type { EventConsumer, EventRow } from "../events/outbox";
+import { BatchReads, type EventConsumer, type EventRow } from "../events/outbox";
 import { loadSenders } from "../conversations/messageSenders";
 import { logger } from "../lib/logger";
 import { BROADCAST_NOTICE_PREFIX, REALTIME_CHANNEL } from "./notices";
+import { RESUME_WINDOW } from "./presence";
 
 const log = logger.child({ component: "realtime" });
 
@@ -183,10 +184,31 @@ async function writeBroadcasts(db: Knex, broadcasts: Broadcast[]): Promise<void>
   );
 }
 
+/**
+ * The accounts of these events that someone may receive broadcasts in: a subscriber online, or one
+ * whose connection ended within the resume window (it may come back for what it missed). A broadcast
+ * in any other account would reach nobody, so it is not written (most accounts of an API
+ * integration never have a subscriber).
+ */
+function listenedAccountsSql(events: EventRow[]) {
+  const accounts = [...new Set(events.map((event) => event.account_id))];
+  return sql`select distinct account_id from realtime_presence
+    where account_id = any(${accounts}::int[]) and expires_at > now() - ${RESUME_WINDOW}::interval`;
+}
+
+const accountIdsOf = (rows: { account_id: number }[]) => new Set(rows.map((row) => Number(row.account_id)));
+
 export function realtimeConsumer(): EventConsumer {
+  const listened = new BatchReads<Set<number>>();
   return {
+    read(batch, events) {
+      listened.keep(events, batch.rows<{ account_id: number }>(listenedAccountsSql(events)).then(accountIdsOf));
+    },
     async plan(db, events) {
-      await writeBroadcasts(db, await planMessages(db, events, events.flatMap(safeBroadcastsOf)));
+      const accounts = await listened.of(events, () => Batch.rowsOf<{ account_id: number }>(db, listenedAccountsSql(events)).then(accountIdsOf));
+      const heard = events.filter((event) => accounts.has(event.account_id));
+      if (!heard.length) return;
+      await writeBroadcasts(db, await planMessages(db, heard, heard.flatMap(safeBroadcastsOf)));
     },
     // Planning broadcast it: nothing waits on Temporal.
     async dispatch() {},

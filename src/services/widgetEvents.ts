@@ -7,11 +7,12 @@ import { recordEvent } from "../events/outbox";
 import type { Visitor, WebWidgetScope } from "./widget";
 
 /**
- * The event names the widget posts are Chatwoot's dotted dispatcher names; webwidget.triggered is
- * the only one Chatwoot's listeners act on, so it is the only one recorded.
+ * The event names the widget posts are Chatwoot's dotted dispatcher names; Chatwoot's listeners act
+ * on webwidget.triggered (recorded for webhooks and bots) and campaign.triggered (src/campaigns/widget.ts).
  */
-export function isWebwidgetTriggered(name: string | undefined): boolean {
-  return name?.replace(/\./g, "_") === "webwidget_triggered";
+export function widgetEventName(name: string | undefined): "webwidget_triggered" | "campaign_triggered" | undefined {
+  const normalised = name?.replace(/\./g, "_");
+  return normalised === "webwidget_triggered" || normalised === "campaign_triggered" ? normalised : undefined;
 }
 
 /** ContactInbox#webhook_data (docs/events-and-webhooks.md), read in the caller's transaction. */

@@ -115,3 +115,34 @@ test.serial("an event committed while the subscriber's API process restarts reac
   const heard = agent.received.filter((pushed) => pushed.event === "message.created").map((pushed) => pushed.data.id);
   t.deepEqual(heard, [before.id, during.id, after.id]);
 });
+
+test.serial("an account nobody is subscribed to gets no broadcasts written; once an agent subscribes, it does", async (t) => {
+  if (!relay) await startRelay();
+  const world = await realtimeWorld(second);
+  const { displayId } = await openConversation(second, world, world.ownInbox.id);
+  const unheard = await postMessage(second, world, displayId, { content: "nobody listens" });
+  const dispatched = (id: number) =>
+    eventually(
+      () =>
+        second
+          .knex("events")
+          .where({ account_id: world.account.id, name: "message_created" })
+          .whereRaw("(payload->>'id')::int = ?", [id])
+          .whereNotNull("dispatched_at")
+          .first(),
+      Boolean,
+      "the message's event to be dispatched",
+    );
+  await dispatched(unheard.id);
+  const broadcasts = () => second.knex("realtime_broadcasts").where({ account_id: world.account.id, name: "message.created" }).select("data");
+  t.deepEqual(await broadcasts(), []);
+
+  const agent = await subscribeAgent(first, world.account.id, world.account.agent.id);
+  t.teardown(() => agent.close());
+  const heard = await postMessage(second, world, displayId, { content: "someone listens" });
+  await agent.next("message.created", (data) => data.id === heard.id);
+  t.deepEqual(
+    (await broadcasts()).map((row: { data: { id: number } }) => row.data.id),
+    [heard.id],
+  );
+});

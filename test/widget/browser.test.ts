@@ -1,14 +1,11 @@
-import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import test, { type ExecutionContext } from "ava";
-import puppeteer, { type Browser, type Frame, type Page } from "puppeteer-core";
+import test from "ava";
 import { setInboxMembers } from "../support/conversationFactories";
 import { createAccount } from "../support/factories";
 import { accountApi, expectOk, useHarness } from "../support/harness";
 import { subscribeAgent } from "../realtime/world";
+import { ARTEFACTS, closeSiteAfter, hostSite, launchBrowser, widgetFrame } from "./browserSupport";
 import { widgetInbox } from "./widgetSession";
 
 /* The callbacks given to evaluate run in the page; the test's own compile has no DOM types. */
@@ -17,39 +14,6 @@ declare const document: any;
 declare const getComputedStyle: any;
 
 const h = useHarness(test, { relay: { sweepIntervalMs: 500 }, realtime: true });
-
-/** Debian's chromium (.ci/run installs it), or CHROMIUM_PATH. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-/** Where the widget's screenshot is kept (git-ignored with the rest of .data/). */
-const ARTEFACTS = path.resolve(__dirname, "../../.data/artefacts");
-
-/**
- * A headless Chromium for one test, closed by the test's teardown: its pages hold WebSockets open to
- * the harness's /cable, which the harness's own close (an after hook) would otherwise wait on.
- */
-async function launchBrowser(t: ExecutionContext): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium package or set CHROMIUM_PATH`);
-  const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-dev-shm-usage"] });
-  t.teardown(() => browser.close());
-  return browser;
-}
-
-/** A site of its own origin (localhost, where the API is 127.0.0.1) whose page carries the embed snippet. */
-async function hostSite(snippet: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>${snippet}</body></html>`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://localhost:${(server.address() as AddressInfo).port}/`, server };
-}
-
-async function widgetFrame(page: Page): Promise<Frame> {
-  const handle = await page.waitForSelector(".cw-holder iframe");
-  const frame = await handle!.contentFrame();
-  await frame!.waitForSelector("#cw-input");
-  return frame!;
-}
 
 test("a page with the embed snippet opens the widget; the visitor's message reaches the API and the agent's cable; the reply appears live", async (t) => {
   // The snippet the dashboard hands out names FRONTEND_URL: here the test server.
@@ -66,11 +30,7 @@ test("a page with the embed snippet opens the widget; the visitor's message reac
   const agent = await subscribeAgent(h, account.id, account.agent.id);
   t.teardown(() => agent.close());
   const site = await hostSite(inbox.web_widget_script);
-  t.teardown(() => {
-    // The browser keeps its connections to the site alive; they must not hold the close up.
-    site.server.closeAllConnections();
-    return new Promise<void>((resolve) => site.server.close(() => resolve()));
-  });
+  closeSiteAfter(t, site.server);
 
   const page = await (await launchBrowser(t)).newPage();
   await page.setViewport({ width: 1000, height: 800 });

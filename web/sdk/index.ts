@@ -1,5 +1,5 @@
 import { type BridgeMessage, decode, encode } from "../shared/bridge";
-import { readCookie, removeCookie, SESSION_COOKIE, writeCookie } from "./cookies";
+import { CAMPAIGN_SNOOZE_COOKIE, readCookie, removeCookie, SESSION_COOKIE, writeCookie } from "./cookies";
 import { CHAT_ICON, CLOSE_ICON, sdkStyles } from "./styles";
 
 /** window.chatwootSettings, read once by run(): the subset of Chatwoot's this SDK honours. */
@@ -84,8 +84,11 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
     frame.src = `${base}/widget?${query}`;
   };
 
+  /** The frame shows a campaign's snippet alone (Chatwoot's unread mode): small and see-through above the launcher. */
+  let unread = false;
   const showState = () => {
-    holder.hidden = !chatwoot.isOpen;
+    holder.hidden = !chatwoot.isOpen && !unread;
+    holder.classList.toggle("cw-unread", unread && !chatwoot.isOpen);
     bubble.innerHTML = chatwoot.isOpen ? CLOSE_ICON : CHAT_ICON;
     bubble.setAttribute("aria-expanded", String(chatwoot.isOpen));
     bubble.setAttribute("aria-label", chatwoot.isOpen ? "Close chat" : settings.launcherTitle || "Open chat");
@@ -130,6 +133,8 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
     },
     reset() {
       chatwoot.toggle("close");
+      unread = false;
+      showState();
       chatwoot.user = undefined;
       queue = [];
       removeCookie(SESSION_COOKIE, settings.baseDomain);
@@ -147,7 +152,9 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
         writeCookie(SESSION_COOKIE, config.authToken, settings.baseDomain);
         if (config.widgetColor) document.documentElement.style.setProperty("--cw-widget-color", config.widgetColor);
         chatwoot.hasLoaded = true;
-        frame.contentWindow?.postMessage(encode({ event: "config-set", locale: chatwoot.locale, position }), origin);
+        const campaignsSnoozedTill = readCookie(CAMPAIGN_SNOOZE_COOKIE);
+        frame.contentWindow?.postMessage(encode({ event: "config-set", locale: chatwoot.locale, position, campaignsSnoozedTill }), origin);
+        reportUrl(true);
         if (chatwoot.isOpen) frame.contentWindow?.postMessage(encode({ event: "toggle-open", isOpen: true }), origin);
         for (const pending of queue.splice(0)) frame.contentWindow?.postMessage(encode(pending), origin);
         window.dispatchEvent(new CustomEvent("chatwoot:ready"));
@@ -157,8 +164,22 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
         writeCookie(SESSION_COOKIE, (message.data as { widgetAuthToken: string }).widgetAuthToken, settings.baseDomain);
         break;
       case "closeWindow":
+      case "closeChat":
         chatwoot.toggle("close");
         break;
+      case "toggleBubble":
+        chatwoot.toggle();
+        break;
+      case "setUnreadMode":
+      case "resetUnreadMode":
+        unread = message.event === "setUnreadMode";
+        showState();
+        break;
+      case "setCampaignReadOn": {
+        const till = Number(message.expireBy);
+        if (till > Date.now()) writeCookie(CAMPAIGN_SNOOZE_COOKIE, String(till), settings.baseDomain, Math.ceil((till - Date.now()) / 1000));
+        break;
+      }
       case "onMessage":
         window.dispatchEvent(new CustomEvent("chatwoot:on-message", { detail: message.data }));
         break;
@@ -167,6 +188,17 @@ function run({ websiteToken, baseUrl }: { websiteToken: string; baseUrl: string 
         break;
     }
   });
+
+  /** The page's URL for the frame's campaigns, at load and whenever it changes (a single-page site changes it without loading). */
+  let reportedUrl = location.href;
+  const reportUrl = (force = false) => {
+    if (!force && location.href === reportedUrl) return;
+    reportedUrl = location.href;
+    send({ event: "change-url", referrerURL: location.href, referrerHost: location.host });
+  };
+  window.addEventListener("popstate", () => reportUrl());
+  window.addEventListener("hashchange", () => reportUrl());
+  new MutationObserver(() => reportUrl()).observe(document.body, { childList: true, subtree: true });
 
   bubble.addEventListener("click", () => chatwoot.toggle());
   window.$chatwoot = chatwoot;

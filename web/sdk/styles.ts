@@ -10,7 +10,8 @@ export function sdkStyles(position: "left" | "right"): string {
   border-radius:16px;overflow:hidden;box-shadow:0 8px 32px rgba(0,0,0,.25);z-index:2147483000;background:#fff}
 .cw-holder[hidden]{display:none}
 .cw-holder iframe{border:0;width:100%;height:100%}
-@media (max-width:480px){.cw-holder{inset:0;width:100%;max-width:none;height:100%;max-height:none;border-radius:0}}
+.cw-holder.cw-unread{height:200px;max-height:200px;width:340px;background:transparent;box-shadow:none;border-radius:0}
+@media (max-width:480px){.cw-holder:not(.cw-unread){inset:0;width:100%;max-width:none;height:100%;max-height:none;border-radius:0}}
 `;
 }
 

@@ -1,6 +1,7 @@
 import "./widget.css";
 import { type BridgeMessage, decode, encode } from "../shared/bridge";
 import { WidgetApi } from "./api";
+import { campaignRunner } from "./campaignRunner";
 import { readBoot } from "./config";
 import { isOpenNow } from "./hours";
 import { subscribeVisitor, type Pushed } from "./live";
@@ -29,8 +30,26 @@ const view = buildView(channel, stringsFor(locale), isOpenNow(channel.workingHou
   answerEmail: (message, email) => void api.call<ChatMessage>("PATCH", `/messages/${message.id}`, { contact: { email } }).then(view.upsert).catch(reportError),
 });
 
+const campaigns = campaignRunner({
+  api,
+  channel,
+  strings: () => stringsFor(locale),
+  locale: () => locale,
+  isOpen: () => isOpen,
+  hasConversation: () => hasConversation,
+  toPage,
+  showInLog: (message) => view.upsert(message),
+  reportError,
+});
+
 let echoCounter = 0;
 async function send(content: string, files: File[]): Promise<void> {
+  try {
+    // The campaign's message opens the conversation; the log then shows it as the server keeps it.
+    if (await campaigns.beforeFirstReply()) await loadMessages();
+  } catch (error) {
+    reportError(error);
+  }
   const echo_id = `echo-${Date.now()}-${++echoCounter}`;
   const draft: ChatMessage = { echo_id, content, message_type: 0, content_type: "text", content_attributes: {}, created_at: Date.now() / 1000 };
   view.upsert(draft);
@@ -98,17 +117,22 @@ function fromPage(message: BridgeMessage): Promise<unknown> | void {
     case "toggle-open":
       isOpen = Boolean(message.isOpen);
       if (isOpen) {
+        campaigns.onOpen();
         view.focusComposer();
         markSeen();
       }
       return;
     case "config-set":
+      if (message.campaignsSnoozedTill) campaigns.snoozeUntil(Number(message.campaignsSnoozedTill));
+    // falls through: config-set names the locale too
     case "set-locale":
       if (typeof message.locale === "string") {
         locale = message.locale;
         view.relabel(stringsFor(locale), locale);
       }
       return;
+    case "change-url":
+      return campaigns.onPage(String(message.referrerURL ?? ""));
     case "push-event":
       return api.call("POST", `/events?locale=${encodeURIComponent(locale)}`, { name: message.eventName, event_info: { referer: document.referrer } });
     case "set-user":

@@ -17,6 +17,8 @@ const EN = {
   submit: "Submit",
   sendFailed: "Not sent. Try again.",
   emailLabel: "Your email",
+  campaign: "New message",
+  dismiss: "Dismiss",
 };
 
 const FR: typeof EN = {
@@ -32,6 +34,8 @@ const FR: typeof EN = {
   submit: "Envoyer",
   sendFailed: "Non envoyé. Réessayez.",
   emailLabel: "Votre e-mail",
+  campaign: "Nouveau message",
+  dismiss: "Ignorer",
 };
 
 const TABLES: Record<string, typeof EN> = { en: EN, fr: FR };

@@ -1,4 +1,5 @@
 import { ApiRouter } from "../../http/router";
+import { registerWidgetCampaignRoutes } from "./campaigns/campaigns";
 import { registerWidgetConfigRoutes } from "./configs/configs";
 import { registerWidgetContactRoutes } from "./contact/contact";
 import { registerWidgetConversationRoutes } from "./conversations/conversations";
@@ -21,5 +22,6 @@ export function widgetRouter(): ApiRouter {
   registerWidgetMessageRoutes(router);
   registerWidgetInboxMemberRoutes(router);
   registerWidgetLabelRoutes(router);
+  registerWidgetCampaignRoutes(router);
   return router;
 }

@@ -12,7 +12,7 @@ export const widgetEventBody = z
   .object({
     ...websiteTokenFields,
     ...localeField,
-    /** Chatwoot's dotted event name; the widget sends "webwidget.triggered". */
+    /** Chatwoot's dotted event name: "webwidget.triggered" or "campaign.triggered" (event_info.campaign_id). */
     name: z.string().max(MAX_LENGTH.string).optional(),
     event_info: jsonObject().optional(),
   })
