@@ -9,6 +9,7 @@ import { createMacroExecutionActivities } from "./macroExecution";
 import { createConversationTimerActivities } from "./conversationTimer";
 import { createTranscriptActivities } from "./transcript";
 import { createCampaignActivities } from "./campaign";
+import { createContactTransferActivities } from "./contactTransfers";
 import { createOfferActivities } from "./offer";
 import { createWebhookDeliveryActivities } from "./webhookDelivery";
 
@@ -27,6 +28,7 @@ export function createActivities(deps: AppDeps) {
     ...createTranscriptActivities(deps),
     ...createCampaignActivities(deps),
     ...createOfferActivities(deps),
+    ...createContactTransferActivities(deps),
   };
 }
 

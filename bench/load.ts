@@ -3,6 +3,7 @@
  * never shares their event loop), and autocannon drives them with many connections at once.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import { PROJECT_ROOT } from "../src/config";
@@ -12,7 +13,19 @@ export interface RunningServer {
   url: string;
   /** CPU time the server process has used so far, in ms (Linux; NaN elsewhere). */
   cpuMs(): number;
+  /** Resident memory of the server process now and at its peak (VmRSS, VmHWM), in bytes (Linux; NaN elsewhere). */
+  memory(): { rss: number; peakRss: number };
   stop(): Promise<void>;
+}
+
+function memoryOf(pid: number | undefined): { rss: number; peakRss: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN) * 1024;
+    return { rss: kib("VmRSS"), peakRss: kib("VmHWM") };
+  } catch {
+    return { rss: NaN, peakRss: NaN };
+  }
 }
 
 /**
@@ -44,6 +57,7 @@ export async function startServer(name: string, env: Record<string, string> = {}
   return {
     url: `http://127.0.0.1:${port}`,
     cpuMs: () => processCpuMs(child.pid),
+    memory: () => memoryOf(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());

@@ -13,3 +13,4 @@ export { bulkActionWorkflow } from "./bulkAction";
 export { transcriptWorkflow } from "./transcript";
 export { campaignWorkflow } from "./campaign";
 export { schedulingOfferWorkflow } from "./offer";
+export { contactExportWorkflow, contactImportWorkflow } from "./contactTransfers";

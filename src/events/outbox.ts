@@ -41,6 +41,8 @@ export const INTERNAL_EVENT_NAMES = [
   "transcript_requested",
   /** A campaign was made, changed or deleted: its workflow is started or told (src/campaigns). */
   "campaign_changed",
+  /** A contact export's CSV is stored: its requesting user is notified with the link (src/contactTransfers). */
+  "contact_export_completed",
   /** Slots were offered in a conversation (src/scheduling/offers.ts): the offer's workflow starts. */
   "scheduling_offer_opened",
 ] as const;

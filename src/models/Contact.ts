@@ -5,9 +5,9 @@ import { BaseModel } from "./BaseModel";
 export type ContactType = "visitor" | "lead" | "customer";
 
 /** Devise.email_regexp: something@something, no whitespace. */
-const EMAIL = /^[^@\s]+@[^@\s]+$/;
+export const EMAIL = /^[^@\s]+@[^@\s]+$/;
 /** E.164: a plus, a non-zero digit, at most fifteen digits in all. */
-const E164 = /^\+[1-9]\d{1,14}$/;
+export const E164 = /^\+[1-9]\d{1,14}$/;
 
 /** The columns a request may write. */
 export interface ContactAttributes {

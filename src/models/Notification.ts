@@ -7,9 +7,11 @@ export const NOTIFICATION_TYPES = [
   "conversation_mention",
   "participating_conversation_new_message",
 ] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+/** Notifications of the service's own jobs (no Chatwoot push or e-mail flag: Chatwoot e-mails these). */
+export const JOB_NOTIFICATION_TYPES = ["contact_export_completed"] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number] | (typeof JOB_NOTIFICATION_TYPES)[number];
 
-/** One item of a user's notifications in an account (Chatwoot's Notification); its primary actor is a conversation. */
+/** One item of a user's notifications in an account (Chatwoot's Notification); its primary actor is a conversation, or a data export. */
 export class Notification extends BaseModel {
   static tableName = "notifications";
 

@@ -36,7 +36,9 @@ export function notificationConsumer(): EventConsumer {
       participantsRead.keep(events, participantsOf(batch, events));
     },
     async plan(db, events) {
-      const relevant = events.filter((event) => event.name === "message_created" || event.name === "conversation_updated");
+      const relevant = events.filter(
+        (event) => event.name === "message_created" || event.name === "conversation_updated" || event.name === "contact_export_completed",
+      );
       if (!relevant.length) return;
       const participants = await participantsRead.of(events, async () => {
         const batch = new Batch(db);
@@ -51,7 +53,7 @@ export function notificationConsumer(): EventConsumer {
           account_id: p.accountId,
           user_id: p.userId,
           notification_type: p.type,
-          primary_actor_type: "Conversation",
+          primary_actor_type: p.primaryActorType ?? "Conversation",
           primary_actor_id: p.conversationId,
           secondary_actor_type: p.secondary?.type ?? null,
           secondary_actor_id: p.secondary?.id ?? null,

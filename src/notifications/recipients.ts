@@ -2,6 +2,7 @@ import type { Knex } from "knex";
 import { type Sql, sql } from "../db/sql";
 import type { EventRow } from "../events/outbox";
 import type { NotificationType } from "../models/Notification";
+import { exportNotifications } from "./exports";
 import { firstWords, mentionedUserIds, plainMentions } from "./mentions";
 
 type Json = Record<string, unknown>;
@@ -12,6 +13,9 @@ export interface PlannedNotification {
   accountId: number;
   userId: number;
   type: NotificationType;
+  /** The primary actor's type when it is not a conversation. */
+  primaryActorType?: string;
+  /** The primary actor's id: a conversation's unless primaryActorType says otherwise. */
   conversationId: number;
   primaryActorData: Json;
   secondary: { type: "Message"; id: number; data: Json } | null;
@@ -58,6 +62,7 @@ export async function plannedNotifications(
   participantsOf: (conversationId: number) => Promise<number[]>,
 ): Promise<PlannedNotification[]> {
   const payload = event.payload;
+  if (event.name === "contact_export_completed") return exportNotifications(db, event);
   if (!event.conversation_id) return [];
   if (event.name === "conversation_updated") {
     const changed = ((payload.changed_attributes as Json[] | null) ?? []).flatMap((change) => Object.keys(change));

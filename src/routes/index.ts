@@ -18,6 +18,7 @@ import { registerInboxRoutes } from "./api/inboxes/inboxes";
 import { registerInboxMemberRoutes } from "./api/inboxMembers/inboxMembers";
 import { registerContactExtraRoutes } from "./api/contacts/contactExtras";
 import { registerContactRoutes } from "./api/contacts/contacts";
+import { registerContactTransferRoutes } from "./api/contactTransfers/contactTransfers";
 import { registerContactNoteRoutes } from "./api/contactNotes/contactNotes";
 import { registerMacroRoutes } from "./api/macros/macros";
 import { registerBulkActionRoutes } from "./api/bulkActions/bulkActions";
@@ -74,6 +75,7 @@ export function accountScopedRouter(): ApiRouter {
   registerAssignableAgentRoutes(router);
   registerInboxMemberRoutes(router);
   registerContactExtraRoutes(router);
+  registerContactTransferRoutes(router);
   registerContactRoutes(router);
   registerContactMergeRoutes(router);
   registerContactNoteRoutes(router);

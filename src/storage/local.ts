@@ -22,11 +22,11 @@ export class LocalStorage implements FileStorage {
     else await writeFile(target, source.bytes);
   }
 
-  async get(key: string): Promise<StoredObject | undefined> {
+  async get(key: string, { start = 0 }: { start?: number } = {}): Promise<StoredObject | undefined> {
     const file = this.pathOf(key);
     try {
       const { size } = await stat(file);
-      return { body: createReadStream(file), size };
+      return { body: createReadStream(file, { start }), size: Math.max(0, size - start) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw err;

@@ -51,9 +51,11 @@ export class S3Storage implements FileStorage {
     );
   }
 
-  async get(key: string): Promise<StoredObject | undefined> {
+  async get(key: string, { start = 0 }: { start?: number } = {}): Promise<StoredObject | undefined> {
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key), ...(start ? { Range: `bytes=${start}-` } : {}) }),
+      );
       return { body: object.Body as Readable, size: object.ContentLength };
     } catch (err) {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === "NoSuchKey") return undefined;

@@ -15,8 +15,8 @@ export interface StoredObject {
 export interface FileStorage {
   readonly kind: string;
   put(key: string, source: FileSource, contentType: string): Promise<void>;
-  /** The object, or undefined when there is none under the key. */
-  get(key: string): Promise<StoredObject | undefined>;
+  /** The object (from byte `start` on, when given), or undefined when there is none under the key. */
+  get(key: string, options?: { start?: number }): Promise<StoredObject | undefined>;
   /** Removes the objects; keys with no object are no error. */
   delete(keys: string[]): Promise<void>;
   /** Removes up to `limit` objects under the prefix; answers how many went (0 when none are left). */

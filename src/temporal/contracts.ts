@@ -294,3 +294,22 @@ export interface CampaignInput {
   /** Set when the run continued as new while sending: contacts up to this id are done. */
   afterContactId?: number;
 }
+
+/** A contact import's run (POST contacts/import): one per data import. */
+export function contactImportWorkflowId(installationId: string, dataImportId: number): string {
+  return `contact-import-${installationId}-${dataImportId}`;
+}
+
+/** A contact export's run (POST contacts/export): one per data export. */
+export function contactExportWorkflowId(installationId: string, dataExportId: number): string {
+  return `contact-export-${installationId}-${dataExportId}`;
+}
+
+export interface DataTransferInput {
+  accountId: number;
+  /** The data_imports or data_exports row the run works on. */
+  id: number;
+}
+
+/** Rows of an import's CSV written per chunk (Chatwoot inserts in batches of 1000). */
+export const IMPORT_CHUNK_ROWS = 1000;

@@ -160,3 +160,10 @@ test("it lists the profile, agents, labels, canned responses and platform user r
   t.deepEqual(doc.paths["/platform/api/v1/users/{id}/login"].get.security, [{ platformAppApiKey: [] }]);
   t.deepEqual(doc.paths["/api/v1/accounts/{account_id}/agents"].post.security, [{ userApiKey: [] }]);
 });
+
+test("it lists contact import and export and their progress, the import as a multipart upload", (t) => {
+  for (const path of ["/api/v1/accounts/{account_id}/contacts/import", "/api/v1/accounts/{account_id}/contacts/export"]) t.truthy(doc.paths[path]?.post, path);
+  for (const path of ["data_imports", "data_imports/{id}", "data_exports", "data_exports/{id}"])
+    t.truthy(doc.paths[`/api/v1/accounts/{account_id}/${path}`]?.get, path);
+  t.truthy(doc.paths["/api/v1/accounts/{account_id}/contacts/import"].post.requestBody.content["multipart/form-data"]);
+});

@@ -1,0 +1,52 @@
+import type { Knex } from "knex";
+import { iso } from "../presenters/time";
+import { fileUrlSigner } from "../storage/urls";
+import type { DataExportRow } from "./exports";
+import { type DataImportRow, failedRecordsFileName } from "./imports";
+
+/** A signed download link of an export's CSV. */
+export async function exportDownloadUrl(db: Knex, accountId: number, key: string): Promise<string> {
+  return (await fileUrlSigner(db)).url({ accountId, key, contentType: "text/csv", filename: "contacts.csv" });
+}
+
+/** A data import as Rails' as_json writes the row, with its progress and the failed-records CSV's signed link. */
+export async function presentDataImport(db: Knex, row: DataImportRow) {
+  const accountId = Number(row.account_id);
+  return {
+    id: Number(row.id),
+    account_id: accountId,
+    data_type: row.data_type,
+    status: row.status,
+    file_name: row.file_name,
+    total_records: row.total_records,
+    processed_records: row.processed_records,
+    rejected_records: row.rejected_records,
+    processing_errors: row.processing_errors,
+    failed_records_url: row.failed_records_key
+      ? (await fileUrlSigner(db)).url({ accountId, key: row.failed_records_key, contentType: "text/csv", filename: failedRecordsFileName(row) })
+      : null,
+    completed_at: iso(row.completed_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/** A data export likewise, with its CSV's signed link once it is ready. */
+export async function presentDataExport(db: Knex, row: DataExportRow) {
+  const accountId = Number(row.account_id);
+  return {
+    id: Number(row.id),
+    account_id: accountId,
+    data_type: row.data_type,
+    status: row.status,
+    column_names: row.column_names,
+    label: row.label,
+    total_records: row.total_records,
+    processed_records: row.processed_records,
+    processing_errors: row.processing_errors,
+    download_url: row.file_key ? await exportDownloadUrl(db, accountId, row.file_key) : null,
+    completed_at: iso(row.completed_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
