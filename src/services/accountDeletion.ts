@@ -58,6 +58,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("integrations_hooks"),
   ownedRows("attachments"),
   ownedRows("messages"),
+  ownedRows("conversation_drafts"),
   ownedRows("conversation_participants"),
   ownedRows("conversations"),
   ownedRows("team_members"),
