@@ -35,13 +35,15 @@ export const agentBulkCreate = z
   .preprocess(
     wrappedUnder("agent"),
     z.object({
-      emails: z.preprocess(
-        (value) => (typeof value === "string" ? value.split(",") : value),
-        z
-          .array(z.unknown())
-          .transform((items) => items.filter((item) => !(item === null || (typeof item === "string" && item.trim() === ""))))
-          .pipe(z.array(email()).max(BULK_CREATE_MAX)),
-      ),
+      emails: z
+        .preprocess(
+          (value) => (typeof value === "string" ? value.split(",") : value),
+          z
+            .array(z.unknown())
+            .transform((items) => items.filter((item) => !(item === null || (typeof item === "string" && item.trim() === ""))))
+            .pipe(z.array(email()).max(BULK_CREATE_MAX)),
+        )
+        .openapi({ type: "array", items: { type: "string", format: "email" }, maxItems: BULK_CREATE_MAX }),
     }),
   )
   .openapi("AgentBulkCreate");
