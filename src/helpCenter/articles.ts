@@ -20,6 +20,12 @@ export function matchingText(query: QueryBuilder<Article, Article[]>, text: stri
   if (tsQuery) query.whereRaw(`${SEARCHED_TEXT} @@ to_tsquery('simple', ?)`, [tsQuery]);
 }
 
+/** The best matches first, as pg_search orders its results by rank (no order when there is no text). */
+export function byTextRank(query: QueryBuilder<Article, Article[]>, text: string | undefined): void {
+  const tsQuery = text ? prefixTsQuery(text) : undefined;
+  if (tsQuery) query.orderByRaw(`ts_rank(${SEARCHED_TEXT}, to_tsquery('simple', ?)) DESC`, [tsQuery]);
+}
+
 export function inCategorySlug(query: QueryBuilder<Article, Article[]>, categorySlug: string | undefined): void {
   if (categorySlug) query.whereIn("category_id", Category.query().select("id").where("slug", categorySlug));
 }

@@ -1,4 +1,5 @@
 import type { AccountUser } from "../models/AccountUser";
+import type { Article } from "../models/Article";
 import type { Contact } from "../models/Contact";
 import type { Conversation } from "../models/Conversation";
 import type { Inbox } from "../models/Inbox";
@@ -68,5 +69,21 @@ export function searchConversation(conversation: Conversation, { firstMessage, c
     inbox: inbox ? searchInbox(inbox) : {},
     agent: agent ?? {},
     additional_attributes: conversation.additional_attributes,
+  };
+}
+
+/** search/_article: the article with its portal's slug and its category's name (null without one). */
+export function searchArticle(article: Article, { portalSlug, categoryName }: { portalSlug: string; categoryName: string | undefined }) {
+  return {
+    id: article.id,
+    title: article.title,
+    locale: article.locale,
+    content: article.content,
+    slug: article.slug,
+    portal_slug: portalSlug,
+    account_id: article.account_id,
+    category_name: categoryName ?? null,
+    status: article.status,
+    updated_at: unixSeconds(article.updated_at),
   };
 }

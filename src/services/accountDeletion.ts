@@ -58,6 +58,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   ownedRows("integrations_hooks"),
   ownedRows("attachments"),
   ownedRows("messages"),
+  // conversation_drafts go with their conversations (ON DELETE CASCADE).
   ownedRows("conversation_participants"),
   ownedRows("conversations"),
   ownedRows("team_members"),

@@ -32,7 +32,7 @@ export interface AgentChange {
 /** The account must keep an administrator; refusing here is this service's rule, in Chatwoot's 422 shape. */
 export const LastAdministrator = () => CouldNotProcess("The account must have at least one administrator");
 /** Chatwoot's render_payment_required when the account's agent limit is reached. */
-const AgentLimitReached = () => new ApiError(402, { error: "Account limit exceeded. Please purchase more licenses" });
+export const AgentLimitReached = () => new ApiError(402, { error: "Account limit exceeded. Please purchase more licenses" });
 
 /** The account's users as agents, by name as Chatwoot's order_by_full_name. */
 export async function listAgents(accountId: number, db?: Knex): Promise<Member[]> {

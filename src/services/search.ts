@@ -7,7 +7,10 @@ import { Inbox } from "../models/Inbox";
 import { Message } from "../models/Message";
 import { User } from "../models/User";
 import { loadSenders } from "../conversations/messageSenders";
-import { searchAgent, searchContact, searchConversation, searchMessage } from "../presenters/search";
+import { searchAgent, searchArticle, searchContact, searchConversation, searchMessage } from "../presenters/search";
+import { byTextRank, matchingText } from "../helpCenter/articles";
+import { prefixTsQuery } from "../helpCenter/slugs";
+import { Article } from "../models/Article";
 
 /** SearchService's page size. */
 export const SEARCH_PER_PAGE = 15;
@@ -147,6 +150,41 @@ async function presentConversations(db: Knex, accountId: number, conversations: 
       contact: conversation.contact_id ? contactById.get(conversation.contact_id) : undefined,
       inbox: inboxes.get(conversation.inbox_id),
       agent: conversation.assignee_id ? agents.get(conversation.assignee_id) : undefined,
+    }),
+  );
+}
+
+/**
+ * SearchService#filter_articles: the account's published articles whose title, description or
+ * content has words starting with each word of `q` (pg_search's tsearch prefix), best match first,
+ * then the most recently updated. Any member may read every article of the account, so no inbox
+ * narrows them. A `q` without words matches nothing, as pg_search's blank query does.
+ */
+export async function searchArticles(scope: SearchScope) {
+  if (!prefixTsQuery(scope.q)) return [];
+  const query = Article.query(scope.db).where({ "articles.account_id": scope.accountId, "articles.status": "published" });
+  matchingText(query, scope.q);
+  byTextRank(query, scope.q);
+  const articles = await query
+    .orderBy([
+      { column: "articles.updated_at", order: "desc" },
+      { column: "articles.id", order: "desc" },
+    ])
+    .limit(SEARCH_PER_PAGE)
+    .offset(offsetOf(scope));
+  if (!articles.length) return [];
+  const portals: { id: string; slug: string }[] = await scope
+    .db("portals")
+    .whereIn("id", [...new Set(articles.map((a) => a.portal_id))])
+    .select("id", "slug");
+  const categoryIds = [...new Set(articles.flatMap((a) => (a.category_id ? [a.category_id] : [])))];
+  const categories: { id: string; name: string }[] = categoryIds.length ? await scope.db("categories").whereIn("id", categoryIds).select("id", "name") : [];
+  const portalSlug = new Map(portals.map((p) => [Number(p.id), p.slug]));
+  const categoryName = new Map(categories.map((c) => [Number(c.id), c.name]));
+  return articles.map((article) =>
+    searchArticle(article, {
+      portalSlug: portalSlug.get(article.portal_id)!,
+      categoryName: article.category_id ? categoryName.get(article.category_id) : undefined,
     }),
   );
 }

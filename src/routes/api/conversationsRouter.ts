@@ -9,6 +9,7 @@ import { registerContactConversationRoutes } from "./conversations/contactConver
 import { registerConversationRoutes } from "./conversations/conversations";
 import { registerConversationParticipantRoutes } from "./conversations/participants";
 import { registerTranscriptRoute } from "./conversations/transcript";
+import { registerDraftMessageRoutes } from "./conversations/draftMessages";
 
 /**
  * Conversations and messages, where agent bots may call Chatwoot's BOT_ACCESSIBLE_ENDPOINTS with
@@ -28,5 +29,6 @@ export function conversationsRouter(): ApiRouter {
   registerMessageRoutes(router);
   registerContactConversationRoutes(router);
   registerTranscriptRoute(router);
+  registerDraftMessageRoutes(router);
   return router;
 }

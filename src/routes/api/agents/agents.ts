@@ -7,7 +7,9 @@ import { presentInboxMember as presentAgent, presentInvitedAgent } from "../../.
 import { inviteAgent, listAgents, removeAgent, updateAgent } from "../../../services/agents";
 import { auditActor } from "../../../services/audit";
 import { connectedUserIds, liveAvailability } from "../../../realtime/presence";
-import { agentCreate, agentUpdate } from "./schema";
+import { bulkInviteAgents } from "../../../services/agentBulkCreate";
+import { currentLogger } from "../../../lib/logger";
+import { agentBulkCreate, agentCreate, agentUpdate } from "./schema";
 import { agentResponse } from "../../../schemas/agent";
 
 /** /api/v1/accounts/:account_id/agents (Chatwoot's AgentsController and UserPolicy: members list, administrators manage). */
@@ -53,6 +55,25 @@ export function registerAgentRoutes(router: ApiRouter) {
         ctx.status = 202;
         ctx.body = presentInvitedAgent(outcome.invitation, outcome.user);
       }
+    },
+  );
+
+  router.route(
+    {
+      authorize: requireAdministrator,
+      method: "post",
+      path: `${path}/bulk_create`,
+      summary:
+        "Add agents by email in bulk, as one create each (new addresses join unconfirmed, users of other accounts are invited); addresses already members are skipped; 200 empty",
+      params: accountParams,
+      body: agentBulkCreate,
+    },
+    async (ctx, { body }) => {
+      const principal = ctx.state.principal;
+      if (principal?.kind !== "user") throw new Error("agents reached without a user");
+      const outcome = await bulkInviteAgents(ctx.state.account!, principal.user, body.emails, auditActor(ctx));
+      currentLogger().info({ accountId: ctx.state.account!.id, invited: outcome.invited.length, skipped: outcome.skipped.length }, "agents bulk_create");
+      headOk(ctx);
     },
   );
 

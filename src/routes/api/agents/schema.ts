@@ -23,3 +23,27 @@ export const agentUpdate = z
     z.object({ name: z.string().trim().min(1).max(255), role: role(), availability: availability(), auto_offline: railsBoolean() }).partial(),
   )
   .openapi("AgentUpdate");
+
+/** The most addresses one bulk_create takes (Chatwoot sets none; a bound keeps one request's work finite). */
+export const BULK_CREATE_MAX = 1000;
+
+/**
+ * agents#bulk_create's `emails`: a JSON array, or a comma-separated string as a form sends one;
+ * blank entries are dropped (Rails' compact_blank), every other one must be an address.
+ */
+export const agentBulkCreate = z
+  .preprocess(
+    wrappedUnder("agent"),
+    z.object({
+      emails: z
+        .preprocess(
+          (value) => (typeof value === "string" ? value.split(",") : value),
+          z
+            .array(z.unknown())
+            .transform((items) => items.filter((item) => !(item === null || (typeof item === "string" && item.trim() === ""))))
+            .pipe(z.array(email()).max(BULK_CREATE_MAX)),
+        )
+        .openapi({ type: "array", items: { type: "string", format: "email" }, maxItems: BULK_CREATE_MAX }),
+    }),
+  )
+  .openapi("AgentBulkCreate");

@@ -59,3 +59,19 @@ export const searchConversationsResponse = z
   .openapi("SearchConversations");
 export const searchContactsResponse = z.object({ payload: z.object({ contacts: z.array(searchContactResponse) }) }).openapi("SearchContacts");
 export const searchMessagesResponse = z.object({ payload: z.object({ messages: z.array(searchMessageResponse) }) }).openapi("SearchMessages");
+
+export const searchArticleResponse = z
+  .object({
+    id: z.number(),
+    title: z.string(),
+    locale: z.string(),
+    content: z.string(),
+    slug: z.string(),
+    portal_slug: z.string(),
+    account_id: z.number(),
+    category_name: z.string().nullable(),
+    status: z.enum(["draft", "published", "archived"]),
+    updated_at: z.number(),
+  })
+  .openapi("SearchArticle");
+export const searchArticlesResponse = z.object({ payload: z.object({ articles: z.array(searchArticleResponse) }) }).openapi("SearchArticles");

@@ -3,8 +3,8 @@ import type { ApiRouter } from "../../../http/router";
 import { accountParams } from "../../../http/schemas";
 import { requireMember } from "../../../policies";
 import { accessibleInboxIdsSql } from "../../../policies/inboxes";
-import { searchContacts, searchConversations, searchMessages, type SearchScope } from "../../../services/search";
-import { searchAllResponse, searchContactsResponse, searchConversationsResponse, searchMessagesResponse, searchQuery } from "./schema";
+import { searchArticles, searchContacts, searchConversations, searchMessages, type SearchScope } from "../../../services/search";
+import { searchAllResponse, searchArticlesResponse, searchContactsResponse, searchConversationsResponse, searchMessagesResponse, searchQuery } from "./schema";
 
 /** SearchService's inputs: the caller's inboxes (Chatwoot's assigned_inboxes), the stripped query, the page. */
 function scopeOf(ctx: AppContext, query: { q?: string; page?: number }): SearchScope {
@@ -82,6 +82,21 @@ export function registerSearchRoutes(router: ApiRouter) {
     },
     async (ctx, { query }) => {
       ctx.body = { payload: { messages: await searchMessages(scopeOf(ctx, query)) } };
+    },
+  );
+
+  router.route(
+    {
+      authorize: requireMember,
+      method: "get",
+      path: `${path}/articles`,
+      summary: "Published help center articles whose title, description or content has words starting with those of `q`, best match first, 15 a page",
+      params: accountParams,
+      query: searchQuery,
+      response: searchArticlesResponse,
+    },
+    async (ctx, { query }) => {
+      ctx.body = { payload: { articles: await searchArticles(scopeOf(ctx, query)) } };
     },
   );
 }
