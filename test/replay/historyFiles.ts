@@ -26,6 +26,8 @@ export const LONG_LIVED = [
   "schedulingOfferWorkflow",
   "campaignWorkflow",
   "transcriptWorkflow",
+  "contactImportWorkflow",
+  "contactExportWorkflow",
 ] as const;
 
 export function saveHistory(name: string, history: temporal.api.history.v1.IHistory): string {

@@ -25,6 +25,7 @@ import { loadMailSettings } from "../../src/config";
 import { campaignWorld } from "../campaigns/support";
 import { HISTORIES_DIR, historyFiles, LONG_LIVED, saveHistory } from "./historyFiles";
 import { recordMockedRuns } from "./recordMocked";
+import { contactsImportedAndExported } from "./recordTransfers";
 import { servicesEnv, withTestServices } from "../support/services";
 
 const SECOND = 1000;
@@ -240,6 +241,7 @@ async function main() {
         offerThatBooks(h),
         campaignThatSends(h),
         transcriptThatMails(h, smtp.mailed),
+        contactsImportedAndExported(h),
       ]);
       const { client } = h.deps.temporal;
       // Lanes end after a minute without work; everything else ends with its scenario.
