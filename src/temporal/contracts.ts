@@ -1,5 +1,6 @@
-// The names both sides of Temporal agree on: workflow ids, task queue, signals. Imported by
-// workflow code too, so this module must stay free of I/O imports.
+// Over 300 lines on purpose: every name both sides of Temporal agree on (workflow ids, task
+// queue, signals) in one place. Imported by workflow code too, so this module must stay free of
+// I/O imports.
 //
 // Every id starts with the kind of work and the installation (the database's identity), so one
 // Temporal namespace can serve several databases, and a new or restored database never meets the
