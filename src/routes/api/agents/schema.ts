@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { availability, email, railsBoolean, wrappedUnder } from "../../../http/schemas";
+import { MAX_LENGTH } from "../../../http/limits";
 
 const role = () => z.enum(["agent", "administrator"]);
 
@@ -43,7 +44,7 @@ export const agentBulkCreate = z
             .transform((items) => items.filter((item) => !(item === null || (typeof item === "string" && item.trim() === ""))))
             .pipe(z.array(email()).max(BULK_CREATE_MAX)),
         )
-        .openapi({ type: "array", items: { type: "string", format: "email" }, maxItems: BULK_CREATE_MAX }),
+        .openapi({ type: "array", items: { type: "string", format: "email", maxLength: MAX_LENGTH.string }, maxItems: BULK_CREATE_MAX }),
     }),
   )
   .openapi("AgentBulkCreate");
