@@ -2,7 +2,7 @@ import { ValidationError } from "../errors";
 import type { Account } from "../models/Account";
 import { AccountUser } from "../models/AccountUser";
 import type { User } from "../models/User";
-import { AgentLimitReached, inviteAgent } from "./agents";
+import { assertRoomForAgent, inviteAgent } from "./agents";
 import type { AuditActor } from "./audit";
 
 /** What one bulk_create did with its addresses (for logs and tests; Chatwoot answers 200 empty). */
@@ -45,7 +45,7 @@ export async function bulkInviteAgents(account: Account, inviter: User, emails: 
   const distinct = [...new Set(emails)];
   const members = await memberEmails(account.id, distinct);
   const newcomers = distinct.filter((email) => !members.has(email));
-  await assertRoomFor(account, newcomers.length);
+  if (newcomers.length) await assertRoomForAgent(AccountUser.knex(), account, newcomers.length);
   const outcome: BulkInviteOutcome = { invited: [], skipped: [...members] };
   for (const email of newcomers) {
     try {
@@ -58,12 +58,4 @@ export async function bulkInviteAgents(account: Account, inviter: User, emails: 
     }
   }
   return outcome;
-}
-
-/** The up-front check: the account's numeric `agents` limit leaves room for this many more members. */
-async function assertRoomFor(account: Account, count: number): Promise<void> {
-  const limit = Number(account.limits?.agents);
-  if (!count || account.limits?.agents == null || !Number.isFinite(limit)) return;
-  const [{ members }] = await AccountUser.knex()("account_users").where({ account_id: account.id }).count<{ members: string }[]>("id as members");
-  if (Number(members) + count > limit) throw AgentLimitReached();
 }

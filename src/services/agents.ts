@@ -69,13 +69,16 @@ async function lockedMembership(trx: Knex, accountId: number, userId: number): P
   return membership;
 }
 
-/** Chatwoot's validate_limit: a numeric `agents` limit on the account caps its users (checked under the account's lock). */
-export async function assertRoomForAgent(trx: Knex, account: Account): Promise<void> {
+/**
+ * Chatwoot's validate_limit: a numeric `agents` limit on the account caps its users, so it must
+ * leave room for `joining` more (checked under the account's lock when db is a transaction).
+ */
+export async function assertRoomForAgent(db: Knex, account: Account, joining = 1): Promise<void> {
   const limit = Number(account.limits?.agents);
   if (!Number.isFinite(limit) || account.limits?.agents == null) return;
-  await trx("accounts").where({ id: account.id }).forUpdate().select("id");
-  const [{ count }] = await trx("account_users").where({ account_id: account.id }).count<{ count: string }[]>("id as count");
-  if (Number(count) >= limit) throw AgentLimitReached();
+  await db("accounts").where({ id: account.id }).forUpdate().select("id");
+  const [{ count }] = await db("account_users").where({ account_id: account.id }).count<{ count: string }[]>("id as count");
+  if (Number(count) + joining > limit) throw AgentLimitReached();
 }
 
 /** What an invite did: the user joined (new to the service, or in no account), or was invited to accept. */
