@@ -32,13 +32,33 @@ function* elements<T>(items: readonly T[], json: (item: T) => string): Generator
       .join(",")}`;
 }
 
-/** JSON objects' texts (none empty) as the text of one object with all their keys, in order. */
-const joinedObjects = (...texts: string[]) => `{${texts.map((text) => text.slice(1, -1)).join(",")}}`;
+/** The JSON of appointmentMoney with nothing paid: most appointments' in a month view. */
+const NO_MONEY = JSON.stringify(appointmentMoney([], undefined));
 
-/** presentAppointment's JSON: PostgreSQL's text of appointmentFields, custom_attributes and the money put in. */
-function appointmentJson(appointment: CalendarAppointment, payments: readonly Payment[], expense: Expense | undefined): string {
+/**
+ * presentAppointment's JSON as the texts that together are it: PostgreSQL's text of appointmentFields'
+ * keys around custom_attributes, and custom_attributes and the money put in, braces dropped where
+ * two objects meet (a piece joins them once, with no text of each whole appointment in between).
+ */
+function appointmentParts(appointment: CalendarAppointment, payments: readonly Payment[], expense: Expense | undefined): string[] {
   const { json_before, custom_attributes, json_after } = appointment;
-  return joinedObjects(json_before, JSON.stringify({ custom_attributes }), json_after, JSON.stringify(appointmentMoney(payments, expense)));
+  const money = payments.length || expense ? JSON.stringify(appointmentMoney(payments, expense)) : NO_MONEY;
+  return [json_before.slice(0, -1), ",", JSON.stringify({ custom_attributes }).slice(1, -1), ",", json_after.slice(1, -1), ",", money.slice(1)];
+}
+
+/** The appointments as JSON array elements, PIECE_ITEMS at a time. */
+function* appointmentPieces(calendar: Calendar): Generator<string> {
+  const paymentsOf = byAppointment(calendar.payments);
+  const expensesOf = byAppointment(calendar.expenses);
+  const { appointments } = calendar;
+  for (let i = 0; i < appointments.length; i += PIECE_ITEMS) {
+    const parts: string[] = [];
+    for (const a of appointments.slice(i, i + PIECE_ITEMS)) {
+      if (i || parts.length) parts.push(",");
+      parts.push(...appointmentParts(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id))));
+    }
+    yield parts.join("");
+  }
 }
 
 /**
@@ -50,8 +70,6 @@ function appointmentJson(appointment: CalendarAppointment, payments: readonly Pa
  * carry their resource's UTC offset, the range the account's scheduling timezone's.
  */
 export function* calendarBody(calendar: Calendar): Generator<string> {
-  const paymentsOf = byAppointment(calendar.payments);
-  const expensesOf = byAppointment(calendar.expenses);
   const zone = calendar.query.timeZone ?? DEFAULT_TIMEZONE;
   const head = {
     view: calendar.query.view,
@@ -65,7 +83,7 @@ export function* calendarBody(calendar: Calendar): Generator<string> {
   };
   // The payload's other keys go inside the object that the head's text's last two braces close.
   yield `${JSON.stringify({ payload: head }).slice(0, -2)},"appointments":[`;
-  yield* elements(calendar.appointments, (a) => appointmentJson(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id))));
+  yield* appointmentPieces(calendar);
   yield '],"payments":[';
   yield* elements(calendar.payments, (p) => JSON.stringify(presentPayment(p)));
   yield '],"expenses":[';
