@@ -17,11 +17,15 @@ function byAppointment<T extends Payment | Expense>(items: readonly T[]): (id: n
 }
 
 /**
- * Items a piece of the body holds at most. A text of more than about a hundred kilobytes is a large
- * object to the JavaScript heap, given pages of its own every time, so a body of megabytes is
- * written in pieces well under that size (bench/HISTORY.md has the measurements).
+ * Items a piece of the body holds at most, for pieces of up to about a hundred kilobytes: each piece
+ * is a write to the socket, and fewer, larger writes cost less; but a text over 128 KB is a large
+ * object to the JavaScript heap, given pages of its own every time (bench/HISTORY.md has the
+ * measurements). By the size of an item: payments and expenses (about 200 bytes), appointments
+ * (about 1.5 KB) and slots (about 120 bytes).
  */
 const PIECE_ITEMS = 256;
+const APPOINTMENTS_PER_PIECE = 64;
+const SLOTS_PER_PIECE = 800;
 
 /** A list's elements (the list's brackets are the caller's) as JSON text, PIECE_ITEMS at a time. */
 function* elements<T>(items: readonly T[], json: (item: T) => string): Generator<string> {
@@ -46,14 +50,14 @@ function appointmentParts(appointment: CalendarAppointment, payments: readonly P
   return [json_before.slice(0, -1), ",", JSON.stringify({ custom_attributes }).slice(1, -1), ",", json_after.slice(1, -1), ",", money.slice(1)];
 }
 
-/** The appointments as JSON array elements, PIECE_ITEMS at a time. */
+/** The appointments as JSON array elements, APPOINTMENTS_PER_PIECE at a time. */
 function* appointmentPieces(calendar: Calendar): Generator<string> {
   const paymentsOf = byAppointment(calendar.payments);
   const expensesOf = byAppointment(calendar.expenses);
   const { appointments } = calendar;
-  for (let i = 0; i < appointments.length; i += PIECE_ITEMS) {
+  for (let i = 0; i < appointments.length; i += APPOINTMENTS_PER_PIECE) {
     const parts: string[] = [];
-    for (const a of appointments.slice(i, i + PIECE_ITEMS)) {
+    for (const a of appointments.slice(i, i + APPOINTMENTS_PER_PIECE)) {
       if (i || parts.length) parts.push(",");
       parts.push(...appointmentParts(a, paymentsOf(a.id), currentExpense(a, expensesOf(a.id))));
     }
@@ -126,8 +130,8 @@ function* slotPieces(groups: readonly ResourceSlots[]): Generator<string> {
     let tails = tailsOf.get(starts);
     if (!tails) tailsOf.set(starts, (tails = starts.map(slotTails(resource.timezone, durationMs))));
     const opening = `{"resource_id":${JSON.stringify(resource.id)},`;
-    for (let i = 0; i < tails.length; i += PIECE_ITEMS) {
-      yield `${first ? "" : ","}${opening}${tails.slice(i, i + PIECE_ITEMS).join(`,${opening}`)}`;
+    for (let i = 0; i < tails.length; i += SLOTS_PER_PIECE) {
+      yield `${first ? "" : ","}${opening}${tails.slice(i, i + SLOTS_PER_PIECE).join(`,${opening}`)}`;
       first = false;
     }
   }
