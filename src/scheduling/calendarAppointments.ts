@@ -8,20 +8,24 @@ import { raw } from "objection";
 import { Appointment } from "../models/scheduling/Appointment";
 
 /** An appointment of the calendar: what the slot computation and the money need, and its JSON. */
-export interface CalendarAppointment extends Pick<Appointment, "id" | "resource_id" | "status" | "starts_at" | "ends_at" | "custom_attributes"> {
+export interface CalendarAppointment extends Pick<
+  Appointment,
+  "id" | "resource_id" | "status" | "starts_at" | "ends_at" | "custom_attributes" | "cancellation_reason"
+> {
   /** appointmentFields' keys before custom_attributes, as a JSON object's text. */
   json_before: string;
-  /** appointmentFields' keys after custom_attributes, as a JSON object's text. */
-  json_after: string;
+  /** The keys after custom_attributes, as appointmentFields has them (instants as ISO text). */
+  hold_expires_at: string | null;
+  cancelled_at: string | null;
 }
 
 /** An instant as Date#toISOString writes it. */
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
 
 /**
- * appointmentFields' keys and values as SQL (of the appointment's columns), in its order, around
+ * appointmentFields' keys and values as SQL (of the appointment's columns), in its order, up to
  * custom_attributes: PostgreSQL writes jsonb with spaces and in an order of its own, so that one
- * goes through JSON.stringify.
+ * goes through JSON.stringify, with the three keys after it.
  */
 const BEFORE = [
   "id, account_id, resource_id, contact_id, service_id, company_id",
@@ -36,7 +40,6 @@ const BEFORE = [
   "prepaid_payment_method, settlement_payment_method, compensation_type_snapshot, compensation_value_snapshot",
   "external_ref, idempotency_key, notes",
 ].join(", ");
-const AFTER = [iso("hold_expires_at"), iso("cancelled_at"), "cancellation_reason"].join(", ");
 
 /** row_to_json writes a row's columns as they are named, without spaces (json_build_object adds some). */
 const jsonOf = (columns: string, as: string) => raw(`(select row_to_json(r)::text from (select ${columns}) r) as ${as}`);
@@ -45,6 +48,17 @@ const jsonOf = (columns: string, as: string) => raw(`(select row_to_json(r)::tex
 export function calendarAppointments(accountId: number, resourceIds: readonly number[], from: Date, to: Date): Promise<CalendarAppointment[]> {
   const query = Appointment.overlapping(accountId, resourceIds, from, to)
     .clearSelect()
-    .select("id", "resource_id", "status", "starts_at", "ends_at", "custom_attributes", jsonOf(BEFORE, "json_before"), jsonOf(AFTER, "json_after"));
+    .select(
+      "id",
+      "resource_id",
+      "status",
+      "starts_at",
+      "ends_at",
+      "custom_attributes",
+      jsonOf(BEFORE, "json_before"),
+      raw(iso("hold_expires_at")),
+      raw(iso("cancelled_at")),
+      "cancellation_reason",
+    );
   return query.toKnexQuery() as unknown as Promise<CalendarAppointment[]>;
 }

@@ -41,13 +41,14 @@ const NO_MONEY = JSON.stringify(appointmentMoney([], undefined));
 
 /**
  * presentAppointment's JSON as the texts that together are it: PostgreSQL's text of appointmentFields'
- * keys around custom_attributes, and custom_attributes and the money put in, braces dropped where
- * two objects meet (a piece joins them once, with no text of each whole appointment in between).
+ * keys up to custom_attributes, then the rest of them and the money, braces dropped where two objects
+ * meet (a piece joins them once, with no text of each whole appointment in between).
  */
 function appointmentParts(appointment: CalendarAppointment, payments: readonly Payment[], expense: Expense | undefined): string[] {
-  const { json_before, custom_attributes, json_after } = appointment;
+  const { json_before, custom_attributes, hold_expires_at, cancelled_at, cancellation_reason } = appointment;
+  const rest = JSON.stringify({ custom_attributes, hold_expires_at, cancelled_at, cancellation_reason });
   const money = payments.length || expense ? JSON.stringify(appointmentMoney(payments, expense)) : NO_MONEY;
-  return [json_before.slice(0, -1), ",", JSON.stringify({ custom_attributes }).slice(1, -1), ",", json_after.slice(1, -1), ",", money.slice(1)];
+  return [json_before.slice(0, -1), ",", rest.slice(1, -1), ",", money.slice(1)];
 }
 
 /** The appointments as JSON array elements, APPOINTMENTS_PER_PIECE at a time. */
