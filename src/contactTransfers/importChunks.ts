@@ -1,4 +1,5 @@
 import type { Knex } from "knex";
+import { sql } from "../db/sql";
 import { fullMessage } from "../errors";
 import { Contact } from "../models/Contact";
 import { contactOfRow, type ImportedContact, matchKeys } from "./importRows";
@@ -79,7 +80,7 @@ export async function writeChunk(db: Knex, importId: number, startRow: number, c
       accountId,
       accepted.filter((a) => !a.existing),
     );
-    for (const item of accepted) if (item.existing) await updateContact(trx, item.existing.id, item.contact);
+    await updateContacts(trx, accepted);
     const keys = accepted.flatMap(({ contact }) => matchKeys(contact).map((key) => ({ data_import_id: importId, ...key })));
     if (keys.length) await trx("data_import_keys").insert(keys).onConflict(["data_import_id", "kind", "value"]).ignore();
     if (rejected.length) {
@@ -169,22 +170,39 @@ async function insertContacts(trx: Knex.Transaction, accountId: number, items: A
   await trx("contacts").insert(rows);
 }
 
-/** The row's non-blank values over the contact's; attributes merge. */
-async function updateContact(trx: Knex.Transaction, id: string, contact: ImportedContact) {
-  await trx("contacts")
-    .where("id", id)
-    .update({
-      name: trx.raw("coalesce(?, name)", [contact.name]),
-      email: trx.raw("coalesce(?, email)", [contact.email]),
-      phone_number: trx.raw("coalesce(?, phone_number)", [contact.phone_number]),
-      identifier: trx.raw("coalesce(?, identifier)", [contact.identifier]),
-      location: trx.raw("coalesce(?, location)", [contact.additional_attributes.city ?? null]),
-      contact_type: trx.raw("case when contact_type = 'visitor' and coalesce(?, email, ?, phone_number) is not null then 'lead' else contact_type end", [
-        contact.email,
-        contact.phone_number,
-      ]),
-      additional_attributes: trx.raw("additional_attributes || ?::jsonb", [JSON.stringify(contact.additional_attributes)]),
-      custom_attributes: trx.raw("custom_attributes || ?::jsonb", [JSON.stringify(contact.custom_attributes)]),
-      updated_at: trx.fn.now(),
-    });
+/**
+ * The rows' non-blank values over their contacts' (a later row's over an earlier's, when rows of the
+ * chunk match one contact by different keys); attributes merge. One statement for the chunk.
+ */
+async function updateContacts(trx: Knex.Transaction, items: Accepted[]) {
+  const rowsOf = new Map<string, ImportedContact[]>();
+  for (const { existing, contact } of items) if (existing) rowsOf.set(existing.id, [...(rowsOf.get(existing.id) ?? []), contact]);
+  if (!rowsOf.size) return;
+  const merged = [...rowsOf].map(([id, rows]) => ({ id, ...mergeRows(rows) }));
+  const column = (pick: (row: (typeof merged)[number]) => string | null) => merged.map(pick);
+  await sql`update contacts as c set
+      name = coalesce(u.name, c.name), email = coalesce(u.email, c.email), phone_number = coalesce(u.phone_number, c.phone_number),
+      identifier = coalesce(u.identifier, c.identifier), location = coalesce(u.location, c.location),
+      contact_type = case when c.contact_type = 'visitor' and coalesce(u.email, c.email, u.phone_number, c.phone_number) is not null
+        then 'lead' else c.contact_type end,
+      additional_attributes = c.additional_attributes || u.additional_attributes::jsonb,
+      custom_attributes = c.custom_attributes || u.custom_attributes::jsonb, updated_at = now()
+    from unnest(${column((row) => row.id)}::bigint[], ${column((row) => row.name)}::text[], ${column((row) => row.email)}::text[],
+      ${column((row) => row.phone_number)}::text[], ${column((row) => row.identifier)}::text[],
+      ${column((row) => row.additional_attributes.city ?? null)}::text[], ${column((row) => JSON.stringify(row.additional_attributes))}::text[],
+      ${column((row) => JSON.stringify(row.custom_attributes))}::text[])
+      as u(id, name, email, phone_number, identifier, location, additional_attributes, custom_attributes)
+    where c.id = u.id`.raw(trx);
+}
+
+/** Rows applied one after the other: each non-blank value over the one before, attributes merged. */
+function mergeRows(rows: ImportedContact[]): ImportedContact {
+  return rows.reduce((before, row) => ({
+    name: row.name ?? before.name,
+    email: row.email ?? before.email,
+    phone_number: row.phone_number ?? before.phone_number,
+    identifier: row.identifier ?? before.identifier,
+    additional_attributes: { ...before.additional_attributes, ...row.additional_attributes },
+    custom_attributes: { ...before.custom_attributes, ...row.custom_attributes },
+  }));
 }

@@ -87,6 +87,31 @@ test("a CSV of good and bad rows: good rows become or update contacts, bad ones 
     t.is((await h.knex("data_import_keys").where("data_import_id", done.id)).length, 0, "the file's keys go when it is done");
   }));
 
+test("rows matching one contact by different keys update it in file order, attributes merged", (t) =>
+  withTransferApi(harness, "contact-import", async (h) => {
+    const account = await createAccount(h);
+    const { contact: sam } = await createContact(h, account, { name: "Sam", identifier: "crm-7", email: "sam@example.com" });
+    const { contact: kim } = await createContact(h, account, { name: "Kim", phone_number: "+14155550123" });
+    const csv = ["name,email,identifier,phone_number,plan,tier", "Sam One,,crm-7,,gold,", "Sam Two,sam@example.com,,,,vip", ",,,+14155550123,,silver"].join(
+      "\n",
+    );
+    const response = await postImport(h, account.id, account.admin.token, csv);
+    t.is(response.status, 200);
+    const done = await finishedTransfer(h, response.headers.get("location"), account.admin.token);
+    t.like(done, { status: "completed", processed_records: 3, rejected_records: 0 });
+    const contacts = await h.knex("contacts").where("account_id", account.id).orderBy("id");
+    t.is(contacts.length, 2, "no contact made");
+    t.like(
+      contacts.find((c) => Number(c.id) === sam.id),
+      { name: "Sam Two", identifier: "crm-7", email: "sam@example.com" },
+    );
+    t.deepEqual(contacts.find((c) => Number(c.id) === sam.id).custom_attributes, { plan: "gold", tier: "vip" });
+    t.like(
+      contacts.find((c) => Number(c.id) === kim.id),
+      { name: "Kim", contact_type: "lead", custom_attributes: { tier: "silver" } },
+    );
+  }));
+
 test("a malformed CSV fails the import with why; data_imports are the account's own", (t) =>
   withTransferApi(harness, "contact-import", async (h) => {
     const account = await createAccount(h);
