@@ -1,8 +1,9 @@
-import { Expense, Payment } from "../models/scheduling/Appointment";
-import type { Resource } from "../models/scheduling/Resource";
-import { type CalendarAppointment, calendarAppointments } from "./calendarAppointments";
+import { Batch } from "../db/batch";
+import { Appointment, Expense, Payment } from "../models/scheduling/Appointment";
+import { Resource } from "../models/scheduling/Resource";
+import { type CalendarAppointment, queueCalendarAppointments } from "./calendarAppointments";
 import type { CALENDAR_VIEWS } from "./constants";
-import { bookingsOf, loadScheduleRules, type ScheduleRules } from "./schedules";
+import { bookingsOf, queueScheduleRules, type ScheduleRules } from "./schedules";
 import { type ResourceSlots, type SlotQuery, slotScope, slotsOfResources } from "./slots";
 
 export interface CalendarQuery extends SlotQuery {
@@ -34,15 +35,21 @@ export interface Calendar extends ScheduleRules {
  */
 export async function buildCalendar(accountId: number, query: CalendarQuery): Promise<Calendar> {
   const { service, selected } = await slotScope(accountId, query);
-  const { start, end } = query.range;
-  // The resources, their rules and their appointments side by side, each reading the selection itself.
-  const [resources, rules, appointments] = await Promise.all([
-    selected().orderBy("id"),
-    loadScheduleRules(accountId, selected().select("id"), query.range),
-    calendarAppointments(accountId, selected().select("id") as unknown as number[], new Date(start), new Date(end)),
-  ]);
-  const ids = appointments.map((a) => a.id);
-  const [payments, expenses] = ids.length ? await Promise.all([Payment.ofAppointments(ids), Expense.ofAppointments(ids)]) : [[], []];
+  const from = new Date(query.range.start);
+  const to = new Date(query.range.end);
+  // Two round trips side by side, each reading the selection itself: the appointments with their JSON
+  // (the long one, PostgreSQL writing it), and the resources, their rules and the appointments' money.
+  const ids = () => selected().select("id") as unknown as number[];
+  const appointmentsBatch = new Batch(Resource.knex());
+  const appointmentsRead = queueCalendarAppointments(appointmentsBatch, accountId, ids(), from, to);
+  const batch = new Batch(Resource.knex());
+  const resourcesRead = batch.models(selected().orderBy("id"));
+  const rulesRead = queueScheduleRules(batch, accountId, ids(), query.range);
+  const shown = () => Appointment.overlapping(accountId, ids(), from, to).clearSelect().clearOrder().select("scheduling_appointments.id");
+  const paymentsRead = batch.models(Payment.ofAppointments(shown()));
+  const expensesRead = batch.models(Expense.ofAppointments(shown()));
+  await Promise.all([appointmentsBatch.run(), batch.run()]);
+  const [resources, rules, appointments, payments, expenses] = await Promise.all([resourcesRead, rulesRead, appointmentsRead, paymentsRead, expensesRead]);
   const slots = query.includeSlots ? slotsOfResources(resources, rules, bookingsOf(appointments), query, service?.duration_min) : [];
   return { ...rules, query, resources, appointments, payments, expenses, slots };
 }

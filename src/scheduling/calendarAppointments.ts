@@ -5,6 +5,7 @@
  * for key; test/scheduling/calendarBody.test.ts holds the two together.
  */
 import { raw } from "objection";
+import { Batch } from "../db/batch";
 import { Appointment } from "../models/scheduling/Appointment";
 
 /** An appointment of the calendar: what the slot computation and the money need, and its JSON. */
@@ -44,8 +45,14 @@ const BEFORE = [
 /** row_to_json writes a row's columns as they are named, without spaces (json_build_object adds some). */
 const jsonOf = (columns: string, as: string) => raw(`(select row_to_json(r)::text from (select ${columns}) r) as ${as}`);
 
-/** Appointment.overlapping's appointments (cancelled ones included, by start then id) with their JSON. */
-export function calendarAppointments(accountId: number, resourceIds: readonly number[], from: Date, to: Date): Promise<CalendarAppointment[]> {
+/** Appointment.overlapping's appointments (cancelled ones included, by start then id) with their JSON, queued on a batch. */
+export function queueCalendarAppointments(
+  batch: Batch,
+  accountId: number,
+  resourceIds: readonly number[],
+  from: Date,
+  to: Date,
+): Promise<CalendarAppointment[]> {
   const query = Appointment.overlapping(accountId, resourceIds, from, to)
     .clearSelect()
     .select(
@@ -60,5 +67,5 @@ export function calendarAppointments(accountId: number, resourceIds: readonly nu
       raw(iso("cancelled_at")),
       "cancellation_reason",
     );
-  return query.toKnexQuery() as unknown as Promise<CalendarAppointment[]>;
+  return batch.rows<CalendarAppointment>(query.toKnexQuery());
 }

@@ -1,6 +1,6 @@
 /**
  * Loads what the availability engine needs for some resources over a range (their rules and their
- * appointments, read side by side), and hands each resource its ResourceSchedule. The calendar, the
+ * appointments, in one round trip), and hands each resource its ResourceSchedule. The calendar, the
  * availability search and the booking check all use it.
  */
 import type { Knex } from "knex";
@@ -11,7 +11,7 @@ import type { Resource } from "../models/scheduling/Resource";
 import { TimeOff } from "../models/scheduling/TimeOff";
 import { BreakRule, WorkRule } from "../models/scheduling/WeeklyRule";
 import { WorkdayOverride } from "../models/scheduling/WorkdayOverride";
-import { allOn } from "../conversations/graph";
+import { Batch } from "../db/batch";
 import type { BookedInterval, ResourceSchedule } from "./availability";
 import type { Interval } from "./intervals";
 
@@ -37,45 +37,51 @@ const asInterval = (row: { starts_at: Date; ends_at: Date }): Interval => ({ sta
 
 /** `db` may be the booking's transaction, so the check sees what the transaction has written. */
 export async function loadScheduleRows(accountId: number, resourceIds: readonly number[], range: Interval, db?: Knex): Promise<ScheduleRows> {
-  const [rules, appointments] = await allOn(db ?? Appointment.knex(), [
-    () => loadScheduleRules(accountId, resourceIds, range, db),
-    () => Appointment.overlapping(accountId, resourceIds, new Date(range.start), new Date(range.end), db),
-  ] as const);
-  return { ...rules, appointments };
+  const batch = new Batch(db ?? Appointment.knex());
+  const rules = queueScheduleRules(batch, accountId, resourceIds, range);
+  const appointments = batch.models(Appointment.overlapping(accountId, resourceIds, new Date(range.start), new Date(range.end)));
+  await batch.run();
+  return { ...(await rules), appointments: await appointments };
 }
 
 /** A query of resource ids. */
 export type ResourceIdsQuery = QueryBuilder<Resource, Resource[]>;
 
-/**
- * The rules of some resources (as ids, or as a query of their ids, so they are read beside the
- * resources themselves), each kind in a statement of its own, side by side.
- */
+/** The rules of some resources (as ids, or as a query of their ids), each kind a statement, in one round trip. */
 export async function loadScheduleRules(
   accountId: number,
   resources: readonly number[] | ResourceIdsQuery,
   range: Interval,
   db?: Knex,
 ): Promise<ScheduleRules> {
+  const batch = new Batch(db ?? Appointment.knex());
+  const rules = queueScheduleRules(batch, accountId, resources, range);
+  await batch.run();
+  return rules;
+}
+
+/**
+ * The rules of some resources (as ids, or as a query of their ids, so they are read beside the
+ * resources themselves), each kind a statement queued on a batch: they settle once it has run.
+ */
+export function queueScheduleRules(batch: Batch, accountId: number, resources: readonly number[] | ResourceIdsQuery, range: Interval): Promise<ScheduleRules> {
   // knex writes `in (select ...)` for a query as it writes `in (1, 2)` for ids.
   const ids = (Array.isArray(resources) ? [...resources] : resources) as number[];
   // Any zone's local dates in the range lie within a day of the range's UTC dates.
   const utcDate = (ms: number, days: number) => raw("(?::timestamptz at time zone 'UTC')::date + ?::integer", [new Date(ms), days]);
-  const weekly =
-    <R extends WorkRule | BreakRule>(model: typeof WorkRule | typeof BreakRule) =>
-    () =>
-      model.query(db).whereIn("resource_id", ids).orderBy(["resource_id", "weekday", "start_minute", "id"]) as unknown as Promise<R[]>;
-  const [workRules, breakRules, holidays, overrides, timeOffs] = await allOn(db ?? Appointment.knex(), [
+  const weekly = <R extends WorkRule | BreakRule>(model: typeof WorkRule | typeof BreakRule) =>
+    batch.models(model.query().whereIn("resource_id", ids).orderBy(["resource_id", "weekday", "start_minute", "id"])) as Promise<R[]>;
+  return Promise.all([
     weekly<WorkRule>(WorkRule),
     weekly<BreakRule>(BreakRule),
-    () => Holiday.ofAccount(accountId, db),
-    () =>
-      WorkdayOverride.ofAccount(accountId, db)
+    batch.models(Holiday.ofAccount(accountId)),
+    batch.models(
+      WorkdayOverride.ofAccount(accountId)
         .whereIn("resource_id", ids)
         .whereBetween("date", [utcDate(range.start, -1), utcDate(range.end, 1)]),
-    () => TimeOff.affecting(accountId, ids, new Date(range.start), new Date(range.end), db),
-  ] as const);
-  return { workRules, breakRules, holidays, overrides, timeOffs };
+    ),
+    batch.models(TimeOff.affecting(accountId, ids, new Date(range.start), new Date(range.end))),
+  ]).then(([workRules, breakRules, holidays, overrides, timeOffs]) => ({ workRules, breakRules, holidays, overrides, timeOffs }));
 }
 
 /** Appointments as the engine's bookings. */

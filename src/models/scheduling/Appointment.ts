@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { raw } from "objection";
+import { type QueryBuilder, raw } from "objection";
 import type { AppointmentStatus, CompensationType, ExpenseKind, PaymentStatus } from "../../scheduling/constants";
 import { SchedulingModel } from "./SchedulingModel";
 
@@ -91,8 +91,14 @@ export class Payment extends SchedulingModel {
 
   // One array parameter: a month's calendar asks for thousands of appointments, and a parameter each
   // cost more to build and bind than the query itself.
-  static ofAppointments(appointmentIds: readonly number[], db?: Knex) {
-    return Payment.query(db).whereRaw("appointment_id = ANY(?::bigint[])", [appointmentIds]).orderBy(["appointment_id", "id"]);
+  /** The appointments' payments, by appointment then id: of ids, or of a query of appointment ids. */
+  static ofAppointments(appointments: readonly number[] | QueryBuilder<Appointment, Appointment[]>, db?: Knex) {
+    const query = Payment.query(db);
+    return (
+      Array.isArray(appointments)
+        ? query.whereRaw("appointment_id = ANY(?::bigint[])", [appointments])
+        : query.whereIn("appointment_id", appointments as QueryBuilder<Appointment, Appointment[]>)
+    ).orderBy(["appointment_id", "id"]);
   }
 }
 
@@ -114,8 +120,14 @@ export class Expense extends SchedulingModel {
   /** The pay_all run that paid it, if one did. */
   declare payout_id: string | null;
 
-  static ofAppointments(appointmentIds: readonly number[], db?: Knex) {
-    return Expense.query(db).whereRaw("appointment_id = ANY(?::bigint[])", [appointmentIds]).orderBy(["appointment_id", "id"]);
+  /** The appointments' expenses, by appointment then id: of ids, or of a query of appointment ids. */
+  static ofAppointments(appointments: readonly number[] | QueryBuilder<Appointment, Appointment[]>, db?: Knex) {
+    const query = Expense.query(db);
+    return (
+      Array.isArray(appointments)
+        ? query.whereRaw("appointment_id = ANY(?::bigint[])", [appointments])
+        : query.whereIn("appointment_id", appointments as QueryBuilder<Appointment, Appointment[]>)
+    ).orderBy(["appointment_id", "id"]);
   }
 }
 
