@@ -74,6 +74,20 @@ export class Appointment extends SchedulingModel {
   }
 }
 
+/** Appointments by their ids, or by a query of their ids (read in the same statement). */
+type AppointmentIds = readonly number[] | QueryBuilder<Appointment, Appointment[]>;
+
+/**
+ * Rows of the appointments, by appointment then id. Ids go as one array parameter: thousands of them
+ * as a parameter each cost more to build and bind than the query itself.
+ */
+function ofAppointments<M extends Payment | Expense>(query: QueryBuilder<M, M[]>, appointments: AppointmentIds): QueryBuilder<M, M[]> {
+  const of = Array.isArray(appointments)
+    ? query.whereRaw("appointment_id = ANY(?::bigint[])", [appointments])
+    : query.whereIn("appointment_id", appointments as QueryBuilder<Appointment, Appointment[]>);
+  return of.orderBy(["appointment_id", "id"]);
+}
+
 /**
  * A money movement on an appointment: the prepaid mirror, recorded payments, the settlement
  * adjustment, or a refund (money given back, with why).
@@ -89,16 +103,9 @@ export class Payment extends SchedulingModel {
   declare payment_kind: string;
   declare reason: string | null;
 
-  // One array parameter: a month's calendar asks for thousands of appointments, and a parameter each
-  // cost more to build and bind than the query itself.
-  /** The appointments' payments, by appointment then id: of ids, or of a query of appointment ids. */
-  static ofAppointments(appointments: readonly number[] | QueryBuilder<Appointment, Appointment[]>, db?: Knex) {
-    const query = Payment.query(db);
-    return (
-      Array.isArray(appointments)
-        ? query.whereRaw("appointment_id = ANY(?::bigint[])", [appointments])
-        : query.whereIn("appointment_id", appointments as QueryBuilder<Appointment, Appointment[]>)
-    ).orderBy(["appointment_id", "id"]);
+  /** The appointments' payments, by appointment then id. */
+  static ofAppointments(appointments: AppointmentIds, db?: Knex) {
+    return ofAppointments(Payment.query(db), appointments);
   }
 }
 
@@ -120,14 +127,9 @@ export class Expense extends SchedulingModel {
   /** The pay_all run that paid it, if one did. */
   declare payout_id: string | null;
 
-  /** The appointments' expenses, by appointment then id: of ids, or of a query of appointment ids. */
-  static ofAppointments(appointments: readonly number[] | QueryBuilder<Appointment, Appointment[]>, db?: Knex) {
-    const query = Expense.query(db);
-    return (
-      Array.isArray(appointments)
-        ? query.whereRaw("appointment_id = ANY(?::bigint[])", [appointments])
-        : query.whereIn("appointment_id", appointments as QueryBuilder<Appointment, Appointment[]>)
-    ).orderBy(["appointment_id", "id"]);
+  /** The appointments' expenses, by appointment then id. */
+  static ofAppointments(appointments: AppointmentIds, db?: Knex) {
+    return ofAppointments(Expense.query(db), appointments);
   }
 }
 
