@@ -50,6 +50,10 @@ export async function buildCalendar(accountId: number, query: CalendarQuery): Pr
   const expensesRead = batch.models(Expense.ofAppointments(shown()));
   await Promise.all([appointmentsBatch.run(), batch.run()]);
   const [resources, rules, appointments, payments, expenses] = await Promise.all([resourcesRead, rulesRead, appointmentsRead, paymentsRead, expensesRead]);
+  // The money is read by the appointments' condition on another connection, not by their ids: one
+  // booked between the two reads is not in the body, and so neither is its money.
+  const shownIds = new Set(appointments.map((a) => a.id));
+  const ofShown = <T extends Payment | Expense>(rows: T[]) => rows.filter((row) => shownIds.has(row.appointment_id));
   const slots = query.includeSlots ? slotsOfResources(resources, rules, bookingsOf(appointments), query, service?.duration_min) : [];
-  return { ...rules, query, resources, appointments, payments, expenses, slots };
+  return { ...rules, query, resources, appointments, payments: ofShown(payments), expenses: ofShown(expenses), slots };
 }
