@@ -144,12 +144,14 @@ export async function loadAcross(servers: RunningServer[], options: LoadOptions)
   };
 }
 
-/** One line per case: throughput, latency, failures and the ratio to its baseline. */
-export function report(name: string, result: LoadResult, baseline?: LoadResult): void {
-  // The CPU ratio is what the req/s ratio would be if both were CPU-bound on an idle machine.
-  const ratio = baseline
-    ? `, ${(result.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)} of baseline (CPU ratio ${(baseline.cpuMsPerRequest / result.cpuMsPerRequest).toFixed(2)})`
-    : "";
+/** The result's share of another's throughput; the CPU ratio is what it would be if both were CPU-bound on an idle machine. */
+function against(result: LoadResult, name: string, other: LoadResult): string {
+  return `, ${(result.requestsPerSecond / other.requestsPerSecond).toFixed(2)} of ${name} (CPU ratio ${(other.cpuMsPerRequest / result.cpuMsPerRequest).toFixed(2)})`;
+}
+
+/** One line per case: throughput, latency, failures, the ratio to its baseline and, given one, to its floor. */
+export function report(name: string, result: LoadResult, baseline?: LoadResult, floor?: { name: string; result: LoadResult }): void {
+  const ratio = `${baseline ? against(result, "baseline", baseline) : ""}${floor ? against(result, floor.name, floor.result) : ""}`;
   console.log(
     `${name.padEnd(48)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ` +
       `server CPU ${result.cpuMsPerRequest.toFixed(2)} ms/req, machine ${result.machineCpuMsPerRequest.toFixed(2)} ms/req` +

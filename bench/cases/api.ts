@@ -4,7 +4,7 @@ import { benchAccount, loadedAccount } from "../account";
 import { expectOk, type Harness, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
 import { machineBusyMs } from "../cpu";
-import { load, report, startServer } from "../load";
+import { load, report, type RunningServer, startServer } from "../load";
 import { drainOutbox, outboxBacklog } from "../outbox";
 
 const CONVERSATIONS = 120;
@@ -28,6 +28,20 @@ async function unreadInbox(h: Harness) {
 }
 
 /**
+ * The bare route answering the list's page (as the API answers it now) after its one indexed select:
+ * what writing that page costs a route that does nothing else, the floor of any way to serve it.
+ */
+async function pageFloor(api: RunningServer, bare: RunningServer, list: { headers: Record<string, string>; path: () => string }, contactId: number) {
+  const page = await fetch(`${api.url}${list.path()}`, { headers: list.headers });
+  if (!page.ok) throw new Error(`GET conversation list answered ${page.status}`);
+  const body = await page.text();
+  await fetch(`${bare.url}/page`, { method: "PUT", body });
+  const floor = await load(bare, { path: () => `/page?contact_id=${contactId}` });
+  report(`bare Koa + pg: one indexed select, writes that page (${Buffer.byteLength(body)} bytes)`, floor);
+  return floor;
+}
+
+/**
  * The API under concurrent load beside a bare Koa route doing one indexed query on the same
  * database (same load generator, same run): req/s, p50, p99, the server's CPU per request and the
  * ratio to the baseline. The worker (Temporal worker and relay) runs in a process of its own, as
@@ -35,7 +49,7 @@ async function unreadInbox(h: Harness) {
  * BENCH_SECONDS sets each read case's length (default 10), BENCH_WRITE_SECONDS the message case's (60),
  * BENCH_API_CASES picks cases (comma-separated: contact, conversation, list, unread, long, message); `unread`
  * is the list of an agent's real inbox: another account's 120 open conversations, each with three incoming
- * messages no agent has seen; `long` is the list again once every conversation has 400 messages. BENCH_WORKER=off runs the message case without the worker.
+ * messages no agent has seen, also against its floor (the bare route writing the same page); `long` is the list again once every conversation has 400 messages. BENCH_WORKER=off runs the message case without the worker.
  */
 export async function run() {
   const selected = new Set(process.env.BENCH_API_CASES ? process.env.BENCH_API_CASES.split(",").map((c) => c.trim()) : CASES);
@@ -66,11 +80,9 @@ export async function run() {
         );
       if (selected.has("unread")) {
         const inbox = await unreadInbox(h);
-        report(
-          `GET conversation list, ${UNREAD_MESSAGES} unread incoming messages each`,
-          await load(api, { headers: { api_access_token: inbox.token }, path: () => `${inbox.base}/conversations?status=open&page=1` }),
-          baseline,
-        );
+        const list = { headers: { api_access_token: inbox.token }, path: () => `${inbox.base}/conversations?status=open&page=1` };
+        const floor = { name: "its floor", result: await pageFloor(api, bare, list, contact.id) };
+        report(`GET conversation list, ${UNREAD_MESSAGES} unread incoming messages each`, await load(api, list), baseline, floor);
       }
       if (selected.has("long")) {
         await h.knex.raw(

@@ -1,10 +1,12 @@
 /**
  * The baseline the API is measured against: a bare Koa route doing one indexed PostgreSQL query on
- * the same database, with the same pool size as the service. Run as a process of its own by
+ * the same database, with the same pool size as the service; and the same with a page of the
+ * service's as its answer, the floor of a route that writes that page. Run as a process of its own by
  * bench/load.ts; prints its port on stdout.
  */
 import Router from "@koa/router";
 import Koa from "koa";
+import { text } from "node:stream/consumers";
 import pg from "pg";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
@@ -13,6 +15,20 @@ const router = new Router();
 router.get("/contacts/:id", async (ctx) => {
   const { rows } = await pool.query("SELECT * FROM contacts WHERE id = $1", [Number(ctx.params.id)]);
   ctx.body = rows[0];
+});
+
+/** What GET /page answers, as PUT /page gave it: a page of the service's, parsed, to be written as JSON again. */
+let page: unknown = {};
+
+router.put("/page", async (ctx) => {
+  page = JSON.parse(await text(ctx.req));
+  ctx.status = 204;
+});
+
+/** The floor of any read that answers that page: one indexed select, then the page written as JSON. */
+router.get("/page", async (ctx) => {
+  await pool.query("SELECT * FROM contacts WHERE id = $1", [Number(ctx.query.contact_id)]);
+  ctx.body = page;
 });
 
 /** One insert, the floor of any write path. */
