@@ -35,7 +35,8 @@ async function pageFloor(api: RunningServer, bare: RunningServer, list: { header
   const page = await fetch(`${api.url}${list.path()}`, { headers: list.headers });
   if (!page.ok) throw new Error(`GET conversation list answered ${page.status}`);
   const body = await page.text();
-  await fetch(`${bare.url}/page`, { method: "PUT", body });
+  const stored = await fetch(`${bare.url}/page`, { method: "PUT", body });
+  if (!stored.ok) throw new Error(`PUT /page answered ${stored.status}`);
   const floor = await load(bare, { path: () => `/page?contact_id=${contactId}` });
   report(`bare Koa + pg: one indexed select, writes that page (${Buffer.byteLength(body)} bytes)`, floor);
   return floor;
