@@ -46,15 +46,21 @@ async function incomingPhoto(path: string, token?: string, extra: [string, strin
   );
 }
 
-/** message_created events (activity messages left out) the receiver got for one account's conversation (its display id). */
+/**
+ * message_created events (activity messages left out) the receiver got for one account's conversation
+ * (its display id), in the order their messages were made: a lane posts up to 32 deliveries at once,
+ * so they may arrive in any order, as Chatwoot's do.
+ */
 function createdEvents(account: TestAccount, conversationId: number) {
-  return receiver.requests.filter(
-    (r) =>
-      r.body?.event === "message_created" &&
-      r.body.account?.id === account.id &&
-      r.body.conversation?.id === conversationId &&
-      ["incoming", "outgoing"].includes(r.body.message_type),
-  );
+  return receiver.requests
+    .filter(
+      (r) =>
+        r.body?.event === "message_created" &&
+        r.body.account?.id === account.id &&
+        r.body.conversation?.id === conversationId &&
+        ["incoming", "outgoing"].includes(r.body.message_type),
+    )
+    .sort((a, b) => a.body.id - b.body.id);
 }
 
 test("Evolution API: lookup by phone, contact and conversation, incoming photo, reply, webhook, read, status, contact update", async (t) => {
