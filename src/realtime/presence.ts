@@ -112,11 +112,16 @@ export class PresenceRows {
     return row?.cursor == null ? null : Number(row.cursor);
   }
 
-  /** Keeps this process's subscriptions online with how far it has pushed (one statement), and deletes what expired long ago. */
+  /**
+   * Keeps this process's subscriptions online with how far it has pushed (one statement), and deletes
+   * what expired long ago. A subscription that left after the ids were read stays left.
+   */
   async heartbeat(ids: string[] = [...this.live]): Promise<void> {
     const batch = new Batch(this.db);
     if (ids.length) {
-      void batch.rows(sql`update realtime_presence set expires_at = ${this.ttl()}, seen_broadcast_id = ${this.seen()} where id = any(${ids}::uuid[])`);
+      void batch.rows(
+        sql`update realtime_presence set expires_at = ${this.ttl()}, seen_broadcast_id = ${this.seen()} where id = any(${ids}::uuid[]) and left_at is null`,
+      );
     }
     void batch.rows(sql`delete from realtime_presence where expires_at < now() - ${RETENTION}::interval`);
     void batch.rows(sql`delete from realtime_broadcasts where created_at < now() - ${RETENTION}::interval`);
