@@ -176,7 +176,12 @@ async function insertContacts(trx: Knex.Transaction, accountId: number, items: A
  */
 async function updateContacts(trx: Knex.Transaction, items: Accepted[]) {
   const rowsOf = new Map<string, ImportedContact[]>();
-  for (const { existing, contact } of items) if (existing) rowsOf.set(existing.id, [...(rowsOf.get(existing.id) ?? []), contact]);
+  for (const { existing, contact } of items) {
+    if (!existing) continue;
+    const rows = rowsOf.get(existing.id);
+    if (rows) rows.push(contact);
+    else rowsOf.set(existing.id, [contact]);
+  }
   if (!rowsOf.size) return;
   const merged = [...rowsOf].map(([id, rows]) => ({ id, ...mergeRows(rows) }));
   const column = (pick: (row: (typeof merged)[number]) => string | null) => merged.map(pick);
