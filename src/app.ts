@@ -7,6 +7,7 @@ import type { AppCustomContext, AppState } from "./http/context";
 import "./lib/validation";
 import { bodyDepthGuard } from "./middlewares/bodyDepth";
 import { errorHandler } from "./middlewares/errorHandler";
+import { jsonBody } from "./middlewares/jsonBody";
 import { rateLimits } from "./middlewares/rateLimits";
 import type { BlockedAddresses } from "./auth/blockedAddresses";
 import { installRequestLogger, requestLog } from "./middlewares/requestLog";
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa<AppState
   app.proxy = options.trustProxy ?? false;
   app.use(requestLog);
   app.use(errorHandler);
+  app.use(jsonBody);
   app.use(
     bodyParser({
       enableTypes: ["json", "form"],

@@ -28,7 +28,9 @@ router.put("/page", async (ctx) => {
 /** The floor of any read that answers that page: one indexed select, then the page written as JSON. */
 router.get("/page", async (ctx) => {
   await pool.query("SELECT * FROM contacts WHERE id = $1", [Number(ctx.query.contact_id)]);
-  ctx.body = page;
+  // As the service writes a JSON body (src/middlewares/jsonBody.ts).
+  ctx.type = "json";
+  ctx.body = Buffer.from(JSON.stringify(page));
 });
 
 /** One insert, the floor of any write path. */
