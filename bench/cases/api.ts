@@ -76,7 +76,8 @@ export async function run() {
     await inService(h);
 
     if (["contact", "conversation", "list", "unread", "long"].some((name) => selected.has(name))) {
-      const baseline = await load(bare, { path: () => `/contacts/${contact.id}` });
+      const bareSelect = () => load(bare, { path: () => `/contacts/${contact.id}` });
+      const baseline = await bareSelect();
       report("bare Koa + pg: one indexed select", baseline);
       if (selected.has("contact")) report("GET contact", await load(api, { headers, path: () => `${base}/contacts/${typical.id}` }), baseline);
       if (selected.has("conversation")) {
@@ -92,8 +93,12 @@ export async function run() {
         const inbox = await unreadInbox(h);
         await inService(h);
         const list = { headers: { api_access_token: inbox.token }, path: () => `${inbox.base}/conversations?status=open&page=1` };
+        // The bare select again, just before: the machine's speed moves within a run, and this case
+        // comes a minute after the first (its inbox is written in between).
+        const nearBaseline = await bareSelect();
+        report("bare Koa + pg: one indexed select, again", nearBaseline);
         const floor = { name: "its floor", result: await pageFloor(api, bare, list, contact.id) };
-        report(`GET conversation list, ${UNREAD_MESSAGES} unread incoming messages each`, await load(api, list), baseline, floor);
+        report(`GET conversation list, ${UNREAD_MESSAGES} unread incoming messages each`, await load(api, list), nearBaseline, floor);
       }
       if (selected.has("long")) {
         await h.knex.raw(
