@@ -4,6 +4,7 @@ import { benchAccount, loadedAccount } from "../account";
 import { expectOk, type Harness, startHarness } from "../../test/support/harness";
 import { Receiver } from "../../test/support/receiver";
 import { machineBusyMs } from "../cpu";
+import { asInService } from "../inService";
 import { load, report, type RunningServer, startServer } from "../load";
 import { drainOutbox, outboxBacklog } from "../outbox";
 
@@ -13,14 +14,6 @@ const CASES = ["contact", "conversation", "list", "unread", "long", "message"] a
 const UNREAD_MESSAGES = 3;
 /** Messages a conversation has in the `long` case: a conversation shown reads its newest and its unread count. */
 const LONG_MESSAGES = 400;
-
-/**
- * The tables as autovacuum keeps them in service (statistics fresh, visibility maps set): without
- * statistics the planner takes a just-written table for empty and picks plans no running service would.
- */
-async function inService(h: Harness) {
-  await h.knex.raw("vacuum analyze");
-}
 
 /** An account whose open conversations each hold incoming messages no agent has read, posted as its contacts'. */
 async function unreadInbox(h: Harness) {
@@ -73,7 +66,7 @@ export async function run() {
   try {
     const { account, token, base, contact, typical, conversations } = await loadedAccount(h, receiver.url, CONVERSATIONS);
     const headers = { api_access_token: token };
-    await inService(h);
+    await asInService(h.knex);
 
     if (["contact", "conversation", "list", "unread", "long"].some((name) => selected.has(name))) {
       const bareSelect = () => load(bare, { path: () => `/contacts/${contact.id}` });
@@ -91,7 +84,7 @@ export async function run() {
         );
       if (selected.has("unread")) {
         const inbox = await unreadInbox(h);
-        await inService(h);
+        await asInService(h.knex);
         const list = { headers: { api_access_token: inbox.token }, path: () => `${inbox.base}/conversations?status=open&page=1` };
         // The bare select again, just before: the machine's speed moves within a run, and this case
         // comes a minute after the first (its inbox is written in between).

@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { createAccount, type TestAccount } from "../../test/support/factories";
 import { type Harness, startHarness } from "../../test/support/harness";
 import { schedulingApi } from "../../test/scheduling/support";
+import { asInService } from "../inService";
 import { type RunningServer, startServer } from "../load";
 import { formatMs, percentile } from "../stats";
 
@@ -93,11 +94,10 @@ export async function run() {
   try {
     const account = await createAccount(h);
     const resources = await setUpClinic(h, account);
-    // As autovacuum keeps the tables in service: statistics fresh, visibility maps set.
-    await h.knex.raw("vacuum analyze");
+    await asInService(h.knex);
     await measure(server, account, "empty");
     await book(h, account, resources);
-    await h.knex.raw("vacuum analyze");
+    await asInService(h.knex);
     await measure(server, account, "booked");
   } finally {
     await server.stop();
